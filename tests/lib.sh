@@ -1,0 +1,50 @@
+# shellcheck shell=sh
+# Helpers for the tests: each t-*.sh sources this file, runs checks with
+# check(), and prints TAP-like "ok N name" / "not ok N name" lines.
+
+SCAN=${SCAN:-./scan}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+n=0
+
+# check NAME CMD...: one test line, ok when CMD succeeds.
+check() {
+	name=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n $name"
+	else
+		echo "not ok $n $name"
+		[ -s "$tmp/err" ] && sed 's/^/#   stderr: /' "$tmp/err" | head -n 3
+	fi
+	return 0
+}
+
+# run ARGS...: run scan, keeping stdout, stderr and the exit status.
+run() {
+	"$SCAN" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+# usage_error ARGS...: exit 2, nothing on stdout, one line on stderr.
+usage_error() {
+	run "$@"
+	[ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ] &&
+		[ "$(wc -l <"$tmp/err")" -eq 1 ]
+}
+
+# out_has REGEX: stdout has a line matching the extended regex.
+out_has() {
+	grep -Eq -- "$1" "$tmp/out"
+}
+
+# err_has REGEX: stderr has a line matching the extended regex.
+err_has() {
+	grep -Eq -- "$1" "$tmp/err"
+}
+
+# lines N: stdout has exactly N lines.
+lines() {
+	[ "$(wc -l <"$tmp/out")" -eq "$1" ]
+}

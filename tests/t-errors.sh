@@ -1,0 +1,75 @@
+#!/bin/sh
+# Bad input: exit 2, one line on stderr naming the option, nothing on
+# stdout; sizes that do not fit: exit 1 before allocating.
+. tests/lib.sh
+
+bad() {
+	name=$1
+	shift
+	check "usage error: $name" usage_error "$@"
+}
+
+bad "-c 0" -c 0
+bad "-c -1" -c -1
+bad "-c abc" -c abc
+bad "-c 1x" -c 1x
+bad "-c ''" -c ''
+bad "-c ' 1'" -c ' 1'
+bad "-c +1" -c +1
+bad "-c 0x10" -c 0x10
+bad "-c inf" -c inf
+bad "-c nan" -c nan
+bad "-c 1e400" -c 1e400
+bad "-c 1e-400" -c 1e-400
+bad "-c 0.0000015 (not whole pages)" -c 0.0000015
+bad "-c 1e12 (beyond the address space)" -c 1e12
+bad "-s abc" -s abc
+bad "-s -1" -s -1
+bad "-s 1.5" -s 1.5
+bad "-s 99999999999999999999999" -s 99999999999999999999999
+bad "-m 0" -m 0
+bad "-m 12Q" -m 12Q
+bad "-m 1000 (not whole pages)" -m 1000
+bad "-m 1GG" -m 1GG
+bad "-m G" -m G
+bad "-c 1 -m 1G" -c 1 -m 1G
+bad "-m 1G -c 1" -m 1G -c 1
+bad "-r 0" -r 0
+bad "-r 100000" -r 100000
+bad "--thp=maybe" --thp=maybe
+bad "--thp=" --thp=
+bad "--cache=hot" --cache=hot
+bad "--cpu=abc" --cpu=abc
+bad "--cpu=-1" --cpu=-1
+bad "--builds=0" --builds=0
+bad "unknown short option" -x
+bad "unknown long option" --bogus
+bad "long option with a stray value" --help=yes
+bad "missing argument to -c" -c
+bad "missing argument to -s" -s
+bad "missing argument to --thp" --thp
+bad "stray argument" extra
+bad "stray argument after --" -c 0.01 -- extra
+bad "lone dash" -
+
+run -c abc
+check "the message names the option and the value" err_has "^scan: -c 'abc': "
+run -c 1 -m 1G
+check "the conflict names both options" err_has '-c and -m'
+run --bogus
+check "an unknown option is named" err_has "'--bogus'"
+
+run -c 1000000
+check "-c 1000000: exit 1" [ "$rc" -eq 1 ]
+check "-c 1000000: nothing on stdout" [ ! -s "$tmp/out" ]
+check "-c 1000000: says what it needs and what is available" \
+	err_has '^scan: -c 1000000 needs [0-9.]+ TiB \(memmap [0-9.]+ TiB \+ LRU array [0-9.]+ TiB\), only [0-9.]+ [KMGT]iB available$'
+run -m 100T
+check "-m 100T: refused with exit 1" [ "$rc" -eq 1 ]
+run -m 16E
+check "-m 16E: refused with exit 1" [ "$rc" -eq 1 ]
+check "-m 16E: nothing on stdout" [ ! -s "$tmp/out" ]
+
+run --cpu=65000 -c 0.01
+check "--cpu on a CPU that does not exist: exit 1" [ "$rc" -eq 1 ]
+check "--cpu failure names the CPU" err_has '^scan: --cpu 65000'

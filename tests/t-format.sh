@@ -1,0 +1,61 @@
+#!/bin/sh
+# Output lines: the original's two ratio lines, and each verbose level.
+. tests/lib.sh
+
+ratio='^Physical scan is [0-9]+\.[0-9]{6} faster than'
+
+run -c 0.01 -r 2
+check "default run exits 0" [ "$rc" -eq 0 ]
+check "default prints exactly two lines" lines 2
+check "first line: faster than ListLRU" \
+	sh -c "sed -n 1p '$tmp/out' | grep -Eq '$ratio ListLRU\$'"
+check "second line: faster than ArrayLRU" \
+	sh -c "sed -n 2p '$tmp/out' | grep -Eq '$ratio ArrayLRU\$'"
+
+run -c 0.01 -r 2 -v
+check "-v exits 0" [ "$rc" -eq 0 ]
+check "-v: Physical scan in" out_has '^Physical scan in [0-9]+\.[0-9]{6}s$'
+check "-v: Array scan in" out_has '^Array scan in [0-9]+\.[0-9]{6}s$'
+check "-v: ListLRU scan in" out_has '^ListLRU scan in [0-9]+\.[0-9]{6}s$'
+check "-v: memmap size and huge-page share" \
+	out_has '^memmap .* for 10000 pages \(39\.1 MiB simulated\), ([0-9]+%|unknown) in huge pages'
+check "-v: rounds line" out_has '^2 rounds over 1 LRU order'
+check "-v: no seed line yet" sh -c "! grep -q '^random seed' '$tmp/out'"
+check "-v: ratio lines last" \
+	sh -c "tail -n 2 '$tmp/out' | grep -Ec '$ratio' | grep -qx 2"
+
+run -c 0.01 -r 2 -vv -s 42
+check "-vv: random seed" out_has '^random seed 42$'
+check "-vv: spread per walk" \
+	out_has '^ListLRU: 2 timed walks, median [0-9.]+s, min [0-9.]+s, max [0-9.]+s, [0-9.]+ ns/page$'
+check "-vv: spread per ratio" \
+	out_has '^ListLRU/Physical ratio: median [0-9.]+, range [0-9.]+ to [0-9.]+ over 2 rounds$'
+check "-vv: no setup lines yet" sh -c "! grep -q '^Allocated memmap' '$tmp/out'"
+
+run -c 0.01 -r 2 -vvv -s 42
+check "-vvv: allocation line" \
+	out_has '^Allocated memmap for 10000 pages in [0-9]+\.[0-9]{6}s$'
+check "-vvv: setup line" out_has '^Created shuffled list in [0-9]+\.[0-9]{6}s$'
+check "-vvv: a total after each walk" \
+	sh -c "grep -A1 ' scan in ' '$tmp/out' | grep -c '^total = ' | grep -qx 3"
+check "-vvv: every total is n(n-1)/2" \
+	sh -c "grep '^total = ' '$tmp/out' | sort -u | grep -qx 'total = 49995000'"
+check "-vvv: links checked" \
+	out_has '^LRU fingerprint [0-9a-f]{16} \(links checked\)$'
+check "-vvv: setup lines in the original's order" \
+	sh -c "grep -E '^(Allocated|random seed|Created)' '$tmp/out' | cut -c1-6 | tr '\n' ' ' | grep -qx 'Alloca random Create '"
+
+run -c 0.000001 -r 1 -vvv
+check "one page: runs" [ "$rc" -eq 0 ]
+check "one page: total 0" out_has '^total = 0$'
+
+run -c 0.01 -r 2 -vvv --thp=never --cache=warm
+check "--thp=never --cache=warm: runs" [ "$rc" -eq 0 ]
+check "--thp=never: reported" out_has 'in huge pages \(--thp=never\)$'
+check "--cache=warm: reported" out_has 'cache left warm'
+
+run -c 0.01 -r 1 --thp=system -v
+check "--thp=system: reported" out_has 'in huge pages \(--thp=system\)$'
+
+run -c 0.01 -r 1 --cpu=0
+check "--cpu=0 runs" [ "$rc" -eq 0 ]

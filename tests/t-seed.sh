@@ -1,0 +1,39 @@
+#!/bin/sh
+# The same seed gives the same LRU order; the order is uniformly random.
+. tests/lib.sh
+
+fingerprint() {
+	"$SCAN" -c "$1" -r 1 -vvv -s "$2" 2>/dev/null | sed -n 's/^LRU fingerprint \([0-9a-f]*\).*/\1/p'
+}
+
+a=$(fingerprint 0.01 7)
+b=$(fingerprint 0.01 7)
+c=$(fingerprint 0.01 8)
+same() { [ -n "$1" ] && [ "$1" = "$2" ]; }
+differ() { [ -n "$1" ] && [ -n "$2" ] && [ "$1" != "$2" ]; }
+
+check "same seed, same order" same "$a" "$b"
+check "other seed, other order" differ "$a" "$c"
+check "hex seed equals decimal" \
+	same "$(fingerprint 0.01 0x10)" "$(fingerprint 0.01 16)"
+check "-m 64M builds the same LRU as -c 0.016384" \
+	same "$(fingerprint 0.016384 3)" \
+	"$("$SCAN" -m 64M -r 1 -vvv -s 3 2>/dev/null | sed -n 's/^LRU fingerprint \([0-9a-f]*\).*/\1/p')"
+
+run -r 1 -vv -c 0.01
+check "a seed is chosen when none is given" out_has '^random seed [0-9]+$'
+
+# All 24 orders of 4 pages must come out equally often.  With 720 seeds
+# each is expected 30 times; chi-square with 23 degrees of freedom stays
+# below 49.73 with probability 0.999 if the shuffle is uniform.
+seed=1
+while [ "$seed" -le 720 ]; do
+	"$SCAN" -c 0.000004 -r 1 -vvv -s "$seed" 2>/dev/null
+	seed=$((seed + 1))
+done | sed -n 's/^LRU fingerprint \([0-9a-f]*\).*/\1/p' >"$tmp/orders"
+sort "$tmp/orders" | uniq -c >"$tmp/counts"
+check "4 pages: 720 orders recorded" [ "$(wc -l <"$tmp/orders")" -eq 720 ]
+check "4 pages: all 24 orders occur" [ "$(wc -l <"$tmp/counts")" -eq 24 ]
+# shellcheck disable=SC2016 # $1 is awk's
+check "4 pages: orders uniform (chi-square < 49.73)" \
+	awk '{ chi += ($1 - 30) ^ 2 / 30 } END { print "# chi-square " chi; exit !(chi < 49.73) }' "$tmp/counts"
