@@ -13,11 +13,13 @@ BINDIR  ?= $(PREFIX)/bin
 # The project's warnings, kept apart from the user's CFLAGS.
 WARN     = -Wall -Wextra
 WARN    += $(if $(WERROR),-Werror)
+# Setup shares large work among threads (older C libraries need this).
+THREADS  = -pthread
 
 all: scan
 
 scan: scan.c
-	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ scan.c $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(WARN) $(THREADS) $(CFLAGS) $(LDFLAGS) -o $@ scan.c $(LDLIBS)
 
 run: scan
 	./scan

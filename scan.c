@@ -24,6 +24,7 @@
 #define _GNU_SOURCE		/* sched_setaffinity, MAP_ANONYMOUS */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -54,6 +55,10 @@
  * so the simulated one asks for them too; --thp=system is the original's
  * chance, whatever the system policy gives. */
 #define DEF_THP		THP_ALWAYS
+/* Below this many bytes setup runs on one thread: starting more costs
+ * more than it saves. */
+#define SETUP_PARALLEL_MIN	(64UL << 20)
+#define MAX_THREADS	64
 /* Prefetch distance for setup's random accesses: enough misses in flight
  * to cover memory latency without overrunning the miss buffers. */
 #define PREFETCH_DIST	16
@@ -277,6 +282,57 @@ static struct summary summarize(const double *v, int n)
 	s.q1 = quantile(sorted, n, 0.25);
 	s.q3 = quantile(sorted, n, 0.75);
 	return s;
+}
+
+/*
+ * Threads: setup shares large, memory-bound work among the CPUs.
+ */
+
+struct job {
+	void (*fn)(void *arg, int i, int nr);
+	void *arg;
+	int i, nr;
+};
+
+static void *job_main(void *p)
+{
+	struct job *job = p;
+
+	job->fn(job->arg, job->i, job->nr);
+	return NULL;
+}
+
+/* Run fn(arg, i, nr) for i = 0..nr-1 at once; the caller runs i = 0.  A
+ * thread that cannot start has its part run by the caller instead. */
+static void run_parallel(void (*fn)(void *arg, int i, int nr), void *arg,
+			 int nr)
+{
+	pthread_t tid[MAX_THREADS];
+	struct job job[MAX_THREADS];
+	int started[MAX_THREADS] = { 0 };
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		job[i] = (struct job){ .fn = fn, .arg = arg, .i = i, .nr = nr };
+		if (i)
+			started[i] = !pthread_create(&tid[i], NULL, job_main, &job[i]);
+	}
+	for (i = 0; i < nr; i++)
+		if (!started[i])
+			fn(arg, i, nr);
+	for (i = 1; i < nr; i++)
+		if (started[i])
+			pthread_join(tid[i], NULL);
+}
+
+/* Threads for setup work on len bytes: one below SETUP_PARALLEL_MIN. */
+static int setup_threads(size_t len)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (len < SETUP_PARALLEL_MIN || cpus < 2)
+		return 1;
+	return cpus > MAX_THREADS ? MAX_THREADS : (int)cpus;
 }
 
 /*
@@ -573,23 +629,36 @@ static void unmap_region(struct region *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* One share of a region to fault in: part i of nr, huge-page aligned. */
+static void prefault_part(void *arg, int i, int nr)
+{
+	struct region *r = arg;
+	size_t page = sysconf(_SC_PAGESIZE);
+	size_t share = round_up((r->len + nr - 1) / nr, HUGE_PAGE_SIZE);
+	size_t start = share * i, end = start + share, off;
+	volatile char *p = r->addr;
+
+	if (end > r->len)
+		end = r->len;
+	if (start >= end)
+		return;
+#ifdef MADV_POPULATE_WRITE
+	if (!madvise((char *)r->addr + start, end - start, MADV_POPULATE_WRITE))
+		return;
+#endif
+	for (off = start; off < end; off += page)
+		p[off] = 0;
+}
+
 /*
- * Fault every page in before anything is timed, in address order.  The
- * kernel can populate a range in one call (Linux 5.14), which saves a
- * trap per 4 KiB page; elsewhere, touch one byte per page.
+ * Fault every page in before anything is timed.  The kernel can populate
+ * a range in one call (Linux 5.14), which saves a trap per 4 KiB page;
+ * elsewhere, touch one byte per page.  Faulting is mostly zeroing and, in
+ * a VM, the host's own faults, so all CPUs share a large region.
  */
 static void prefault(struct region *r)
 {
-	size_t page = sysconf(_SC_PAGESIZE);
-	volatile char *p = r->addr;
-	size_t off;
-
-#ifdef MADV_POPULATE_WRITE
-	if (!madvise(r->addr, r->len, MADV_POPULATE_WRITE))
-		return;
-#endif
-	for (off = 0; off < r->len; off += page)
-		p[off] = 0;
+	run_parallel(prefault_part, r, setup_threads(r->len));
 }
 
 /*
