@@ -26,6 +26,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,8 @@
  * more than it saves. */
 #define SETUP_PARALLEL_MIN	(64UL << 20)
 #define MAX_THREADS	64
+/* Threads fault a large memmap in, in chunks of this many bytes. */
+#define FAULT_CHUNK	(32UL << 20)
 /* Prefetch distance for setup's random accesses: enough misses in flight
  * to cover memory latency without overrunning the miss buffers. */
 #define PREFETCH_DIST	16
@@ -629,13 +632,14 @@ static void unmap_region(struct region *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* One share of a region to fault in: part i of nr, huge-page aligned. */
-static void prefault_part(void *arg, int i, int nr)
+/*
+ * Fault bytes [start, end) of a region in.  The kernel can populate a
+ * range in one call (Linux 5.14), which saves a trap per 4 KiB page;
+ * elsewhere, touch one byte per page.
+ */
+static void fault_in(struct region *r, size_t start, size_t end)
 {
-	struct region *r = arg;
 	size_t page = sysconf(_SC_PAGESIZE);
-	size_t share = round_up((r->len + nr - 1) / nr, HUGE_PAGE_SIZE);
-	size_t start = share * i, end = start + share, off;
 	volatile char *p = r->addr;
 
 	if (end > r->len)
@@ -646,19 +650,8 @@ static void prefault_part(void *arg, int i, int nr)
 	if (!madvise((char *)r->addr + start, end - start, MADV_POPULATE_WRITE))
 		return;
 #endif
-	for (off = start; off < end; off += page)
-		p[off] = 0;
-}
-
-/*
- * Fault every page in before anything is timed.  The kernel can populate
- * a range in one call (Linux 5.14), which saves a trap per 4 KiB page;
- * elsewhere, touch one byte per page.  Faulting is mostly zeroing and, in
- * a VM, the host's own faults, so all CPUs share a large region.
- */
-static void prefault(struct region *r)
-{
-	run_parallel(prefault_part, r, setup_threads(r->len));
+	for (; start < end; start += page)
+		p[start] = 0;
 }
 
 /*
@@ -694,8 +687,14 @@ static double huge_share(const struct region *r)
  * A uniformly random permutation of the pages, linked in its order, is a
  * uniformly random cycle (each of the (n-1)! cyclic orders comes from
  * exactly n rotations).  The shuffle works on pfns in the LRU array
- * itself, and the link pass turns each pfn into its pointer in place, so
+ * itself, and a last pass turns each pfn into its pointer in place, so
  * setup needs no memory beyond the memmap and the array.
+ *
+ * The first build also faults the memory in, which on a large memmap
+ * costs more than everything else (page zeroing and, in a VM, the host's
+ * own faults).  All threads take memmap chunks in turn; thread 0 first
+ * faults the array and shuffles it, which needs no memmap, so the
+ * shuffle hides behind the faulting.  Linking is split by LRU position.
  */
 
 /* The seed of build b: the user's for the first, derived for the rest. */
@@ -736,49 +735,98 @@ static void shuffle_pfns(union lru_slot *slot, unsigned long n, struct rng *rng)
 	}
 }
 
-/*
- * Give each page its age and links in LRU order, turning slot k's pfn
- * into a pointer as it goes.  Pages are visited in random order, so the
- * page PREFETCH_DIST slots ahead is prefetched for writing.
- */
-static void link_lru(struct lru_model *m)
+/* One build's shared state. */
+struct build {
+	struct lru_model *m;
+	struct rng rng;			/* the shuffle's, from the build's seed */
+	int fault;			/* fault the memory in first */
+	atomic_size_t next_chunk;	/* the next memmap chunk to fault */
+};
+
+/* Part i of nr of [0, n): the range a thread takes of a split loop. */
+static void split(unsigned long n, int i, int nr, unsigned long *start,
+		  unsigned long *end)
 {
+	*start = (uint64_t)n * i / nr;
+	*end = (uint64_t)n * (i + 1) / nr;
+}
+
+static void shuffle_part(void *arg, int i, int nr)
+{
+	struct build *b = arg;
+	struct region *memmap = &b->m->memmap;
+	size_t chunk;
+
+	(void)nr;
+	if (i == 0) {
+		if (b->fault)
+			fault_in(&b->m->array, 0, b->m->array.len);
+		shuffle_pfns(b->m->lru, b->m->nr_lru, &b->rng);
+	}
+	if (!b->fault)
+		return;
+	while ((chunk = atomic_fetch_add(&b->next_chunk, 1)) * FAULT_CHUNK <
+	       memmap->len)
+		fault_in(memmap, chunk * FAULT_CHUNK, (chunk + 1) * FAULT_CHUNK);
+}
+
+/*
+ * Give each page in LRU positions [start, end) its age and links.  Pages
+ * are visited in random order, so the page PREFETCH_DIST positions ahead
+ * is prefetched for writing.  Threads write disjoint pages, and a page's
+ * prev is the only field written by the thread of its predecessor.
+ */
+static void link_part(void *arg, int i, int nr)
+{
+	struct lru_model *m = ((struct build *)arg)->m;
 	union lru_slot *slot = m->lru;
-	unsigned long n = m->nr_lru, k;
-	struct page *first = &m->pages[slot[0].pfn];
+	unsigned long n = m->nr_lru, k, start, end;
 	struct page *page, *next;
 
-	for (k = 0; k < n; k++) {
-		if (k + PREFETCH_DIST < n)
+	split(n, i, nr, &start, &end);
+	for (k = start; k < end; k++) {
+		if (k + PREFETCH_DIST < end)
 			PREFETCH_W(&m->pages[slot[k + PREFETCH_DIST].pfn]);
 		page = &m->pages[slot[k].pfn];
-		next = k + 1 < n ? &m->pages[slot[k + 1].pfn] : first;
+		next = &m->pages[slot[k + 1 < n ? k + 1 : 0].pfn];
 		page->age = k;
 		page->next = next;
 		next->prev = page;
-		slot[k].page = page;
 	}
-	m->head = first;
 }
 
-static void build_lru(struct lru_model *m, uint64_t seed)
+/* Turn the pfns in LRU positions [start, end) into page pointers. */
+static void point_part(void *arg, int i, int nr)
 {
-	struct rng rng;
+	struct lru_model *m = ((struct build *)arg)->m;
+	unsigned long k, start, end;
 
-	rng_seed(&rng, seed);
-	m->nr_lru = m->nr_pages;
-	shuffle_pfns(m->lru, m->nr_lru, &rng);
-	link_lru(m);
+	split(m->nr_lru, i, nr, &start, &end);
+	for (k = start; k < end; k++)
+		m->lru[k].page = &m->pages[m->lru[k].pfn];
 }
 
-static void alloc_model(struct lru_model *m, const struct params *p)
+/* Build the LRU order of seed; fault the memory in first if asked. */
+static void build_lru(struct lru_model *m, uint64_t seed, int fault)
+{
+	struct build b = { .m = m, .fault = fault };
+	int nr = setup_threads(m->memmap.len);
+
+	rng_seed(&b.rng, seed);
+	atomic_init(&b.next_chunk, 0);
+	m->nr_lru = m->nr_pages;
+	run_parallel(shuffle_part, &b, nr);
+	m->head = &m->pages[m->lru[0].pfn];
+	run_parallel(link_part, &b, nr);
+	run_parallel(point_part, &b, nr);
+}
+
+static void map_model(struct lru_model *m, const struct params *p)
 {
 	memset(m, 0, sizeof(*m));
 	m->nr_pages = p->nr_pages;
 	map_region(&m->memmap, m->nr_pages * sizeof(struct page), p->thp);
 	map_region(&m->array, m->nr_pages * sizeof(union lru_slot), p->thp);
-	prefault(&m->memmap);
-	prefault(&m->array);
 	m->pages = m->memmap.addr;
 	m->lru = m->array.addr;
 }
@@ -1384,6 +1432,26 @@ static void parse_options(struct params *p, int argc, char **argv)
 		die_usage("unexpected argument '%s'", argv[i]);
 }
 
+/*
+ * --cpu: refuse, before any work, a CPU this process may not run on; pin
+ * to it only after setup, which shares its work among all CPUs.
+ */
+static void check_cpu(int cpu)
+{
+	if (cpu < 0)
+		return;
+#ifdef __linux__
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		die("--cpu %d: cannot read this process's CPUs: %s", cpu, strerror(errno));
+	if (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &set))
+		die("--cpu %d: not a CPU this process may run on (see nproc)", cpu);
+#else
+	die("--cpu %d: pinning to a CPU is not supported on this system", cpu);
+#endif
+}
+
 static void pin_cpu(int cpu)
 {
 	if (cpu < 0)
@@ -1391,14 +1459,10 @@ static void pin_cpu(int cpu)
 #ifdef __linux__
 	cpu_set_t set;
 
-	if (cpu >= CPU_SETSIZE)
-		die("--cpu %d: beyond this system's CPU set", cpu);
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		die("--cpu %d: cannot run there: %s", cpu, strerror(errno));
-#else
-	die("--cpu %d: pinning to a CPU is not supported on this system", cpu);
 #endif
 }
 
@@ -1421,7 +1485,7 @@ static int measure(struct lru_model *m, const struct params *p,
 		stats[w].reps = 1;
 	for (b = 0; b < p->builds; b++) {
 		if (b)
-			build_lru(m, build_seed(p->seed, b));
+			build_lru(m, build_seed(p->seed, b), 0);
 		if (p->verbose >= 3) {
 			uint64_t fp = lru_fingerprint(m, &ok);
 
@@ -1456,20 +1520,21 @@ int main(int argc, char **argv)
 		p.size_arg = "1";
 	}
 	check_fits(&p);
-	pin_cpu(p.cpu);
+	check_cpu(p.cpu);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	start = now();
-	alloc_model(&m, &p);
+	map_model(&m, &p);
 	if (p.verbose >= 3)
 		printf("Allocated memmap for %lu pages in %fs\n", m.nr_pages, now() - start);
 	if (p.verbose >= 2)
 		printf("random seed %lu\n", p.seed);
-	build_lru(&m, p.seed);
+	build_lru(&m, p.seed, 1);
 	if (p.verbose >= 3)
 		printf("Created shuffled list in %fs\n", now() - start);
 	if (p.verbose >= 1)
 		print_memmap(&m, &p);
+	pin_cpu(p.cpu);		/* setup used every CPU; the walks use one */
 
 	nr_rounds = measure(&m, &p, stats, last);
 
