@@ -94,22 +94,51 @@
  *   +---------+---------+---------+---------+      |      |      |
  *        ^  next/prev links form one cycle in age   \-> pfn 1, pfn 3, pfn 0
  *        order: 1 -> 3 -> 0 -> 2 -> 1 (the ListLRU walk follows them)
+ *
+ * With the model's knobs, not every pfn is an LRU entry: a large folio
+ * is a head page followed by tail pages, and pages off the LRU (slab,
+ * page tables, free buddy blocks) sit between folios:
+ *
+ *   | head o2 | tail | tail | tail | free o1 | (free) | page | head o0 |
+ *     PG_LRU                         PG_BUDDY           -      PG_LRU
  */
 
-/* Mirrors the 64-byte, cache-line-sized struct page of x86-64. */
+/*
+ * Mirrors the 64-byte, cache-line-sized struct page of x86-64.  Every
+ * field a walk touches is in the first word or three, as in the kernel:
+ * flags, the lru links, and the word holding the refcount.
+ */
 struct page {
-	unsigned long flags;	/* page flags; unused by the faithful model */
-	struct page *next;	/* lru.next: the next page in LRU order */
-	struct page *prev;	/* lru.prev: the previous page in LRU order */
-	unsigned long age;	/* position in the LRU, 0 at the head */
-	unsigned long pad[4];	/* mapping, index, private, refcount... */
+	unsigned long flags;	/* PG_* bits below, and an order */
+	struct page *next;	/* lru.next: the next folio in LRU order */
+	struct page *prev;	/* lru.prev: the previous folio */
+	unsigned int age;	/* position in LRU order, 0 at the head */
+	int refcount;		/* taken by --access=isolate */
+	unsigned long mapping;	/* the rest of the 64 bytes: unused */
+	unsigned long index;	/* setup's scratch while ordering runs */
+	unsigned long private;
+	unsigned long memcg_data;
 } __attribute__((aligned(64)));
 
 _Static_assert(sizeof(struct page) == 64, "struct page must be 64 bytes");
 
-/* One slot of the LRU array: a pfn while setup shuffles, then a pointer. */
+/* Page flags: what a physical walk visits, skips, or may jump over. */
+#define PG_LRU		(1UL << 0)	/* a folio head on the LRU */
+#define PG_HEAD		(1UL << 1)	/* first page of a large folio */
+#define PG_TAIL		(1UL << 2)	/* any other page of a large folio */
+#define PG_BUDDY	(1UL << 3)	/* first page of a free buddy block */
+#define PG_REFERENCED	(1UL << 4)	/* set or cleared by --access */
+#define PG_ORDER_SHIFT	8		/* order of a folio or buddy block */
+#define PG_ORDER(flags)	((int)((flags) >> PG_ORDER_SHIFT) & 0xf)
+/* Largest folio or buddy block: order 10 (4 MiB) is MAX_PAGE_ORDER. */
+#define MAX_ORDER	10
+/* A pageblock, the unit the kernel groups allocations by: 2 MiB. */
+#define PAGEBLOCK_ORDER	9
+
+/* One slot of the LRU array: a pfn (or a run) during setup, then a
+ * pointer.  64 bits even where pointers are 32, for packed runs. */
 union lru_slot {
-	unsigned long pfn;
+	uint64_t pfn;
 	struct page *page;
 };
 
@@ -119,18 +148,39 @@ static const char *const thp_names[] = { "system", "always", "never", NULL };
 enum cache_mode { CACHE_COLD, CACHE_WARM };
 static const char *const cache_names[] = { "cold", "warm", NULL };
 
+/* Where pages off the LRU sit (--non-lru). */
+enum non_lru { NON_LRU_SPREAD, NON_LRU_PAGEBLOCK, NON_LRU_BUDDY };
+static const char *const non_lru_names[] = { "spread", "pageblock", "buddy",
+					     NULL };
+
+/* How the physical walk passes a large folio (--phys). */
+enum phys_mode { PHYS_EVERY, PHYS_JUMP };
+static const char *const phys_names[] = { "every", "jump", NULL };
+
+/* What every walk does to each folio it visits (--access). */
+enum access { ACCESS_READ, ACCESS_WRITE, ACCESS_ATOMIC, ACCESS_ISOLATE };
+static const char *const access_names[] = { "read", "write", "atomic",
+					    "isolate", NULL };
+
 /* What the command line asked for. */
 struct params {
 	unsigned long nr_pages;	/* pfns in the memmap */
 	const char *size_opt;	/* "-c" or "-m", whichever set nr_pages */
 	const char *size_arg;	/* its value, for messages */
-	unsigned long seed;	/* seeds the LRU order */
+	unsigned long seed;	/* seeds the layout and the LRU order */
 	int verbose;		/* -v count */
 	int rounds;		/* -r; 0 picks by cost */
-	int builds;		/* LRU orders built and timed in turn */
+	int builds;		/* models built and timed in turn */
 	enum thp_mode thp;	/* how the memmap is backed */
 	enum cache_mode cache;	/* cache state each timed walk starts from */
 	int cpu;		/* --cpu; -1 leaves placement to the kernel */
+	double lru_fraction;	/* share of pages in LRU folios */
+	enum non_lru non_lru;	/* where the other pages sit */
+	double folio_share[MAX_ORDER + 1]; /* share of LRU pages per order */
+	const char *folio_opt;	/* the option that set folio_share */
+	enum phys_mode phys;	/* how the physical walk passes folios */
+	double locality;	/* mean run of pfn-consecutive folios */
+	enum access access;	/* per-folio work of every walk */
 };
 
 /* An anonymous mapping with PROT_NONE guards, so it stays one VMA. */
@@ -146,13 +196,16 @@ struct lru_model {
 	struct page *pages;	/* the memmap, indexed by pfn */
 	union lru_slot *lru;	/* LRU order: lru[age].page */
 	unsigned long nr_pages;	/* pfns in the memmap */
-	unsigned long nr_lru;	/* pages on the LRU */
-	struct page *head;	/* the LRU's first page (age 0) */
+	unsigned long nr_lru;	/* folios on the LRU */
+	unsigned long lru_pages; /* pages in those folios */
+	struct page *head;	/* the LRU's first folio (age 0) */
+	enum phys_mode phys;	/* copied from the parameters the walks */
+	enum access access;	/* need, so a walk reads only the model */
 	struct region memmap;	/* backing of pages[] */
 	struct region array;	/* backing of lru[] */
 };
 
-/* What a walk proves it did: the ages it summed and the pages it counted. */
+/* What a walk proves it did: the ages it summed and the folios it counted. */
 struct walk_result {
 	unsigned long sum;
 	unsigned long visits;
@@ -175,6 +228,7 @@ struct walk_stats {
 
 #ifdef __GNUC__
 #define NOINLINE	__attribute__((noinline))
+#define ALWAYS_INLINE	inline __attribute__((always_inline))
 #define PRINTF(f, a)	__attribute__((format(printf, f, a)))
 /* Hide a pointer from the optimiser, so a walk stays one scalar load per
  * page: no vector loads, no gathers, nothing the kernel's loop wouldn't do. */
@@ -182,6 +236,7 @@ struct walk_stats {
 #define PREFETCH_W(p)	__builtin_prefetch((p), 1)
 #else
 #define NOINLINE
+#define ALWAYS_INLINE	inline
 #define PRINTF(f, a)
 #define OPAQUE(x)	((void)0)
 #define PREFETCH_W(p)	((void)0)
@@ -544,6 +599,50 @@ static int parse_choice(const char *opt, const char *s,
 	return -1;
 }
 
+/* A plain decimal with nothing after it, in [min, max]. */
+static double parse_real(const char *opt, const char *s, double min,
+			 double max)
+{
+	const char *end;
+	double v = parse_decimal(opt, s, &end);
+
+	if (*end)
+		die_usage("%s '%s': trailing '%s' after the number", opt, s, end);
+	if (v < min || v > max)
+		die_usage("%s '%s': must be from %g to %g", opt, s, min, max);
+	return v;
+}
+
+/* ORDER:PERCENT,... : the share of LRU pages in folios of each order. */
+static void parse_folios(const char *opt, const char *s, double *share)
+{
+	char buf[256], *item, *save, *colon;
+	double total = 0;
+	int k;
+
+	if (strlen(s) >= sizeof(buf))
+		die_usage("%s '%.20s...': too long", opt, s);
+	strcpy(buf, s);
+	memset(share, 0, (MAX_ORDER + 1) * sizeof(*share));
+	for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		colon = strchr(item, ':');
+		if (!colon)
+			die_usage("%s '%s': '%s' is not ORDER:PERCENT", opt, s, item);
+		*colon = 0;
+		k = parse_ulong(opt, item, 0, MAX_ORDER);
+		if (share[k] > 0)
+			die_usage("%s '%s': order %d given twice", opt, s, k);
+		share[k] = parse_real(opt, colon + 1, 0, 100) / 100;
+		if (share[k] <= 0)
+			die_usage("%s '%s': order %d needs a share above 0", opt, s, k);
+		total += share[k];
+	}
+	if (total < 1 - 1e-9 || total > 1 + 1e-9)
+		die_usage("%s '%s': the percentages add up to %g, not 100", opt, s, 100 * total);
+	for (k = 0; k <= MAX_ORDER; k++)
+		share[k] /= total;
+}
+
 /*
  * Memory: mappings, huge pages, fitting in RAM
  */
@@ -682,19 +781,20 @@ static double huge_share(const struct region *r)
 }
 
 /*
- * Building the LRU
+ * Building the model
  *
- * A uniformly random permutation of the pages, linked in its order, is a
- * uniformly random cycle (each of the (n-1)! cyclic orders comes from
- * exactly n rotations).  The shuffle works on pfns in the LRU array
- * itself, and a last pass turns each pfn into its pointer in place, so
- * setup needs no memory beyond the memmap and the array.
+ * A build lays the memmap out (which pfns are LRU folios of which order,
+ * tail pages, free buddy blocks or other pages), puts the LRU folios in
+ * a random order, and links them.  The first build also faults the
+ * memory in, which on a large memmap costs more than all the rest (page
+ * zeroing and, in a VM, the host's own faults).
  *
- * The first build also faults the memory in, which on a large memmap
- * costs more than everything else (page zeroing and, in a VM, the host's
- * own faults).  All threads take memmap chunks in turn; thread 0 first
- * faults the array and shuffles it, which needs no memmap, so the
- * shuffle hides behind the faulting.  Linking is split by LRU position.
+ *   fault + lay out     chunks of the memmap, on every CPU
+ *   gather              LRU heads in pfn order into the LRU array
+ *   order               shuffle folios (or runs of them) in place
+ *   point, link         pfn -> pointer, then ages and links, on every CPU
+ *
+ * Nothing is allocated beyond the memmap and the LRU array.
  */
 
 /* The seed of build b: the user's for the first, derived for the rest. */
@@ -705,19 +805,212 @@ static uint64_t build_seed(unsigned long seed, int b)
 	return b ? splitmix64(&x) : seed;
 }
 
+/* A kind of naturally aligned block the layout places. */
+enum kind_what { KIND_FOLIO, KIND_OTHER, KIND_BUDDY };
+
+struct kind {
+	enum kind_what what;	/* an LRU folio, other pages, a free block */
+	int order;		/* the block is 2^order pages */
+	double share;		/* expected share of all pages */
+};
+
+/*
+ * The layout splits the memmap like the buddy allocator does: a block of
+ * order k becomes one of the kinds of that order, or splits into two
+ * halves of order k-1.  Choosing a kind of order k with probability
+ * share / (share of every kind of order <= k) gives each kind its share
+ * of pages in expectation, with every block naturally aligned.
+ */
+struct layout {
+	struct kind kind[2 * (MAX_ORDER + 1)];
+	int nr_kinds;
+	int top;			/* largest order of any kind */
+	double upto[MAX_ORDER + 1];	/* share of the kinds of order <= k */
+};
+
+static void add_kind(struct layout *lay, enum kind_what what, int order,
+		     double share)
+{
+	struct kind *k = &lay->kind[lay->nr_kinds++];
+	int o;
+
+	k->what = what;
+	k->order = order;
+	k->share = share;
+	if (order > lay->top)
+		lay->top = order;
+	for (o = order; o <= MAX_ORDER; o++)
+		lay->upto[o] += share;
+}
+
+static void plan_layout(struct layout *lay, const struct params *p)
+{
+	double other = 1 - p->lru_fraction;
+	int k;
+
+	memset(lay, 0, sizeof(*lay));
+	for (k = 0; k <= MAX_ORDER; k++)
+		if (p->folio_share[k] > 0)
+			add_kind(lay, KIND_FOLIO, k, p->lru_fraction * p->folio_share[k]);
+	if (other <= 0)
+		return;
+	switch (p->non_lru) {
+	case NON_LRU_SPREAD:
+		add_kind(lay, KIND_OTHER, 0, other);
+		break;
+	case NON_LRU_PAGEBLOCK:
+		add_kind(lay, KIND_OTHER, PAGEBLOCK_ORDER, other);
+		break;
+	case NON_LRU_BUDDY:	/* free pages spread evenly over the orders */
+		for (k = 0; k <= MAX_ORDER; k++)
+			add_kind(lay, KIND_BUDDY, k, other / (MAX_ORDER + 1));
+		break;
+	}
+}
+
+/* Where a chunk's layout puts LRU heads, and what it has put. */
+struct cursor {
+	union lru_slot *slot;	/* the next free slot */
+	unsigned long heads;	/* LRU folios laid out */
+	unsigned long pages;	/* pages in them */
+};
+
+/* One build's shared state. */
+struct build {
+	struct lru_model *m;
+	const struct layout *lay;
+	uint64_t seed;
+	int fault;			/* fault the memory in first */
+	atomic_size_t next_chunk;	/* the next chunk to fault or lay out */
+	struct cursor *chunk;		/* what each chunk laid out */
+};
+
+/* Pfns per chunk: a chunk of memmap is FAULT_CHUNK bytes. */
+#define CHUNK_PFNS	(FAULT_CHUNK / sizeof(struct page))
+
+/* Write a block of kind k at pfn; an LRU head goes to the cursor. */
+static void put_block(struct lru_model *m, const struct kind *k,
+		      unsigned long pfn, struct cursor *cur)
+{
+	unsigned long i, nr = 1UL << k->order;
+	unsigned long order = (unsigned long)k->order << PG_ORDER_SHIFT;
+
+	for (i = 1; i < nr; i++)
+		m->pages[pfn + i].flags = k->what == KIND_FOLIO ? PG_TAIL : 0;
+	switch (k->what) {
+	case KIND_FOLIO:
+		m->pages[pfn].flags = PG_LRU | (nr > 1 ? PG_HEAD : 0) | order;
+		cur->slot++->pfn = pfn;
+		cur->heads++;
+		cur->pages += nr;
+		break;
+	case KIND_OTHER:
+		m->pages[pfn].flags = 0;
+		break;
+	case KIND_BUDDY:
+		m->pages[pfn].flags = PG_BUDDY | order;
+		break;
+	}
+}
+
+/* Uniform in [0, 1). */
+static double rng_unit(struct rng *rng)
+{
+	return (rng_next(rng) >> 11) * 0x1.0p-53;
+}
+
+/* Lay out the order-k block at pfn, splitting it as the layout says. */
+static void place(struct lru_model *m, const struct layout *lay,
+		  struct rng *rng, unsigned long pfn, int k, struct cursor *cur)
+{
+	static const struct kind other_page = { KIND_OTHER, 0, 0 };
+	double x;
+	int i;
+
+	if (pfn >= m->nr_pages)
+		return;
+	if (pfn + (1UL << k) <= m->nr_pages && lay->upto[k] > 0) {
+		x = lay->nr_kinds == 1 ? 0 : rng_unit(rng) * lay->upto[k];
+		for (i = 0; i < lay->nr_kinds; i++) {
+			if (lay->kind[i].order != k)
+				continue;
+			if (x < lay->kind[i].share) {
+				put_block(m, &lay->kind[i], pfn, cur);
+				return;
+			}
+			x -= lay->kind[i].share;
+		}
+	}
+	if (k == 0) {		/* a page no kind fits, at the memmap's end */
+		put_block(m, &other_page, pfn, cur);
+		return;
+	}
+	place(m, lay, rng, pfn, k - 1, cur);
+	place(m, lay, rng, pfn + (1UL << (k - 1)), k - 1, cur);
+}
+
+/*
+ * Fault chunks in (on the first build) and lay them out, each with a
+ * random stream of its own so the layout does not depend on which
+ * thread took which chunk.  A chunk's LRU heads go, in pfn order, to the
+ * LRU array from its first pfn's slot on; gather_heads() closes the gaps.
+ */
+static void layout_part(void *arg, int i, int nr)
+{
+	struct build *b = arg;
+	struct lru_model *m = b->m;
+	size_t c, nr_chunks = (m->nr_pages + CHUNK_PFNS - 1) / CHUNK_PFNS;
+	unsigned long pfn, end, unit = 1UL << b->lay->top;
+	struct cursor *cur;
+	struct rng rng;
+
+	(void)i;
+	(void)nr;
+	while ((c = atomic_fetch_add(&b->next_chunk, 1)) < nr_chunks) {
+		pfn = c * CHUNK_PFNS;
+		end = pfn + CHUNK_PFNS < m->nr_pages ? pfn + CHUNK_PFNS : m->nr_pages;
+		if (b->fault) {
+			fault_in(&m->array, pfn * sizeof(union lru_slot), end * sizeof(union lru_slot));
+			fault_in(&m->memmap, pfn * sizeof(struct page), end * sizeof(struct page));
+		}
+		rng_seed(&rng, b->seed ^ (0x9e3779b97f4a7c15ULL * (c + 1)));
+		cur = &b->chunk[c];
+		cur->slot = &m->lru[pfn];
+		for (; pfn < end; pfn += unit)
+			place(m, b->lay, &rng, pfn, b->lay->top, cur);
+	}
+}
+
+/* Move each chunk's heads down so the LRU array lists them all. */
+static void gather_heads(struct build *b)
+{
+	struct lru_model *m = b->m;
+	size_t c, nr_chunks = (m->nr_pages + CHUNK_PFNS - 1) / CHUNK_PFNS;
+
+	m->nr_lru = 0;
+	m->lru_pages = 0;
+	for (c = 0; c < nr_chunks; c++) {
+		memmove(&m->lru[m->nr_lru], &m->lru[c * CHUNK_PFNS],
+			b->chunk[c].heads * sizeof(*m->lru));
+		m->nr_lru += b->chunk[c].heads;
+		m->lru_pages += b->chunk[c].pages;
+	}
+}
+
 /*
  * Fisher-Yates from the top.  The partner of slot i is drawn
  * PREFETCH_DIST steps early and its line prefetched, so the random
  * accesses overlap instead of stalling one after another; the draws keep
  * the plain algorithm's order, so the result depends only on the seed.
  */
-static void shuffle_pfns(union lru_slot *slot, unsigned long n, struct rng *rng)
+static void shuffle(union lru_slot *slot, unsigned long n, struct rng *rng)
 {
 	unsigned long ahead[PREFETCH_DIST];
-	unsigned long i, k, j, tmp;
+	unsigned long i, k, j;
+	uint64_t tmp;
 
-	for (i = 0; i < n; i++)
-		slot[i].pfn = i;
+	if (n < 2)
+		return;
 	for (k = n - 1; k > 0 && n - 1 - k < PREFETCH_DIST; k--) {
 		ahead[k % PREFETCH_DIST] = rng_below(rng, k + 1);
 		PREFETCH_W(&slot[ahead[k % PREFETCH_DIST]]);
@@ -735,13 +1028,50 @@ static void shuffle_pfns(union lru_slot *slot, unsigned long n, struct rng *rng)
 	}
 }
 
-/* One build's shared state. */
-struct build {
-	struct lru_model *m;
-	struct rng rng;			/* the shuffle's, from the build's seed */
-	int fault;			/* fault the memory in first */
-	atomic_size_t next_chunk;	/* the next memmap chunk to fault */
-};
+/* A run packed in one slot: its first folio's index and its length. */
+#define RUN_LEN_SHIFT	40
+#define MAX_RUN		((1UL << 23) - 1)
+
+/* A run length with mean L: geometric, each folio ending the run with
+ * probability 1/L (drawn folio by folio, so no logarithms). */
+static unsigned long run_length(struct rng *rng, double locality,
+				unsigned long left)
+{
+	uint64_t stop = (uint64_t)(0x1.0p64 / locality);
+	unsigned long len = 1;
+
+	while (len < left && len < MAX_RUN && rng_next(rng) >= stop)
+		len++;
+	return len;
+}
+
+/*
+ * LRU order with locality: cut the folios (in pfn order) into runs of
+ * mean length L, shuffle the runs, and lay them end to end.  The pfns
+ * wait in the memmap's unused index field while the LRU array holds the
+ * runs; run r is expanded to the array's positions past all runs before
+ * it, which never overwrites a run still to be read.
+ */
+static void order_runs(struct lru_model *m, struct rng *rng, double locality)
+{
+	unsigned long n = m->nr_lru, k, r, nr_runs = 0, pos, start, len;
+
+	for (k = 0; k < n; k++)
+		m->pages[k].index = m->lru[k].pfn;
+	for (k = 0; k < n; k += len) {
+		len = run_length(rng, locality, n - k);
+		m->lru[nr_runs++].pfn = k | (uint64_t)(len - 1) << RUN_LEN_SHIFT;
+	}
+	shuffle(m->lru, nr_runs, rng);
+	pos = n;
+	for (r = nr_runs; r-- > 0;) {
+		start = m->lru[r].pfn & ((1ULL << RUN_LEN_SHIFT) - 1);
+		len = (m->lru[r].pfn >> RUN_LEN_SHIFT) + 1;
+		pos -= len;
+		for (k = 0; k < len; k++)
+			m->lru[pos + k].pfn = m->pages[start + k].index;
+	}
+}
 
 /* Part i of nr of [0, n): the range a thread takes of a split loop. */
 static void split(unsigned long n, int i, int nr, unsigned long *start,
@@ -751,54 +1081,10 @@ static void split(unsigned long n, int i, int nr, unsigned long *start,
 	*end = (uint64_t)n * (i + 1) / nr;
 }
 
-static void shuffle_part(void *arg, int i, int nr)
-{
-	struct build *b = arg;
-	struct region *memmap = &b->m->memmap;
-	size_t chunk;
-
-	(void)nr;
-	if (i == 0) {
-		if (b->fault)
-			fault_in(&b->m->array, 0, b->m->array.len);
-		shuffle_pfns(b->m->lru, b->m->nr_lru, &b->rng);
-	}
-	if (!b->fault)
-		return;
-	while ((chunk = atomic_fetch_add(&b->next_chunk, 1)) * FAULT_CHUNK <
-	       memmap->len)
-		fault_in(memmap, chunk * FAULT_CHUNK, (chunk + 1) * FAULT_CHUNK);
-}
-
-/*
- * Give each page in LRU positions [start, end) its age and links.  Pages
- * are visited in random order, so the page PREFETCH_DIST positions ahead
- * is prefetched for writing.  Threads write disjoint pages, and a page's
- * prev is the only field written by the thread of its predecessor.
- */
-static void link_part(void *arg, int i, int nr)
-{
-	struct lru_model *m = ((struct build *)arg)->m;
-	union lru_slot *slot = m->lru;
-	unsigned long n = m->nr_lru, k, start, end;
-	struct page *page, *next;
-
-	split(n, i, nr, &start, &end);
-	for (k = start; k < end; k++) {
-		if (k + PREFETCH_DIST < end)
-			PREFETCH_W(&m->pages[slot[k + PREFETCH_DIST].pfn]);
-		page = &m->pages[slot[k].pfn];
-		next = &m->pages[slot[k + 1 < n ? k + 1 : 0].pfn];
-		page->age = k;
-		page->next = next;
-		next->prev = page;
-	}
-}
-
 /* Turn the pfns in LRU positions [start, end) into page pointers. */
 static void point_part(void *arg, int i, int nr)
 {
-	struct lru_model *m = ((struct build *)arg)->m;
+	struct lru_model *m = arg;
 	unsigned long k, start, end;
 
 	split(m->nr_lru, i, nr, &start, &end);
@@ -806,25 +1092,75 @@ static void point_part(void *arg, int i, int nr)
 		m->lru[k].page = &m->pages[m->lru[k].pfn];
 }
 
-/* Build the LRU order of seed; fault the memory in first if asked. */
-static void build_lru(struct lru_model *m, uint64_t seed, int fault)
+/*
+ * Give each folio in LRU positions [start, end) its age, links and
+ * flags.  Folios are visited in random order, so the one PREFETCH_DIST
+ * positions ahead is prefetched for writing.  Threads write disjoint
+ * folios, and a folio's prev is the only field written by the thread of
+ * its predecessor.  This also restores the LRU after --access=isolate.
+ */
+static void link_part(void *arg, int i, int nr)
 {
-	struct build b = { .m = m, .fault = fault };
-	int nr = setup_threads(m->memmap.len);
+	struct lru_model *m = arg;
+	union lru_slot *lru = m->lru;
+	unsigned long n = m->nr_lru, k, start, end;
+	struct page *folio, *next;
 
-	rng_seed(&b.rng, seed);
+	split(n, i, nr, &start, &end);
+	for (k = start; k < end; k++) {
+		if (k + PREFETCH_DIST < end)
+			PREFETCH_W(lru[k + PREFETCH_DIST].page);
+		folio = lru[k].page;
+		next = lru[k + 1 < n ? k + 1 : 0].page;
+		folio->flags |= PG_LRU | PG_REFERENCED;
+		folio->age = k;
+		folio->refcount = 0;
+		folio->next = next;
+		next->prev = folio;
+	}
+}
+
+static void link_lru(struct lru_model *m)
+{
+	run_parallel(link_part, m, setup_threads(m->memmap.len));
+	m->head = m->nr_lru ? m->lru[0].page : NULL;
+}
+
+/* Build the model of seed; fault the memory in first if asked. */
+static void build_model(struct lru_model *m, const struct params *p,
+			uint64_t seed, int fault)
+{
+	size_t nr_chunks = (m->nr_pages + CHUNK_PFNS - 1) / CHUNK_PFNS;
+	int nr = setup_threads(m->memmap.len);
+	struct layout lay;
+	struct build b = { .m = m, .lay = &lay, .seed = seed, .fault = fault };
+	struct rng rng;
+
+	plan_layout(&lay, p);
+	b.chunk = calloc(nr_chunks, sizeof(*b.chunk));
+	if (!b.chunk)
+		die("out of memory");
 	atomic_init(&b.next_chunk, 0);
-	m->nr_lru = m->nr_pages;
-	run_parallel(shuffle_part, &b, nr);
-	m->head = &m->pages[m->lru[0].pfn];
-	run_parallel(link_part, &b, nr);
-	run_parallel(point_part, &b, nr);
+	run_parallel(layout_part, &b, nr);
+	gather_heads(&b);
+	free(b.chunk);
+	if (!m->nr_lru)
+		die("the layout put no folio on the LRU: raise --lru-fraction or the size");
+	rng_seed(&rng, seed);
+	if (p->locality > 1)
+		order_runs(m, &rng, p->locality);
+	else
+		shuffle(m->lru, m->nr_lru, &rng);
+	run_parallel(point_part, m, nr);
+	link_lru(m);
 }
 
 static void map_model(struct lru_model *m, const struct params *p)
 {
 	memset(m, 0, sizeof(*m));
 	m->nr_pages = p->nr_pages;
+	m->phys = p->phys;
+	m->access = p->access;
 	map_region(&m->memmap, m->nr_pages * sizeof(struct page), p->thp);
 	map_region(&m->array, m->nr_pages * sizeof(union lru_slot), p->thp);
 	m->pages = m->memmap.addr;
@@ -837,77 +1173,188 @@ static void free_model(struct lru_model *m)
 	unmap_region(&m->array);
 }
 
-/*
- * A fingerprint of the LRU order (the pfns from head to tail), computed
- * while checking every link: next and prev agree and ages count up.
- * Returns 0 and sets *ok to 0 if a link is wrong.
- */
-static uint64_t lru_fingerprint(const struct lru_model *m, int *ok)
+/* The pfn of the first LRU folio after the folio at pfn, or nr_pages. */
+static unsigned long next_lru_pfn(const struct lru_model *m, unsigned long pfn)
 {
-	const struct page *page = m->head;
-	uint64_t hash = 0xcbf29ce484222325ULL;	/* FNV-1a offset basis */
-	unsigned long k;
+	pfn += 1UL << PG_ORDER(m->pages[pfn].flags);
+	while (pfn < m->nr_pages && !(m->pages[pfn].flags & PG_LRU))
+		pfn++;
+	return pfn;
+}
 
-	*ok = 1;
+/* What check_lru() found. */
+struct lru_check {
+	int ok;			/* every link, age and flag as it must be */
+	uint64_t fingerprint;	/* of the head pfns from head to tail */
+	double mean_run;	/* folios per run of pfn-adjacent folios */
+};
+
+/*
+ * Walk the LRU once, checking every link (next and prev agree, ages
+ * count up, every folio flagged as on the LRU), hashing the order, and
+ * counting where LRU order steps to the next LRU folio in pfn order.
+ */
+static struct lru_check check_lru(const struct lru_model *m)
+{
+	struct lru_check c = { 1, 0xcbf29ce484222325ULL, 0 }; /* FNV-1a basis */
+	const struct page *folio = m->head;
+	unsigned long k, pfn, runs = 1;
+
 	for (k = 0; k < m->nr_lru; k++) {
-		if (page->age != k || page->next->prev != page ||
-		    (k + 1 < m->nr_lru) != (page->next != m->head)) {
-			*ok = 0;
-			return 0;
+		pfn = folio - m->pages;
+		if (folio->age != k || folio->next->prev != folio ||
+		    !(folio->flags & PG_LRU) ||
+		    (k + 1 < m->nr_lru) != (folio->next != m->head)) {
+			c.ok = 0;
+			return c;
 		}
-		hash = (hash ^ (uint64_t)(page - m->pages)) * 0x100000001b3ULL;
-		page = page->next;
+		c.fingerprint = (c.fingerprint ^ pfn) * 0x100000001b3ULL;
+		if (k + 1 < m->nr_lru &&
+		    folio->next != &m->pages[next_lru_pfn(m, pfn)])
+			runs++;
+		folio = folio->next;
 	}
-	return hash;
+	c.mean_run = (double)m->nr_lru / runs;
+	return c;
 }
 
 /*
  * Walks
  *
- * A walk only walks: it reads what the kernel's loop would read, sums
- * the ages and counts the pages, and returns both for the self-check.
- * No allocation, timing or printing.
+ * A walk only walks: it reads what the kernel's loop would read, does
+ * the per-folio work --access asks for, sums the ages and counts the
+ * folios, and returns both for the self-check.  No allocation, timing or
+ * printing.
  */
 
-static NOINLINE struct walk_result walk_physical(const struct lru_model *m)
+static void list_init(struct page *head)
+{
+	head->next = head;
+	head->prev = head;
+}
+
+/*
+ * What reclaim's isolation does to a folio (isolate_lru_folios()): an
+ * atomic get on the refcount, an atomic test-and-clear of PG_lru, and a
+ * list_move to a private list, which writes both LRU neighbours.  The
+ * LRU is relinked, untimed, after the walk.
+ */
+static inline void isolate(struct page *folio, struct page *dst)
+{
+	struct page *prev = folio->prev, *next = folio->next;
+
+#ifdef __GNUC__
+	__atomic_fetch_add(&folio->refcount, 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_and(&folio->flags, ~PG_LRU, __ATOMIC_SEQ_CST);
+#else
+	folio->refcount++;
+	folio->flags &= ~PG_LRU;
+#endif
+	prev->next = next;
+	next->prev = prev;
+	folio->next = dst->next;
+	folio->prev = dst;
+	dst->next->prev = folio;
+	dst->next = folio;
+}
+
+/* Every walk's visit to a folio: count it, then do the --access work. */
+static inline void visit(struct page *folio, enum access access,
+			 struct walk_result *r, struct page *isolated)
+{
+	r->sum += folio->age;
+	r->visits++;
+	switch (access) {
+	case ACCESS_READ:
+		break;
+	case ACCESS_WRITE:		/* a plain store, as folio_mark_accessed() */
+		folio->flags |= PG_REFERENCED;
+		break;
+	case ACCESS_ATOMIC:		/* lock-prefixed, as test_and_clear_bit() */
+#ifdef __GNUC__
+		__atomic_fetch_and(&folio->flags, ~PG_REFERENCED, __ATOMIC_SEQ_CST);
+#else
+		folio->flags &= ~PG_REFERENCED;
+#endif
+		break;
+	case ACCESS_ISOLATE:
+		isolate(folio, isolated);
+		break;
+	}
+}
+
+/*
+ * Every pfn in order, as a pfn scanner must: read the flags, visit LRU
+ * folios, skip a free buddy block after reading its head (compaction
+ * does), and pass a large folio either page by page (its tails are not
+ * on the LRU) or, with --phys=jump, in one jump by its order, which makes
+ * the next address depend on this load.
+ */
+static ALWAYS_INLINE struct walk_result physical(const struct lru_model *m,
+						 int jump)
 {
 	struct walk_result r = { 0, 0 };
-	unsigned long pfn;
+	enum access access = m->access;
+	unsigned long pfn, flags;
+	struct page isolated;
 
+	list_init(&isolated);
 	for (pfn = 0; pfn < m->nr_pages; pfn++) {
-		const struct page *page = &m->pages[pfn];
+		struct page *page = &m->pages[pfn];
 
 		OPAQUE(page);
-		r.sum += page->age;
-		r.visits++;
+		flags = page->flags;
+		if (flags & PG_LRU) {
+			visit(page, access, &r, &isolated);
+			if (jump)
+				pfn += (1UL << PG_ORDER(flags)) - 1;
+		} else if (flags & PG_BUDDY) {
+			pfn += (1UL << PG_ORDER(flags)) - 1;
+		}
 	}
 	return r;
 }
 
+/* Two loops, so reading every page keeps pfn++ free of the loaded flags
+ * (a jump in the same loop invites the compiler to make every step wait
+ * for the load). */
+static NOINLINE struct walk_result walk_physical(const struct lru_model *m)
+{
+	return m->phys == PHYS_JUMP ? physical(m, 1) : physical(m, 0);
+}
+
+/* Follow lru.next from the head, reading next before the visit, as
+ * list_for_each_entry_safe() does, so isolation may unlink the folio. */
 static NOINLINE struct walk_result walk_list(const struct lru_model *m)
 {
 	struct walk_result r = { 0, 0 };
-	const struct page *page = m->head;
+	enum access access = m->access;
+	struct page *folio = m->head, *next, isolated;
+	unsigned long k;
 
-	do {
-		r.sum += page->age;
-		r.visits++;
-		page = page->next;
-	} while (page != m->head);
+	list_init(&isolated);
+	for (k = 0; k < m->nr_lru; k++) {
+		next = folio->next;
+		visit(folio, access, &r, &isolated);
+		folio = next;
+	}
 	return r;
 }
 
+/* Folio pointers in LRU order: independent loads, many misses in flight. */
 static NOINLINE struct walk_result walk_array(const struct lru_model *m)
 {
 	struct walk_result r = { 0, 0 };
+	enum access access = m->access;
+	struct page isolated;
 	unsigned long k;
 
+	list_init(&isolated);
 	for (k = 0; k < m->nr_lru; k++) {
-		const struct page *page = m->lru[k].page;
+		struct page *folio = m->lru[k].page;
 
-		OPAQUE(page);
-		r.sum += page->age;
-		r.visits++;
+		OPAQUE(folio);
+		visit(folio, access, &r, &isolated);
 	}
 	return r;
 }
@@ -1004,7 +1451,7 @@ static void evict(const struct lru_model *m, enum cache_mode cache)
 	flush_range(m->array.addr, m->array.len);
 }
 
-/* What every walk must return: the ages 0..n-1 summed, n pages counted.
+/* What every walk must return: the ages 0..n-1 summed, n folios counted.
  * Computed so it wraps exactly as the walks' unsigned long sums do. */
 static struct walk_result expected_result(const struct lru_model *m)
 {
@@ -1026,9 +1473,10 @@ static void check_result(const struct lru_model *m, int w,
 		    walks[w].label, got.sum, got.visits, want.sum, want.visits);
 }
 
-/* Time walk w once from the chosen cache state and check its result. */
-static double time_walk(const struct lru_model *m, int w,
-			enum cache_mode cache, struct walk_result *res)
+/* Time walk w once from the chosen cache state and check its result;
+ * relink the LRU (untimed) if the walk isolated its folios. */
+static double time_walk(struct lru_model *m, int w, enum cache_mode cache,
+			struct walk_result *res)
 {
 	double t0, t;
 
@@ -1037,6 +1485,8 @@ static double time_walk(const struct lru_model *m, int w,
 	*res = walks[w].fn(m);
 	t = now() - t0;
 	check_result(m, w, *res);
+	if (m->access == ACCESS_ISOLATE)
+		link_lru(m);
 	return t;
 }
 
@@ -1046,7 +1496,7 @@ static double time_walk(const struct lru_model *m, int w,
  * stats[w].reps times.  A round's ratio compares walks timed seconds
  * apart, so the machine's slow drift cancels out of it.
  */
-static void run_round(const struct lru_model *m, const struct params *p,
+static void run_round(struct lru_model *m, const struct params *p,
 		      struct walk_stats *stats, int round,
 		      struct walk_result *last)
 {
@@ -1115,8 +1565,8 @@ static void print_plan(const struct params *p, const struct walk_stats *stats,
 {
 	int w;
 
-	printf("%d rounds over %d LRU order%s, cache %s before each walk, timed walks per round:",
-	       nr_rounds, p->builds, p->builds > 1 ? "s" : "",
+	printf("%d round%s over %d model%s, cache %s before each walk, timed walks per round:",
+	       nr_rounds, nr_rounds > 1 ? "s" : "", p->builds, p->builds > 1 ? "s" : "",
 	       p->cache == CACHE_COLD ? "flushed" : "left warm");
 	for (w = 0; w < NR_WALKS; w++)
 		printf(" %s %d", walks[w].time_label, stats[w].reps);
@@ -1131,15 +1581,16 @@ static void print_spread(const struct lru_model *m,
 
 	for (w = 0; w < NR_WALKS; w++) {
 		t = summarize(stats[w].sample, stats[w].nr_samples);
-		printf("%s: %d timed walks, median %.6fs, min %.6fs, max %.6fs, %.2f ns/page\n",
+		printf("%s: %d timed walks, median %.6fs, min %.6fs, max %.6fs, %.2f ns/page, %.2f ns/folio\n",
 		       walks[w].time_label, stats[w].nr_samples, t.median,
-		       t.min, t.max, t.median * 1e9 / m->nr_pages);
+		       t.min, t.max, t.median * 1e9 / m->nr_pages,
+		       t.median * 1e9 / m->nr_lru);
 	}
 	for (w = 1; w < NR_WALKS; w++) {
 		r = summarize(stats[w].ratio, nr_rounds);
-		printf("%s/%s ratio: median %.3f, range %.3f to %.3f over %d rounds\n",
+		printf("%s/%s ratio: median %.3f, range %.3f to %.3f over %d round%s\n",
 		       walks[w].label, walks[0].label, r.median, r.min, r.max,
-		       nr_rounds);
+		       nr_rounds, nr_rounds > 1 ? "s" : "");
 	}
 }
 
@@ -1210,6 +1661,54 @@ static void print_memmap(const struct lru_model *m, const struct params *p)
 		warn("--thp=always, but only %.0f%% of the memmap is in huge pages: see /sys/kernel/mm/transparent_hugepage/enabled", 100 * share);
 }
 
+/* The folio mix as ORDER:PERCENT,... */
+static const char *folio_mix(const struct params *p, char *buf, size_t len)
+{
+	size_t used = 0;
+	int k;
+
+	buf[0] = 0;
+	for (k = 0; k <= MAX_ORDER && used < len; k++)
+		if (p->folio_share[k] > 0)
+			used += snprintf(buf + used, len - used, "%s%d:%g",
+					 used ? "," : "", k, 100 * p->folio_share[k]);
+	return buf;
+}
+
+static void print_model(const struct lru_model *m, const struct params *p)
+{
+	char mix[128];
+
+	printf("model: %lu LRU folios of %lu pages (%.1f%% of pfns), other pages %s, folios %s, locality %g, access %s, physical walk reads %s\n",
+	       m->nr_lru, m->lru_pages, 100.0 * m->lru_pages / m->nr_pages,
+	       non_lru_names[p->non_lru], folio_mix(p, mix, sizeof(mix)),
+	       p->locality, access_names[p->access],
+	       p->phys == PHYS_JUMP ? "heads and jumps" : "every page");
+}
+
+/*
+ * Below what LRU share does the physical walk stop winning?  Its cost
+ * follows the pfns it covers, an LRU walk's the folios on the LRU, so at
+ * share s an LRU walk would take (s / this share) of its time.
+ */
+static void print_break_even(const struct lru_model *m,
+			     const struct walk_stats *stats, int nr_rounds)
+{
+	double share = (double)m->lru_pages / m->nr_pages, even;
+	int w;
+
+	for (w = 1; w < NR_WALKS; w++) {
+		even = share / summarize(stats[w].ratio, nr_rounds).median;
+		if (even < 1)
+			printf("break-even against %s: the physical walk wins while more than %.3g%% of pages are on the LRU\n",
+			       walks[w].label, 100 * even);
+		else
+			printf("break-even against %s: the physical walk loses even with every page on the LRU\n",
+			       walks[w].label);
+	}
+	printf("(assuming the physical walk costs the same per pfn, and each LRU walk the same per folio, at any LRU share)\n");
+}
+
 /*
  * Options, usage, main
  */
@@ -1263,6 +1762,47 @@ static void set_cpu(struct params *p, const char *opt, const char *arg)
 	p->cpu = parse_ulong(opt, arg, 0, 65535);
 }
 
+static void set_lru_fraction(struct params *p, const char *opt, const char *arg)
+{
+	p->lru_fraction = parse_real(opt, arg, 0, 1);
+	if (p->lru_fraction <= 0)
+		die_usage("%s '%s': must be more than 0", opt, arg);
+}
+
+static void set_non_lru(struct params *p, const char *opt, const char *arg)
+{
+	p->non_lru = parse_choice(opt, arg, non_lru_names);
+}
+
+/* --folio-order=K and --folios=MIX both set the mix, so not both. */
+static void set_folios(struct params *p, const char *opt, const char *arg)
+{
+	if (p->folio_opt && strcmp(p->folio_opt, opt))
+		die_usage("%s '%s': --folio-order and --folios both give the folio sizes; use one", opt, arg);
+	p->folio_opt = !strcmp(opt, "--folios") ? "--folios" : "--folio-order";
+	if (!strcmp(opt, "--folios")) {
+		parse_folios(opt, arg, p->folio_share);
+		return;
+	}
+	memset(p->folio_share, 0, sizeof(p->folio_share));
+	p->folio_share[parse_ulong(opt, arg, 0, MAX_ORDER)] = 1;
+}
+
+static void set_phys(struct params *p, const char *opt, const char *arg)
+{
+	p->phys = parse_choice(opt, arg, phys_names);
+}
+
+static void set_locality(struct params *p, const char *opt, const char *arg)
+{
+	p->locality = parse_real(opt, arg, 1, MAX_RUN);
+}
+
+static void set_access(struct params *p, const char *opt, const char *arg)
+{
+	p->access = parse_choice(opt, arg, access_names);
+}
+
 static void show_help(struct params *p, const char *opt, const char *arg);
 
 static void show_version(struct params *p, const char *opt, const char *arg)
@@ -1301,7 +1841,21 @@ static const struct option_spec options[] = {
 	{ 0, "cpu", "N", set_cpu,
 	  "run on CPU N only" },
 	{ 0, "builds", "N", set_builds,
-	  "build and time N LRU orders (default 1)" },
+	  "build and time N models in turn (default 1)" },
+	{ 0, "lru-fraction", "F", set_lru_fraction,
+	  "share of pages on the LRU, 0 < F <= 1 (default 1)" },
+	{ 0, "non-lru", "spread|pageblock|buddy", set_non_lru,
+	  "where the other pages sit (default spread)" },
+	{ 0, "folio-order", "K", set_folios,
+	  "LRU folios of 2^K pages, K = 0..10 (default 0)" },
+	{ 0, "folios", "ORDER:PCT,...", set_folios,
+	  "a mix of folio orders by share of LRU pages" },
+	{ 0, "phys", "every|jump", set_phys,
+	  "physical walk reads every page (default) or jumps" },
+	{ 0, "locality", "L", set_locality,
+	  "mean run of pfn-adjacent folios in LRU order (1)" },
+	{ 0, "access", "read|write|atomic|isolate", set_access,
+	  "work per folio in every walk (default read)" },
 	{ 'h', "help", NULL, show_help,
 	  "print this help and exit" },
 	{ 'V', "version", NULL, show_version,
@@ -1330,7 +1884,10 @@ static void show_help(struct params *p, const char *opt, const char *arg)
 			snprintf(left, sizeof(left), "-%c %s", o->short_name, o->metavar ? o->metavar : "");
 		else
 			snprintf(left, sizeof(left), "--%s=%s", o->long_name, o->metavar);
-		printf("  %-26s %s\n", left, o->help);
+		if (strlen(left) > 26)
+			printf("  %s\n  %-26s %s\n", left, "", o->help);
+		else
+			printf("  %-26s %s\n", left, o->help);
 	}
 	printf("\nwalks (the first is the baseline):\n");
 	for (w = 0; w < NR_WALKS; w++)
@@ -1479,19 +2036,21 @@ static int measure(struct lru_model *m, const struct params *p,
 		   struct walk_stats *stats, struct walk_result *last)
 {
 	int b, r, w, rounds = p->rounds ? p->rounds : 1, nr_rounds = 0;
-	int ok;
 
 	for (w = 0; w < NR_WALKS; w++)
 		stats[w].reps = 1;
 	for (b = 0; b < p->builds; b++) {
 		if (b)
-			build_lru(m, build_seed(p->seed, b), 0);
+			build_model(m, p, build_seed(p->seed, b), 0);
 		if (p->verbose >= 3) {
-			uint64_t fp = lru_fingerprint(m, &ok);
+			struct lru_check c = check_lru(m);
 
-			if (!ok)
+			if (!c.ok)
 				die("self-check failed: the LRU links of build %d are inconsistent", b);
-			printf("LRU fingerprint %016llx (links checked)\n", (unsigned long long)fp);
+			printf("LRU fingerprint %016llx (links checked)\n",
+			       (unsigned long long)c.fingerprint);
+			printf("LRU order: runs of pfn-adjacent folios %.2f long on average\n",
+			       c.mean_run);
 		}
 		for (r = 0; r < rounds && nr_rounds < MAX_ROUNDS; r++) {
 			run_round(m, p, stats, nr_rounds++, last);
@@ -1507,6 +2066,9 @@ int main(int argc, char **argv)
 	struct params p = {
 		.nr_pages = DEF_NR_PAGES, .seed = clock_seed(), .builds = 1,
 		.thp = DEF_THP, .cpu = -1,
+		/* the original's model: every page an order-0 LRU folio, in
+		 * random order, read once by every walk */
+		.lru_fraction = 1, .folio_share = { 1 }, .locality = 1,
 	};
 	static struct walk_stats stats[NR_WALKS];
 	struct walk_result last[NR_WALKS];
@@ -1515,6 +2077,8 @@ int main(int argc, char **argv)
 	int w, nr_rounds;
 
 	parse_options(&p, argc, argv);
+	if (p.rounds * p.builds > MAX_ROUNDS)
+		die_usage("-r %d with --builds=%d: at most %d rounds in all", p.rounds, p.builds, MAX_ROUNDS);
 	if (!p.size_opt) {
 		p.size_opt = "-c";
 		p.size_arg = "1";
@@ -1529,11 +2093,13 @@ int main(int argc, char **argv)
 		printf("Allocated memmap for %lu pages in %fs\n", m.nr_pages, now() - start);
 	if (p.verbose >= 2)
 		printf("random seed %lu\n", p.seed);
-	build_lru(&m, p.seed, 1);
+	build_model(&m, &p, p.seed, 1);
 	if (p.verbose >= 3)
 		printf("Created shuffled list in %fs\n", now() - start);
-	if (p.verbose >= 1)
+	if (p.verbose >= 1) {
 		print_memmap(&m, &p);
+		print_model(&m, &p);
+	}
 	pin_cpu(p.cpu);		/* setup used every CPU; the walks use one */
 
 	nr_rounds = measure(&m, &p, stats, last);
@@ -1545,6 +2111,8 @@ int main(int argc, char **argv)
 			print_walk_line(&stats[w], w, p.verbose, last[w]);
 	if (p.verbose >= 2)
 		print_spread(&m, stats, nr_rounds);
+	if (p.verbose >= 1)
+		print_break_even(&m, stats, nr_rounds);
 	print_ratios(stats, nr_rounds);
 	warn_untrusted(&m, stats, nr_rounds);
 	free_model(&m);

@@ -13,11 +13,12 @@ if ! command -v objdump >/dev/null 2>&1; then
 	exit 0
 fi
 
-# simd_in_walks BINARY: count SIMD register uses inside walk_* functions.
-simd_in_walks() {
+# vector_loads BINARY: count loads from memory into vector registers, and
+# gathers, inside walk_* functions (AT&T syntax: "op (mem),%xmm0").
+vector_loads() {
 	objdump -d --no-show-raw-insn "$1" |
 		awk '/^[0-9a-f]+ <walk_[a-z_]*>:$/ { f = 1; next } /^$/ { f = 0 } f' |
-		grep -cE '%[xyz]mm|gather'
+		grep -cE '\),%[xyz]mm|gather'
 }
 
 walks_found() {
@@ -32,7 +33,7 @@ for cc in gcc clang; do
 			check "$cc $flags: walk functions present" \
 				[ "$(walks_found "$tmp/scan")" -ge 3 ]
 			check "$cc $flags: no vector loads or gathers in walks" \
-				[ "$(simd_in_walks "$tmp/scan")" -eq 0 ]
+				[ "$(vector_loads "$tmp/scan")" -eq 0 ]
 		else
 			check "$cc $flags: builds" false
 		fi

@@ -19,7 +19,7 @@ check "-v: Array scan in" out_has '^Array scan in [0-9]+\.[0-9]{6}s$'
 check "-v: ListLRU scan in" out_has '^ListLRU scan in [0-9]+\.[0-9]{6}s$'
 check "-v: memmap size and huge-page share" \
 	out_has '^memmap .* for 10000 pages \(39\.1 MiB simulated\), ([0-9]+%|unknown) in huge pages'
-check "-v: rounds line" out_has '^2 rounds over 1 LRU order'
+check "-v: rounds line" out_has '^2 rounds over 1 model, cache flushed before each walk'
 check "-v: no seed line yet" sh -c "! grep -q '^random seed' '$tmp/out'"
 check "-v: ratio lines last" \
 	sh -c "tail -n 2 '$tmp/out' | grep -Ec '$ratio' | grep -qx 2"
@@ -27,7 +27,7 @@ check "-v: ratio lines last" \
 run -c 0.01 -r 2 -vv -s 42
 check "-vv: random seed" out_has '^random seed 42$'
 check "-vv: spread per walk" \
-	out_has '^ListLRU: 2 timed walks, median [0-9.]+s, min [0-9.]+s, max [0-9.]+s, [0-9.]+ ns/page$'
+	out_has '^ListLRU: 2 timed walks, median [0-9.]+s, min [0-9.]+s, max [0-9.]+s, [0-9.]+ ns/page, [0-9.]+ ns/folio$'
 check "-vv: spread per ratio" \
 	out_has '^ListLRU/Physical ratio: median [0-9.]+, range [0-9.]+ to [0-9.]+ over 2 rounds$'
 check "-vv: no setup lines yet" sh -c "! grep -q '^Allocated memmap' '$tmp/out'"

@@ -1,0 +1,104 @@
+#!/bin/sh
+# The model's knobs: each runs with exact self-checks, shows its value at
+# -v, and shapes the memmap or the LRU order as documented.
+. tests/lib.sh
+
+# model_field REGEX: the first number after REGEX on the model line.
+model_field() {
+	sed -n "s/^model: .*$1\([0-9.]*\).*/\1/p" "$tmp/out"
+}
+folios() { sed -n 's/^model: \([0-9]*\) LRU folios.*/\1/p' "$tmp/out"; }
+lru_pages() { sed -n 's/^model: [0-9]* LRU folios of \([0-9]*\) pages.*/\1/p' "$tmp/out"; }
+mean_run() { sed -n 's/^LRU order: runs of pfn-adjacent folios \([0-9.]*\) long.*/\1/p' "$tmp/out"; }
+
+# totals_exact: every walk's total is n(n-1)/2 for the n folios on the LRU.
+totals_exact() {
+	n=$(folios)
+	[ -n "$n" ] || return 1
+	want=$(awk -v n="$n" 'BEGIN { printf "%.0f", n * (n - 1) / 2 }')
+	[ "$(grep -c "^total = $want\$" "$tmp/out")" -eq 3 ]
+}
+between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
+
+run -c 0.01 -r 1 -vvv
+check "default: every page an order-0 folio" [ "$(folios)" = 10000 ]
+check "default: model line names the defaults" \
+	out_has '^model: 10000 LRU folios of 10000 pages \(100\.0% of pfns\), other pages spread, folios 0:100, locality 1, access read, physical walk reads every page$'
+check "default: LRU order is random (mean run about 1)" between "$(mean_run)" 1 1.01
+
+run -c 0.01 -r 1 -vvv --lru-fraction=0.5
+check "--lru-fraction=0.5: runs" [ "$rc" -eq 0 ]
+check "--lru-fraction=0.5: about half the pages on the LRU" between "$(lru_pages)" 4700 5300
+check "--lru-fraction=0.5: totals exact" totals_exact
+
+for layout in spread pageblock buddy; do
+	run -c 0.1 -r 1 -vvv --lru-fraction=0.3 --non-lru=$layout
+	check "--non-lru=$layout: runs" [ "$rc" -eq 0 ]
+	check "--non-lru=$layout: shown" out_has "other pages $layout,"
+	check "--non-lru=$layout: about 30% on the LRU" between "$(lru_pages)" 24000 36000
+	check "--non-lru=$layout: totals exact" totals_exact
+done
+
+run -c 0.01 -r 1 -vvv --folio-order=9
+check "--folio-order=9: 19 folios of 512 pages in 10000 pfns" \
+	[ "$(folios) $(lru_pages)" = "19 9728" ]
+check "--folio-order=9: totals exact" totals_exact
+run -c 0.01 -r 1 -vvv --folio-order=9 --phys=jump
+check "--phys=jump: shown" out_has 'physical walk reads heads and jumps$'
+check "--phys=jump: totals exact" totals_exact
+run -c 0.01 -r 1 -vvv --folio-order=10 --lru-fraction=0.6 --non-lru=buddy --phys=jump
+check "order 10 among buddy blocks, jumping: totals exact" totals_exact
+
+run -c 0.1 -r 1 -vvv --folios=0:50,4:25,9:25
+check "--folios mix: shown" out_has 'folios 0:50,4:25,9:25,'
+check "--folios mix: every page on the LRU but the tail end" between "$(lru_pages)" 99000 100000
+check "--folios mix: about half the pages in order-0 folios" \
+	between "$(folios)" 50000 60000
+check "--folios mix: totals exact" totals_exact
+
+run -c 0.01 -r 1 -vvv --locality=64
+check "--locality=64: shown" out_has 'locality 64,'
+check "--locality=64: runs about 64 folios long" between "$(mean_run)" 45 90
+check "--locality=64: totals exact" totals_exact
+run -c 0.01 -r 1 -vvv --locality=1000000
+check "--locality beyond the size: one run" between "$(mean_run)" 10000 10000
+
+for access in read write atomic isolate; do
+	run -c 0.01 -r 2 -vvv --access=$access --lru-fraction=0.7 --folio-order=2
+	check "--access=$access: runs" [ "$rc" -eq 0 ]
+	check "--access=$access: shown" out_has "access $access,"
+	check "--access=$access: totals exact" totals_exact
+done
+run -c 0.01 -r 3 -vvv --access=isolate --builds=2
+check "--access=isolate: the LRU is whole again for every walk and build" totals_exact
+
+run -c 0.01 -r 1 -v
+check "-v: break-even against ListLRU" \
+	out_has '^break-even against ListLRU: the physical walk (wins while more than [0-9.e+-]+% of pages are on the LRU|loses even with every page on the LRU)$'
+check "-v: break-even states its assumption" out_has '^\(assuming '
+run -c 0.01 -r 1 -v --folio-order=9
+check "-v: break-even when the physical walk always loses" \
+	out_has '^break-even against ArrayLRU: the physical walk loses even with every page on the LRU$'
+
+bad() {
+	name=$1
+	shift
+	check "usage error: $name" usage_error -c 0.01 "$@"
+}
+bad "--lru-fraction=0" --lru-fraction=0
+bad "--lru-fraction=1.5" --lru-fraction=1.5
+bad "--lru-fraction=half" --lru-fraction=half
+bad "--non-lru=slab" --non-lru=slab
+bad "--folio-order=11" --folio-order=11
+bad "--folio-order=-1" --folio-order=-1
+bad "--folios=0:50" --folios=0:50
+bad "--folios=0:50,0:50" --folios=0:50,0:50
+bad "--folios=0" --folios=0
+bad "--folios=0:0,1:100" --folios=0:0,1:100
+bad "--folios=12:100" --folios=12:100
+bad "--folios=" --folios=
+bad "--folio-order and --folios" --folio-order=2 --folios=0:100
+bad "--phys=both" --phys=both
+bad "--locality=0.5" --locality=0.5
+bad "--locality=x" --locality=x
+bad "--access=sideways" --access=sideways
