@@ -3,21 +3,26 @@
  * scan - time physical versus LRU-order walks over a simulated memmap
  *
  * The kernel keeps one 64-byte struct page per 4 KiB page frame in the
- * memmap, and threads the pages that reclaim may evict onto LRU lists.
- * Reclaim can find candidates two ways: follow the LRU list (a chain of
+ * memmap, and threads the folios that reclaim may evict onto LRU lists.
+ * Reclaim can find candidates two ways: follow an LRU list (a chain of
  * dependent loads in effectively random physical order), or walk the
  * memmap by pfn (a sequential stream the prefetchers love).  This program
  * builds a memmap in user space, threads a random circular LRU through it
- * and times three walks that each read every page's age:
+ * and times walks that each visit every LRU folio once:
  *
- *	Physical  pages[0..n) in pfn order            (bandwidth-bound)
- *	ListLRU   follow lru.next around the list     (latency-bound)
- *	ArrayLRU  an array of page pointers in LRU order (parallel misses)
+ *	Physical   the memmap in pfn order             (bandwidth-bound)
+ *	ListLRU    follow lru.next around the list      (latency-bound)
+ *	ArrayLRU   an array of folio pointers in LRU order (parallel misses)
+ *	XArrayLRU  the same pointers in a 64-way radix tree (on request)
  *
  * It is the successor of scan.c 1.1 (Matthew Wilcox, 2023) and keeps its
- * command line and output lines; what it adds is documented in README.md.
+ * command line and output lines by default; its options model what the
+ * original left out (LRU share, folio sizes, LRU order, per-folio work,
+ * several lists, threads, rmap walks, smaller descriptors).  README.md
+ * documents every option and output line.
  *
- * usage: scan [-c MILLIONS | -m SIZE] [-s SEED] [-r ROUNDS] [-v...] [options]
+ * usage: scan [-c MILLIONS | -m SIZE] [-s SEED] [-r ROUNDS] [-t THREADS]
+ *             [-v...] [--option=VALUE...]
  * build: cc -O2 scan.c -o scan
  */
 
@@ -56,15 +61,27 @@
  * so the simulated one asks for them too; --thp=system is the original's
  * chance, whatever the system policy gives. */
 #define DEF_THP		THP_ALWAYS
+/* Today's struct page is 64 bytes, one cache line. */
+#define DEF_DESC_SIZE	64
 /* Below this many bytes setup runs on one thread: starting more costs
  * more than it saves. */
 #define SETUP_PARALLEL_MIN	(64UL << 20)
 #define MAX_THREADS	64
-/* Threads fault a large memmap in, in chunks of this many bytes. */
-#define FAULT_CHUNK	(32UL << 20)
+/* Setup faults in and lays out the memmap in chunks of this many pfns
+ * (32 MiB of 64-byte descriptors); each chunk has its own random stream,
+ * so the layout is the same whatever the threads and descriptor size. */
+#define CHUNK_PFNS	(1UL << 19)
 /* Prefetch distance for setup's random accesses: enough misses in flight
  * to cover memory latency without overrunning the miss buffers. */
 #define PREFETCH_DIST	16
+/* One list by default, as the original; N lists are walked N at a time,
+ * one folio from each in turn unless --chunk says more. */
+#define DEF_CHUNK	1
+#define MAX_LISTS	1024
+/* The rmap pool (anon_vma, VMAs, page tables) is sized like page tables,
+ * an eighth of the memmap, and never below this: it must miss the caches. */
+#define RMAP_POOL_MIN	(64UL << 20)
+#define MAX_RMAP_HOPS	16
 /* A round repeats each walk until it has taken about this share of the
  * slowest walk's time: short walks are noisy and cheap to repeat. */
 #define REP_SHARE	0.15
@@ -87,7 +104,7 @@
 /*
  * Data model
  *
- *   pages[] (the memmap, in pfn order)         lru[] (LRU order, by age)
+ *   memmap (descriptors in pfn order)          lru[] (LRU order, by age)
  *   +---------+---------+---------+---------+   +------+------+------+
  *   | pfn 0   | pfn 1   | pfn 2   | pfn 3   |   | age0 | age1 | age2 | ...
  *   | age 2   | age 0   | age 3   | age 1   |   +--|---+--|---+--|---+
@@ -95,41 +112,56 @@
  *        ^  next/prev links form one cycle in age   \-> pfn 1, pfn 3, pfn 0
  *        order: 1 -> 3 -> 0 -> 2 -> 1 (the ListLRU walk follows them)
  *
- * With the model's knobs, not every pfn is an LRU entry: a large folio
- * is a head page followed by tail pages, and pages off the LRU (slab,
- * page tables, free buddy blocks) sit between folios:
+ * With the model's knobs, not every pfn is an LRU folio: a large folio
+ * is a head followed by tail pages, and pages off the LRU (slab, page
+ * tables, free buddy blocks) sit between folios:
  *
- *   | head o2 | tail | tail | tail | free o1 | (free) | page | head o0 |
- *     PG_LRU                         PG_BUDDY           -      PG_LRU
+ *   | folio o2 | tail | tail | tail | buddy o1 | (free) | other | folio o0 |
+ *
+ * A descriptor is 64 bytes (today's struct page), 32 (the first half, as
+ * the memdesc plan shrinks it), or 8: one word that says what the pfn is
+ * and points to a separately allocated folio holding the LRU links.
  */
 
-/*
- * Mirrors the 64-byte, cache-line-sized struct page of x86-64.  Every
- * field a walk touches is in the first word or three, as in the kernel:
- * flags, the lru links, and the word holding the refcount.
- */
-struct page {
-	unsigned long flags;	/* PG_* bits below, and an order */
-	struct page *next;	/* lru.next: the next folio in LRU order */
-	struct page *prev;	/* lru.prev: the previous folio */
+/* What the walks use of a folio: the first 32 bytes of its struct page. */
+struct folio {
+	unsigned long flags;	/* PD_* type and order, PG_* bits */
+	struct folio *next;	/* lru.next: the next folio in its list */
+	struct folio *prev;	/* lru.prev: the previous folio */
 	unsigned int age;	/* position in LRU order, 0 at the head */
 	int refcount;		/* taken by --access=isolate */
-	unsigned long mapping;	/* the rest of the 64 bytes: unused */
-	unsigned long index;	/* setup's scratch while ordering runs */
+};
+
+/* Mirrors the 64-byte, cache-line-sized struct page of x86-64. */
+struct page {
+	struct folio folio;	/* flags, lru, age and refcount */
+	unsigned long mapping;	/* the rest of the line: unused */
+	unsigned long index;
 	unsigned long private;
 	unsigned long memcg_data;
 } __attribute__((aligned(64)));
 
+_Static_assert(sizeof(struct folio) == 32, "the folio's half must be 32 bytes");
 _Static_assert(sizeof(struct page) == 64, "struct page must be 64 bytes");
 
-/* Page flags: what a physical walk visits, skips, or may jump over. */
-#define PG_LRU		(1UL << 0)	/* a folio head on the LRU */
-#define PG_HEAD		(1UL << 1)	/* first page of a large folio */
-#define PG_TAIL		(1UL << 2)	/* any other page of a large folio */
-#define PG_BUDDY	(1UL << 3)	/* first page of a free buddy block */
-#define PG_REFERENCED	(1UL << 4)	/* set or cleared by --access */
-#define PG_ORDER_SHIFT	8		/* order of a folio or buddy block */
-#define PG_ORDER(flags)	((int)((flags) >> PG_ORDER_SHIFT) & 0xf)
+/* The first word of every descriptor: what the pfn is, and an order. */
+#define PD_TYPE		3UL
+#define PD_OTHER	0UL	/* not on the LRU: slab, kernel, tables */
+#define PD_FOLIO	1UL	/* the head of an LRU folio */
+#define PD_TAIL		2UL	/* any other page of a large folio */
+#define PD_BUDDY	3UL	/* the head of a free buddy block */
+#define PD_ORDER_SHIFT	2
+#define PD_ORDER(w)	((int)((w) >> PD_ORDER_SHIFT) & 0xf)
+/* In a folio's flags, above the type and order: */
+#define PG_LRU		(1UL << 6)	/* on an LRU list */
+#define PG_REFERENCED	(1UL << 7)	/* set or cleared by --access */
+#define PG_MAPPED	(1UL << 8)	/* --rmap: reclaim walks its rmap */
+#define PG_LIST_SHIFT	16		/* bits 16-31: which LRU list */
+#define PG_LIST(flags)	((unsigned int)((flags) >> PG_LIST_SHIFT) & 0xffff)
+/* An 8-byte descriptor keeps the type and order in its low 6 bits and
+ * the folio's address (64-byte aligned) in the rest. */
+#define MEMDESC_SIZE	8
+#define PD_FOLIO_PTR(w)	((struct folio *)(uintptr_t)((w) & ~63UL))
 /* Largest folio or buddy block: order 10 (4 MiB) is MAX_PAGE_ORDER. */
 #define MAX_ORDER	10
 /* A pageblock, the unit the kernel groups allocations by: 2 MiB. */
@@ -139,7 +171,20 @@ _Static_assert(sizeof(struct page) == 64, "struct page must be 64 bytes");
  * pointer.  64 bits even where pointers are 32, for packed runs. */
 union lru_slot {
 	uint64_t pfn;
-	struct page *page;
+	struct folio *folio;
+};
+
+/* A node of the XArrayLRU walk's radix tree, as the kernel's xa_node:
+ * a header line (shift, offset, count, parent...) and 64 slots. */
+#define XA_SHIFT	6
+#define XA_SLOTS	(1UL << XA_SHIFT)
+struct xa_node {
+	unsigned char shift, offset, count, nr_values;
+	struct xa_node *parent;
+	void *array;
+	void *private_list[2];
+	unsigned long pad[3];
+	void *slots[XA_SLOTS];
 };
 
 enum thp_mode { THP_SYSTEM, THP_ALWAYS, THP_NEVER };
@@ -162,6 +207,12 @@ enum access { ACCESS_READ, ACCESS_WRITE, ACCESS_ATOMIC, ACCESS_ISOLATE };
 static const char *const access_names[] = { "read", "write", "atomic",
 					    "isolate", NULL };
 
+/* The descriptor sizes --struct-page accepts. */
+static const char *const desc_names[] = { "64", "32", "8", NULL };
+static const int desc_sizes[] = { 64, 32, MEMDESC_SIZE };
+
+#define NR_WALKS_MAX	8
+
 /* What the command line asked for. */
 struct params {
 	unsigned long nr_pages;	/* pfns in the memmap */
@@ -171,16 +222,27 @@ struct params {
 	int verbose;		/* -v count */
 	int rounds;		/* -r; 0 picks by cost */
 	int builds;		/* models built and timed in turn */
+	int threads;		/* -t: walkers at once, each on its share */
 	enum thp_mode thp;	/* how the memmap is backed */
 	enum cache_mode cache;	/* cache state each timed walk starts from */
 	int cpu;		/* --cpu; -1 leaves placement to the kernel */
+	int walk[NR_WALKS_MAX];	/* the walks to time, baseline first */
+	int nr_walks;
 	double lru_fraction;	/* share of pages in LRU folios */
 	enum non_lru non_lru;	/* where the other pages sit */
 	double folio_share[MAX_ORDER + 1]; /* share of LRU pages per order */
 	const char *folio_opt;	/* the option that set folio_share */
 	enum phys_mode phys;	/* how the physical walk passes folios */
-	double locality;	/* mean run of pfn-consecutive folios */
+	double locality;	/* mean run of pfn-adjacent folios */
 	enum access access;	/* per-folio work of every walk */
+	int nr_lists;		/* LRU lists per thread's share */
+	unsigned long chunk;	/* folios taken from a list per turn */
+	double rmap_share;	/* share of folios that are mapped */
+	int rmap_hops;		/* dependent misses per mapped folio */
+	int desc_size;		/* bytes per page descriptor */
+	int kernel_like;	/* --kernel-like: the preset fills the gaps */
+	int xarray;		/* XArrayLRU is timed: build its tree */
+	unsigned long long given; /* options on the command line, by index */
 };
 
 /* An anonymous mapping with PROT_NONE guards, so it stays one VMA. */
@@ -193,22 +255,38 @@ struct region {
 
 /* The simulated memmap and its LRU: everything a walk may read. */
 struct lru_model {
-	struct page *pages;	/* the memmap, indexed by pfn */
-	union lru_slot *lru;	/* LRU order: lru[age].page */
+	char *descs;		/* the memmap: nr_pages descriptors */
+	size_t desc_size;	/* bytes per descriptor: 64, 32 or 8 */
+	struct page *folios;	/* with 8-byte descriptors: the folios */
+	union lru_slot *lru;	/* LRU order: lru[age].folio */
 	unsigned long nr_pages;	/* pfns in the memmap */
 	unsigned long nr_lru;	/* folios on the LRU */
 	unsigned long lru_pages; /* pages in those folios */
-	struct page *head;	/* the LRU's first folio (age 0) */
-	enum phys_mode phys;	/* copied from the parameters the walks */
-	enum access access;	/* need, so a walk reads only the model */
-	struct region memmap;	/* backing of pages[] */
-	struct region array;	/* backing of lru[] */
+	unsigned long nr_mapped; /* folios with PG_MAPPED */
+	int nr_shares;		/* -t: the walks split into this many shares */
+	int nr_lists;		/* lists per share */
+	unsigned long chunk;	/* folios per list per turn */
+	enum phys_mode phys;	/* copied from the parameters, so a walk */
+	enum access access;	/* reads only the model */
+	atomic_int *locks;	/* per-list lru_lock: isolating with -t */
+	uint32_t *rmap;		/* --rmap: the pool of random hops */
+	unsigned long rmap_mask; /* its entries - 1, a power of two */
+	int rmap_hops;
+	struct xa_node *xa_root; /* XArrayLRU's tree, when it is walked */
+	int xa_height;		/* levels, 1 when the root is a leaf */
+	struct region memmap;	/* backing of descs */
+	struct region folio_map; /* backing of folios */
+	struct region array;	/* backing of lru */
+	struct region rmap_map;	/* backing of rmap */
+	struct region xa_map;	/* backing of the tree's nodes */
 };
 
-/* What a walk proves it did: the ages it summed and the folios it counted. */
+/* What a walk proves it did: the ages it summed, the folios it counted,
+ * and where its rmap hops ended (so they cannot be optimised away). */
 struct walk_result {
 	unsigned long sum;
 	unsigned long visits;
+	unsigned long sink;
 };
 
 /* Every timing of one walk in a run. */
@@ -286,6 +364,16 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* What a thread does while it spins, waiting for another. */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ volatile("pause");
+#elif defined(__aarch64__)
+	__asm__ volatile("yield");
+#endif
 }
 
 /* Bytes as a short human figure in binary units: "610.4 MiB". */
@@ -670,21 +758,6 @@ static double mem_available(void)
 #endif
 }
 
-/* Refuse, before allocating anything, a size this machine cannot hold. */
-static void check_fits(const struct params *p)
-{
-	double memmap = (double)p->nr_pages * sizeof(struct page);
-	double array = (double)p->nr_pages * sizeof(union lru_slot);
-	double avail = mem_available();
-	char need_s[32], memmap_s[32], array_s[32], avail_s[32];
-
-	if (avail > 0 && memmap + array > avail)
-		die("%s %s needs %s (memmap %s + LRU array %s), only %s available",
-		    p->size_opt, p->size_arg, human(memmap + array, need_s, 32),
-		    human(memmap, memmap_s, 32), human(array, array_s, 32),
-		    human(avail, avail_s, 32));
-}
-
 static uintptr_t round_up(uintptr_t x, uintptr_t to)
 {
 	return (x + to - 1) / to * to;
@@ -791,10 +864,12 @@ static double huge_share(const struct region *r)
  *
  *   fault + lay out     chunks of the memmap, on every CPU
  *   gather              LRU heads in pfn order into the LRU array
+ *   (8-byte descs)      give each head a folio, in pfn order
  *   order               shuffle folios (or runs of them) in place
- *   point, link         pfn -> pointer, then ages and links, on every CPU
+ *   point, link         pfn -> folio, then ages and links, on every CPU
  *
- * Nothing is allocated beyond the memmap and the LRU array.
+ * Nothing per page is allocated beyond the memmap, the LRU array and
+ * (with 8-byte descriptors) the folios.
  */
 
 /* The seed of build b: the user's for the first, derived for the rest. */
@@ -805,11 +880,31 @@ static uint64_t build_seed(unsigned long seed, int b)
 	return b ? splitmix64(&x) : seed;
 }
 
-/* A kind of naturally aligned block the layout places. */
-enum kind_what { KIND_FOLIO, KIND_OTHER, KIND_BUDDY };
+/* Uniform in [0, 1). */
+static double rng_unit(struct rng *rng)
+{
+	return (rng_next(rng) >> 11) * 0x1.0p-53;
+}
 
+/* The first word of pfn's descriptor. */
+static inline unsigned long *desc_word(const struct lru_model *m,
+				       unsigned long pfn)
+{
+	return (unsigned long *)(m->descs + pfn * m->desc_size);
+}
+
+/* The folio whose head is pfn. */
+static inline struct folio *pfn_folio(const struct lru_model *m,
+				      unsigned long pfn)
+{
+	if (m->desc_size == MEMDESC_SIZE)
+		return PD_FOLIO_PTR(*desc_word(m, pfn));
+	return (struct folio *)desc_word(m, pfn);
+}
+
+/* A kind of naturally aligned block the layout places. */
 struct kind {
-	enum kind_what what;	/* an LRU folio, other pages, a free block */
+	unsigned long type;	/* PD_FOLIO, PD_OTHER or PD_BUDDY */
 	int order;		/* the block is 2^order pages */
 	double share;		/* expected share of all pages */
 };
@@ -826,15 +921,16 @@ struct layout {
 	int nr_kinds;
 	int top;			/* largest order of any kind */
 	double upto[MAX_ORDER + 1];	/* share of the kinds of order <= k */
+	double mapped;			/* share of folios with PG_MAPPED */
 };
 
-static void add_kind(struct layout *lay, enum kind_what what, int order,
+static void add_kind(struct layout *lay, unsigned long type, int order,
 		     double share)
 {
 	struct kind *k = &lay->kind[lay->nr_kinds++];
 	int o;
 
-	k->what = what;
+	k->type = type;
 	k->order = order;
 	k->share = share;
 	if (order > lay->top)
@@ -849,81 +945,66 @@ static void plan_layout(struct layout *lay, const struct params *p)
 	int k;
 
 	memset(lay, 0, sizeof(*lay));
+	lay->mapped = p->rmap_share;
 	for (k = 0; k <= MAX_ORDER; k++)
 		if (p->folio_share[k] > 0)
-			add_kind(lay, KIND_FOLIO, k, p->lru_fraction * p->folio_share[k]);
+			add_kind(lay, PD_FOLIO, k, p->lru_fraction * p->folio_share[k]);
 	if (other <= 0)
 		return;
 	switch (p->non_lru) {
 	case NON_LRU_SPREAD:
-		add_kind(lay, KIND_OTHER, 0, other);
+		add_kind(lay, PD_OTHER, 0, other);
 		break;
 	case NON_LRU_PAGEBLOCK:
-		add_kind(lay, KIND_OTHER, PAGEBLOCK_ORDER, other);
+		add_kind(lay, PD_OTHER, PAGEBLOCK_ORDER, other);
 		break;
 	case NON_LRU_BUDDY:	/* free pages spread evenly over the orders */
 		for (k = 0; k <= MAX_ORDER; k++)
-			add_kind(lay, KIND_BUDDY, k, other / (MAX_ORDER + 1));
+			add_kind(lay, PD_BUDDY, k, other / (MAX_ORDER + 1));
 		break;
 	}
 }
 
 /* Where a chunk's layout puts LRU heads, and what it has put. */
 struct cursor {
+	struct rng mapped_rng;	/* draws PG_MAPPED, apart from the layout's */
 	union lru_slot *slot;	/* the next free slot */
 	unsigned long heads;	/* LRU folios laid out */
 	unsigned long pages;	/* pages in them */
+	unsigned long mapped;	/* folios with PG_MAPPED */
 };
 
-/* One build's shared state. */
-struct build {
-	struct lru_model *m;
-	const struct layout *lay;
-	uint64_t seed;
-	int fault;			/* fault the memory in first */
-	atomic_size_t next_chunk;	/* the next chunk to fault or lay out */
-	struct cursor *chunk;		/* what each chunk laid out */
-};
-
-/* Pfns per chunk: a chunk of memmap is FAULT_CHUNK bytes. */
-#define CHUNK_PFNS	(FAULT_CHUNK / sizeof(struct page))
-
-/* Write a block of kind k at pfn; an LRU head goes to the cursor. */
-static void put_block(struct lru_model *m, const struct kind *k,
-		      unsigned long pfn, struct cursor *cur)
+/*
+ * Write a block of kind k at pfn: its head's word says what it is and
+ * its order, tails say they are tails.  An LRU head goes to the cursor;
+ * with 8-byte descriptors its folio comes later (make_folios()).
+ */
+static void put_block(struct lru_model *m, const struct layout *lay,
+		      const struct kind *k, unsigned long pfn, struct cursor *cur)
 {
 	unsigned long i, nr = 1UL << k->order;
-	unsigned long order = (unsigned long)k->order << PG_ORDER_SHIFT;
+	unsigned long head = k->type | (unsigned long)k->order << PD_ORDER_SHIFT;
 
 	for (i = 1; i < nr; i++)
-		m->pages[pfn + i].flags = k->what == KIND_FOLIO ? PG_TAIL : 0;
-	switch (k->what) {
-	case KIND_FOLIO:
-		m->pages[pfn].flags = PG_LRU | (nr > 1 ? PG_HEAD : 0) | order;
+		*desc_word(m, pfn + i) = k->type == PD_FOLIO ? PD_TAIL : PD_OTHER;
+	if (k->type == PD_FOLIO) {
+		head |= PG_LRU;
+		if (lay->mapped > 0 && rng_unit(&cur->mapped_rng) < lay->mapped) {
+			head |= PG_MAPPED;
+			cur->mapped++;
+		}
 		cur->slot++->pfn = pfn;
 		cur->heads++;
 		cur->pages += nr;
-		break;
-	case KIND_OTHER:
-		m->pages[pfn].flags = 0;
-		break;
-	case KIND_BUDDY:
-		m->pages[pfn].flags = PG_BUDDY | order;
-		break;
 	}
-}
-
-/* Uniform in [0, 1). */
-static double rng_unit(struct rng *rng)
-{
-	return (rng_next(rng) >> 11) * 0x1.0p-53;
+	*desc_word(m, pfn) = head;
 }
 
 /* Lay out the order-k block at pfn, splitting it as the layout says. */
 static void place(struct lru_model *m, const struct layout *lay,
 		  struct rng *rng, unsigned long pfn, int k, struct cursor *cur)
 {
-	static const struct kind other_page = { KIND_OTHER, 0, 0 };
+	static const struct kind other_page = { PD_OTHER, 0, 0 };
 	double x;
 	int i;
 
@@ -935,18 +1016,33 @@ static void place(struct lru_model *m, const struct layout *lay,
 			if (lay->kind[i].order != k)
 				continue;
 			if (x < lay->kind[i].share) {
-				put_block(m, &lay->kind[i], pfn, cur);
+				put_block(m, lay, &lay->kind[i], pfn, cur);
 				return;
 			}
 			x -= lay->kind[i].share;
 		}
 	}
 	if (k == 0) {		/* a page no kind fits, at the memmap's end */
-		put_block(m, &other_page, pfn, cur);
+		put_block(m, lay, &other_page, pfn, cur);
 		return;
 	}
 	place(m, lay, rng, pfn, k - 1, cur);
 	place(m, lay, rng, pfn + (1UL << (k - 1)), k - 1, cur);
+}
+
+/* One build's shared state. */
+struct build {
+	struct lru_model *m;
+	const struct layout *lay;
+	uint64_t seed;
+	int fault;			/* fault the memory in first */
+	atomic_size_t next_chunk;	/* the next chunk to fault or lay out */
+	struct cursor *chunk;		/* what each chunk laid out */
+};
+
+static size_t nr_chunks(const struct lru_model *m)
+{
+	return (m->nr_pages + CHUNK_PFNS - 1) / CHUNK_PFNS;
 }
 
 /*
@@ -959,22 +1055,24 @@ static void layout_part(void *arg, int i, int nr)
 {
 	struct build *b = arg;
 	struct lru_model *m = b->m;
-	size_t c, nr_chunks = (m->nr_pages + CHUNK_PFNS - 1) / CHUNK_PFNS;
 	unsigned long pfn, end, unit = 1UL << b->lay->top;
 	struct cursor *cur;
 	struct rng rng;
+	size_t c;
 
 	(void)i;
 	(void)nr;
-	while ((c = atomic_fetch_add(&b->next_chunk, 1)) < nr_chunks) {
+	while ((c = atomic_fetch_add(&b->next_chunk, 1)) < nr_chunks(m)) {
 		pfn = c * CHUNK_PFNS;
 		end = pfn + CHUNK_PFNS < m->nr_pages ? pfn + CHUNK_PFNS : m->nr_pages;
 		if (b->fault) {
 			fault_in(&m->array, pfn * sizeof(union lru_slot), end * sizeof(union lru_slot));
-			fault_in(&m->memmap, pfn * sizeof(struct page), end * sizeof(struct page));
+			fault_in(&m->memmap, pfn * m->desc_size, end * m->desc_size);
 		}
 		rng_seed(&rng, b->seed ^ (0x9e3779b97f4a7c15ULL * (c + 1)));
 		cur = &b->chunk[c];
+		memset(cur, 0, sizeof(*cur));
+		rng_seed(&cur->mapped_rng, b->seed ^ (0x6a09e667f3bcc909ULL * (c + 1)));
 		cur->slot = &m->lru[pfn];
 		for (; pfn < end; pfn += unit)
 			place(m, b->lay, &rng, pfn, b->lay->top, cur);
@@ -985,16 +1083,71 @@ static void layout_part(void *arg, int i, int nr)
 static void gather_heads(struct build *b)
 {
 	struct lru_model *m = b->m;
-	size_t c, nr_chunks = (m->nr_pages + CHUNK_PFNS - 1) / CHUNK_PFNS;
+	size_t c;
 
-	m->nr_lru = 0;
-	m->lru_pages = 0;
-	for (c = 0; c < nr_chunks; c++) {
+	m->nr_lru = m->lru_pages = m->nr_mapped = 0;
+	for (c = 0; c < nr_chunks(m); c++) {
 		memmove(&m->lru[m->nr_lru], &m->lru[c * CHUNK_PFNS],
 			b->chunk[c].heads * sizeof(*m->lru));
 		m->nr_lru += b->chunk[c].heads;
 		m->lru_pages += b->chunk[c].pages;
+		m->nr_mapped += b->chunk[c].mapped;
 	}
+}
+
+/* Part i of nr of [0, n): the range a thread takes of a split loop. */
+static void split(unsigned long n, int i, int nr, unsigned long *start,
+		  unsigned long *end)
+{
+	*start = (uint64_t)n * i / nr;
+	*end = (uint64_t)n * (i + 1) / nr;
+}
+
+/* Fault in part i of nr of a region's first len bytes. */
+struct fault_job {
+	struct region *r;
+	size_t len;
+};
+
+static void fault_part(void *arg, int i, int nr)
+{
+	struct fault_job *job = arg;
+	unsigned long start, end;
+
+	split(job->len, i, nr, &start, &end);
+	fault_in(job->r, start, end);
+}
+
+/*
+ * With 8-byte descriptors, give the i-th LRU head (in pfn order) the
+ * i-th folio, as a memdesc allocator fed by fresh memory would: its
+ * type, order and PG_MAPPED move into the folio, and the descriptor
+ * keeps its type and order and points to it.
+ */
+static void make_folios_part(void *arg, int i, int nr)
+{
+	struct lru_model *m = arg;
+	unsigned long k, start, end, *word;
+	struct folio *folio;
+
+	split(m->nr_lru, i, nr, &start, &end);
+	for (k = start; k < end; k++) {
+		word = desc_word(m, m->lru[k].pfn);
+		folio = &m->folios[k].folio;
+		folio->flags = *word & (63 | PG_LRU | PG_MAPPED);
+		m->folios[k].index = m->lru[k].pfn;
+		*word = (*word & 63) | (uintptr_t)folio;
+	}
+}
+
+static void make_folios(struct lru_model *m, int fault)
+{
+	struct fault_job job = { &m->folio_map, m->nr_lru * sizeof(struct page) };
+	int nr = setup_threads(m->nr_pages * sizeof(struct page));
+
+	if (fault)
+		run_parallel(fault_part, &job, nr);
+	run_parallel(make_folios_part, m, nr);
 }
 
 /*
@@ -1045,19 +1198,28 @@ static unsigned long run_length(struct rng *rng, double locality,
 	return len;
 }
 
+/* Where order_runs() keeps the i-th head's pfn: an age no walk reads yet
+ * (the i-th descriptor's, or with 8-byte descriptors the i-th folio's). */
+static unsigned int *run_scratch(const struct lru_model *m, unsigned long i)
+{
+	if (m->desc_size == MEMDESC_SIZE)
+		return &m->folios[i].folio.age;
+	return &((struct folio *)desc_word(m, i))->age;
+}
+
 /*
  * LRU order with locality: cut the folios (in pfn order) into runs of
  * mean length L, shuffle the runs, and lay them end to end.  The pfns
- * wait in the memmap's unused index field while the LRU array holds the
- * runs; run r is expanded to the array's positions past all runs before
- * it, which never overwrites a run still to be read.
+ * wait in ages not yet written while the LRU array holds the runs; run
+ * r is expanded to the array's positions past all runs before it, which
+ * never overwrites a run still to be read.
  */
 static void order_runs(struct lru_model *m, struct rng *rng, double locality)
 {
 	unsigned long n = m->nr_lru, k, r, nr_runs = 0, pos, start, len;
 
 	for (k = 0; k < n; k++)
-		m->pages[k].index = m->lru[k].pfn;
+		*run_scratch(m, k) = m->lru[k].pfn;
 	for (k = 0; k < n; k += len) {
 		len = run_length(rng, locality, n - k);
 		m->lru[nr_runs++].pfn = k | (uint64_t)(len - 1) << RUN_LEN_SHIFT;
@@ -1069,19 +1231,11 @@ static void order_runs(struct lru_model *m, struct rng *rng, double locality)
 		len = (m->lru[r].pfn >> RUN_LEN_SHIFT) + 1;
 		pos -= len;
 		for (k = 0; k < len; k++)
-			m->lru[pos + k].pfn = m->pages[start + k].index;
+			m->lru[pos + k].pfn = *run_scratch(m, start + k);
 	}
 }
 
-/* Part i of nr of [0, n): the range a thread takes of a split loop. */
-static void split(unsigned long n, int i, int nr, unsigned long *start,
-		  unsigned long *end)
-{
-	*start = (uint64_t)n * i / nr;
-	*end = (uint64_t)n * (i + 1) / nr;
-}
-
-/* Turn the pfns in LRU positions [start, end) into page pointers. */
+/* Turn the pfns in LRU positions [start, end) into folio pointers. */
 static void point_part(void *arg, int i, int nr)
 {
 	struct lru_model *m = arg;
@@ -1089,7 +1243,66 @@ static void point_part(void *arg, int i, int nr)
 
 	split(m->nr_lru, i, nr, &start, &end);
 	for (k = start; k < end; k++)
-		m->lru[k].page = &m->pages[m->lru[k].pfn];
+		m->lru[k].folio = pfn_folio(m, m->lru[k].pfn);
+}
+
+/*
+ * Lists.  LRU positions split into -t shares, one per walking thread;
+ * a share's folios are dealt to its lists in chunks, round robin:
+ *
+ *   positions  0 1 2 | 3 4 5 | 6 7 8 | 9 ...     (chunk 3, 2 lists)
+ *   list       0 0 0 | 1 1 1 | 0 0 0 | 1 ...
+ *
+ * so walking the lists in turn, a chunk from each, visits the positions
+ * in order: ListLRU and ArrayLRU see the same order.  With one list the
+ * whole share is one chunk.
+ */
+static void share_range(const struct lru_model *m, int t, unsigned long *start,
+			unsigned long *end)
+{
+	split(m->nr_lru, t, m->nr_shares, start, end);
+}
+
+static unsigned long share_chunk(const struct lru_model *m, unsigned long len)
+{
+	return m->nr_lists > 1 ? m->chunk : (len ? len : 1);
+}
+
+/* Folios in list j of a share of len positions. */
+static unsigned long list_len(const struct lru_model *m, unsigned long len,
+			      int j)
+{
+	unsigned long chunk = share_chunk(m, len);
+	unsigned long chunks = (len + chunk - 1) / chunk, n;
+
+	if ((unsigned long)j >= chunks)
+		return 0;
+	n = ((chunks - 1 - j) / m->nr_lists + 1) * chunk;
+	if ((chunks - 1) % m->nr_lists == (unsigned long)j)
+		n -= chunks * chunk - len;
+	return n;
+}
+
+/* The position after k in k's list, in the share [start, end). */
+static unsigned long list_next(const struct lru_model *m, unsigned long start,
+			       unsigned long end, unsigned long k)
+{
+	unsigned long len = end - start, i = k - start;
+	unsigned long chunk = share_chunk(m, len);
+
+	if ((i + 1) % chunk && i + 1 < len)
+		return k + 1;
+	i = (i / chunk + m->nr_lists) * chunk;
+	if (i < len)
+		return start + i;
+	return start + (k - start) / chunk % m->nr_lists * chunk;
+}
+
+/* The list of position k, numbered across all shares. */
+static unsigned int list_of(const struct lru_model *m, unsigned long start,
+			    unsigned long end, int t, unsigned long k)
+{
+	return t * m->nr_lists + (k - start) / share_chunk(m, end - start) % m->nr_lists;
 }
 
 /*
@@ -1103,41 +1316,261 @@ static void link_part(void *arg, int i, int nr)
 {
 	struct lru_model *m = arg;
 	union lru_slot *lru = m->lru;
-	unsigned long n = m->nr_lru, k, start, end;
-	struct page *folio, *next;
+	unsigned long start, end, s0, s1, k, lo, hi;
+	struct folio *folio, *next;
+	int t;
 
-	split(n, i, nr, &start, &end);
-	for (k = start; k < end; k++) {
-		if (k + PREFETCH_DIST < end)
-			PREFETCH_W(lru[k + PREFETCH_DIST].page);
-		folio = lru[k].page;
-		next = lru[k + 1 < n ? k + 1 : 0].page;
-		folio->flags |= PG_LRU | PG_REFERENCED;
-		folio->age = k;
-		folio->refcount = 0;
-		folio->next = next;
-		next->prev = folio;
+	split(m->nr_lru, i, nr, &start, &end);
+	for (t = 0; t < m->nr_shares; t++) {
+		share_range(m, t, &s0, &s1);
+		lo = s0 > start ? s0 : start;
+		hi = s1 < end ? s1 : end;
+		for (k = lo; k < hi; k++) {
+			if (k + PREFETCH_DIST < hi)
+				PREFETCH_W(lru[k + PREFETCH_DIST].folio);
+			folio = lru[k].folio;
+			next = lru[list_next(m, s0, s1, k)].folio;
+			folio->flags &= ~(0xffffUL << PG_LIST_SHIFT);
+			folio->flags |= PG_LRU | PG_REFERENCED |
+					(unsigned long)list_of(m, s0, s1, t, k) << PG_LIST_SHIFT;
+			folio->age = k;
+			folio->refcount = 0;
+			folio->next = next;
+			next->prev = folio;
+		}
 	}
 }
 
 static void link_lru(struct lru_model *m)
 {
-	run_parallel(link_part, m, setup_threads(m->memmap.len));
-	m->head = m->nr_lru ? m->lru[0].page : NULL;
+	run_parallel(link_part, m, setup_threads(m->nr_pages * sizeof(struct page)));
+}
+
+/*
+ * The rmap pool: random indices into itself, so each hop of a mapped
+ * folio's rmap walk is a dependent miss, as following anon_vma, VMA and
+ * page table pointers is.  Filled in blocks with streams of their own.
+ */
+static void rmap_part(void *arg, int i, int nr)
+{
+	struct lru_model *m = arg;
+	unsigned long start, end, k;
+	struct rng rng;
+
+	split(m->rmap_mask + 1, i, nr, &start, &end);
+	rng_seed(&rng, 0x726d6170 + i);
+	fault_in(&m->rmap_map, start * sizeof(*m->rmap), end * sizeof(*m->rmap));
+	for (k = start; k < end; k++)
+		m->rmap[k] = rng_next(&rng) & m->rmap_mask;
+}
+
+/* Entries of the rmap pool: a power of two, an eighth of the memmap's
+ * 64-byte descriptors in bytes, at least RMAP_POOL_MIN. */
+static unsigned long rmap_entries(unsigned long nr_pages)
+{
+	double bytes = (double)nr_pages * sizeof(struct page) / 8;
+	unsigned long n = RMAP_POOL_MIN / sizeof(uint32_t);
+
+	while (n * sizeof(uint32_t) < bytes && n < (1UL << 31))
+		n *= 2;
+	return n;
+}
+
+/* Levels of a 64-way tree over n entries, and nodes on all levels. */
+static int xa_height(unsigned long n, unsigned long *nodes)
+{
+	int height = 1;
+
+	*nodes = 0;
+	for (;;) {
+		n = (n + XA_SLOTS - 1) / XA_SLOTS;
+		*nodes += n;
+		if (n <= 1)
+			return height;
+		height++;
+	}
+}
+
+/*
+ * Build XArrayLRU's tree over the LRU array: leaves hold the folio
+ * pointers in LRU order, 64 to a node, and every node sits at a random
+ * place in a pool, as slab-allocated xa_nodes do.
+ */
+static void build_xarray(struct lru_model *m, struct rng *rng)
+{
+	struct xa_node *pool = m->xa_map.addr, *node, *child;
+	unsigned long nodes, count = m->nr_lru, width, k, i, e, tmp;
+	unsigned long first = 0, below = 0;
+	uint32_t *place;
+	int h;
+
+	m->xa_height = xa_height(count, &nodes);
+	place = malloc(nodes * sizeof(*place));
+	if (!place)
+		die("out of memory for the XArrayLRU tree");
+	for (k = 0; k < nodes; k++)
+		place[k] = k;
+	for (k = nodes - 1; k > 0; k--) {
+		i = rng_below(rng, k + 1);
+		tmp = place[k];
+		place[k] = place[i];
+		place[i] = tmp;
+	}
+	for (h = 0; h < m->xa_height; h++) {
+		width = (count + XA_SLOTS - 1) / XA_SLOTS;
+		for (k = 0; k < width; k++) {
+			node = &pool[place[first + k]];
+			memset(node, 0, sizeof(*node));
+			node->shift = h * XA_SHIFT;
+			node->count = count - k * XA_SLOTS < XA_SLOTS ?
+				      count - k * XA_SLOTS : XA_SLOTS;
+			for (i = 0; i < node->count; i++) {
+				e = k * XA_SLOTS + i;
+				if (!h) {
+					node->slots[i] = m->lru[e].folio;
+					continue;
+				}
+				child = &pool[place[below + e]];
+				child->parent = node;
+				child->offset = i;
+				node->slots[i] = child;
+			}
+		}
+		below = first;
+		first += width;
+		count = width;
+	}
+	m->xa_root = &pool[place[below]];
+	free(place);
+}
+
+/* Folios the layout is expected to make: a share of each order's pages. */
+static double expected_folios(const struct params *p)
+{
+	double n = 0;
+	int k;
+
+	for (k = 0; k <= MAX_ORDER; k++)
+		n += p->lru_fraction * p->folio_share[k] / (1UL << k);
+	return n * p->nr_pages;
+}
+
+/* What each part of the model takes, in bytes; folios and tree nodes
+ * as the layout is expected to make them, with 5% to spare. */
+struct model_size {
+	double memmap, folios, array, rmap, xarray;
+};
+
+static struct model_size model_size(const struct params *p)
+{
+	struct model_size s = { 0, 0, 0, 0, 0 };
+	unsigned long nodes;
+
+	s.memmap = (double)p->nr_pages * p->desc_size;
+	if (p->desc_size == MEMDESC_SIZE)
+		s.folios = 1.05 * expected_folios(p) * sizeof(struct page);
+	s.array = (double)p->nr_pages * sizeof(union lru_slot);
+	if (p->rmap_share > 0)
+		s.rmap = (double)rmap_entries(p->nr_pages) * sizeof(uint32_t);
+	if (p->xarray) {
+		xa_height(1.05 * expected_folios(p) + 1, &nodes);
+		s.xarray = (double)nodes * sizeof(struct xa_node);
+	}
+	return s;
+}
+
+/* Say what a size needs, part by part, and what is available; exit 1. */
+static void refuse_size(const struct params *p, const struct model_size *s,
+			double need, double avail)
+{
+	char b[7][32], extra[160] = "";
+	size_t used = 0;
+
+	if (s->folios > 0)
+		used += snprintf(extra + used, sizeof(extra) - used, " + folios %s", human(s->folios, b[3], 32));
+	if (s->rmap > 0)
+		used += snprintf(extra + used, sizeof(extra) - used, " + rmap pool %s", human(s->rmap, b[4], 32));
+	if (s->xarray > 0)
+		snprintf(extra + used, sizeof(extra) - used, " + XArray nodes %s", human(s->xarray, b[5], 32));
+	die("%s %s needs %s (memmap %s + LRU array %s%s), only %s available",
+	    p->size_opt, p->size_arg, human(need, b[0], 32),
+	    human(s->memmap, b[1], 32), human(s->array, b[2], 32), extra,
+	    human(avail, b[6], 32));
+}
+
+/* Refuse, before allocating anything, a size this machine cannot hold. */
+static void check_fits(const struct params *p)
+{
+	struct model_size s = model_size(p);
+	double need = s.memmap + s.folios + s.array + s.rmap + s.xarray;
+	double avail = mem_available();
+
+	if (avail > 0 && need > avail)
+		refuse_size(p, &s, need, avail);
+	if (p->nr_pages > UINT32_MAX)
+		die("%s %s is %lu pages; a folio's age, its LRU position, has 32 bits, so at most %lu",
+		    p->size_opt, p->size_arg, p->nr_pages, (unsigned long)UINT32_MAX);
+}
+
+static void map_model(struct lru_model *m, const struct params *p)
+{
+	unsigned long n = p->nr_pages, nodes;
+
+	memset(m, 0, sizeof(*m));
+	m->nr_pages = n;
+	m->desc_size = p->desc_size;
+	m->nr_shares = p->threads;
+	m->nr_lists = p->nr_lists;
+	m->chunk = p->chunk;
+	m->phys = p->phys;
+	m->access = p->access;
+	m->rmap_hops = p->rmap_hops;
+	/* Mappings are sized for the worst case; only what the layout
+	 * uses is ever faulted in. */
+	map_region(&m->memmap, n * m->desc_size, p->thp);
+	map_region(&m->array, n * sizeof(union lru_slot), p->thp);
+	if (m->desc_size == MEMDESC_SIZE)
+		map_region(&m->folio_map, n * sizeof(struct page), p->thp);
+	if (p->rmap_share > 0) {
+		m->rmap_mask = rmap_entries(n) - 1;
+		map_region(&m->rmap_map, (m->rmap_mask + 1) * sizeof(uint32_t), p->thp);
+	}
+	if (p->xarray) {
+		xa_height(n, &nodes);
+		map_region(&m->xa_map, nodes * sizeof(struct xa_node), p->thp);
+	}
+	if (p->access == ACCESS_ISOLATE && p->threads > 1) {
+		m->locks = calloc((size_t)p->threads * p->nr_lists, sizeof(*m->locks));
+		if (!m->locks)
+			die("out of memory for the list locks");
+	}
+	m->descs = m->memmap.addr;
+	m->lru = m->array.addr;
+	m->folios = m->folio_map.addr;
+	m->rmap = m->rmap_map.addr;
+}
+
+static void free_model(struct lru_model *m)
+{
+	free(m->locks);
+	unmap_region(&m->memmap);
+	unmap_region(&m->array);
+	unmap_region(&m->folio_map);
+	unmap_region(&m->rmap_map);
+	unmap_region(&m->xa_map);
 }
 
 /* Build the model of seed; fault the memory in first if asked. */
 static void build_model(struct lru_model *m, const struct params *p,
 			uint64_t seed, int fault)
 {
-	size_t nr_chunks = (m->nr_pages + CHUNK_PFNS - 1) / CHUNK_PFNS;
-	int nr = setup_threads(m->memmap.len);
+	int nr = setup_threads(m->nr_pages * sizeof(struct page));
 	struct layout lay;
 	struct build b = { .m = m, .lay = &lay, .seed = seed, .fault = fault };
 	struct rng rng;
 
 	plan_layout(&lay, p);
-	b.chunk = calloc(nr_chunks, sizeof(*b.chunk));
+	b.chunk = calloc(nr_chunks(m), sizeof(*b.chunk));
 	if (!b.chunk)
 		die("out of memory");
 	atomic_init(&b.next_chunk, 0);
@@ -1146,6 +1579,8 @@ static void build_model(struct lru_model *m, const struct params *p,
 	free(b.chunk);
 	if (!m->nr_lru)
 		die("the layout put no folio on the LRU: raise --lru-fraction or the size");
+	if (m->desc_size == MEMDESC_SIZE)
+		make_folios(m, fault);
 	rng_seed(&rng, seed);
 	if (p->locality > 1)
 		order_runs(m, &rng, p->locality);
@@ -1153,31 +1588,34 @@ static void build_model(struct lru_model *m, const struct params *p,
 		shuffle(m->lru, m->nr_lru, &rng);
 	run_parallel(point_part, m, nr);
 	link_lru(m);
+	if (fault && m->rmap)
+		run_parallel(rmap_part, m, nr);
+	if (m->xa_map.addr) {
+		struct fault_job job = { &m->xa_map, 0 };
+		unsigned long nodes;
+
+		xa_height(m->nr_lru, &nodes);
+		job.len = nodes * sizeof(struct xa_node);
+		if (fault)
+			run_parallel(fault_part, &job, nr);
+		build_xarray(m, &rng);
+	}
 }
 
-static void map_model(struct lru_model *m, const struct params *p)
+/* The pfn of a folio's head. */
+static unsigned long folio_pfn(const struct lru_model *m,
+			       const struct folio *folio)
 {
-	memset(m, 0, sizeof(*m));
-	m->nr_pages = p->nr_pages;
-	m->phys = p->phys;
-	m->access = p->access;
-	map_region(&m->memmap, m->nr_pages * sizeof(struct page), p->thp);
-	map_region(&m->array, m->nr_pages * sizeof(union lru_slot), p->thp);
-	m->pages = m->memmap.addr;
-	m->lru = m->array.addr;
-}
-
-static void free_model(struct lru_model *m)
-{
-	unmap_region(&m->memmap);
-	unmap_region(&m->array);
+	if (m->desc_size == MEMDESC_SIZE)
+		return ((const struct page *)folio)->index;
+	return ((const char *)folio - m->descs) / m->desc_size;
 }
 
 /* The pfn of the first LRU folio after the folio at pfn, or nr_pages. */
 static unsigned long next_lru_pfn(const struct lru_model *m, unsigned long pfn)
 {
-	pfn += 1UL << PG_ORDER(m->pages[pfn].flags);
-	while (pfn < m->nr_pages && !(m->pages[pfn].flags & PG_LRU))
+	pfn += 1UL << PD_ORDER(*desc_word(m, pfn));
+	while (pfn < m->nr_pages && (*desc_word(m, pfn) & PD_TYPE) != PD_FOLIO)
 		pfn++;
 	return pfn;
 }
@@ -1185,34 +1623,39 @@ static unsigned long next_lru_pfn(const struct lru_model *m, unsigned long pfn)
 /* What check_lru() found. */
 struct lru_check {
 	int ok;			/* every link, age and flag as it must be */
-	uint64_t fingerprint;	/* of the head pfns from head to tail */
+	uint64_t fingerprint;	/* of the head pfns in LRU order */
 	double mean_run;	/* folios per run of pfn-adjacent folios */
 };
 
 /*
- * Walk the LRU once, checking every link (next and prev agree, ages
- * count up, every folio flagged as on the LRU), hashing the order, and
- * counting where LRU order steps to the next LRU folio in pfn order.
+ * Go through the LRU in order, checking every link (each folio's next is
+ * the next position of its list, and that one's prev points back), age
+ * and flag; hash the head pfns; and count where LRU order steps to the
+ * next LRU folio in pfn order.
  */
 static struct lru_check check_lru(const struct lru_model *m)
 {
 	struct lru_check c = { 1, 0xcbf29ce484222325ULL, 0 }; /* FNV-1a basis */
-	const struct page *folio = m->head;
-	unsigned long k, pfn, runs = 1;
+	unsigned long s0, s1, k, pfn, runs = 1;
+	const struct folio *folio, *next;
+	int t;
 
-	for (k = 0; k < m->nr_lru; k++) {
-		pfn = folio - m->pages;
-		if (folio->age != k || folio->next->prev != folio ||
-		    !(folio->flags & PG_LRU) ||
-		    (k + 1 < m->nr_lru) != (folio->next != m->head)) {
-			c.ok = 0;
-			return c;
+	for (t = 0; t < m->nr_shares; t++) {
+		share_range(m, t, &s0, &s1);
+		for (k = s0; k < s1; k++) {
+			folio = m->lru[k].folio;
+			next = m->lru[list_next(m, s0, s1, k)].folio;
+			if (folio->age != k || folio->next != next ||
+			    next->prev != folio || !(folio->flags & PG_LRU)) {
+				c.ok = 0;
+				return c;
+			}
+			pfn = folio_pfn(m, folio);
+			c.fingerprint = (c.fingerprint ^ pfn) * 0x100000001b3ULL;
+			if (k + 1 < m->nr_lru &&
+			    folio_pfn(m, m->lru[k + 1].folio) != next_lru_pfn(m, pfn))
+				runs++;
 		}
-		c.fingerprint = (c.fingerprint ^ pfn) * 0x100000001b3ULL;
-		if (k + 1 < m->nr_lru &&
-		    folio->next != &m->pages[next_lru_pfn(m, pfn)])
-			runs++;
-		folio = folio->next;
 	}
 	c.mean_run = (double)m->nr_lru / runs;
 	return c;
@@ -1221,13 +1664,13 @@ static struct lru_check check_lru(const struct lru_model *m)
 /*
  * Walks
  *
- * A walk only walks: it reads what the kernel's loop would read, does
- * the per-folio work --access asks for, sums the ages and counts the
- * folios, and returns both for the self-check.  No allocation, timing or
- * printing.
+ * A walk only walks its share (all of it unless -t): it reads what the
+ * kernel's loop would read, does the per-folio work --access and --rmap
+ * ask for, sums the ages and counts the folios, and returns both for the
+ * self-check.  No allocation, timing or printing.
  */
 
-static void list_init(struct page *head)
+static void list_init(struct folio *head)
 {
 	head->next = head;
 	head->prev = head;
@@ -1236,13 +1679,23 @@ static void list_init(struct page *head)
 /*
  * What reclaim's isolation does to a folio (isolate_lru_folios()): an
  * atomic get on the refcount, an atomic test-and-clear of PG_lru, and a
- * list_move to a private list, which writes both LRU neighbours.  The
- * LRU is relinked, untimed, after the walk.
+ * list_move to a private list, which writes both LRU neighbours.  With
+ * -t, walkers may reach folios of one list from different threads, so
+ * each isolation holds its list's lock, as the kernel holds lru_lock
+ * (per folio here, where reclaim holds it per batch).  The LRU is
+ * relinked, untimed, after the walk.
  */
-static inline void isolate(struct page *folio, struct page *dst)
+static inline void isolate(const struct lru_model *m, struct folio *folio,
+			   struct folio *dst)
 {
-	struct page *prev = folio->prev, *next = folio->next;
+	atomic_int *lock = m->locks ? &m->locks[PG_LIST(folio->flags)] : NULL;
+	struct folio *prev, *next;
 
+	if (lock)
+		while (atomic_exchange_explicit(lock, 1, memory_order_acquire))
+			cpu_relax();
+	prev = folio->prev;
+	next = folio->next;
 #ifdef __GNUC__
 	__atomic_fetch_add(&folio->refcount, 1, __ATOMIC_SEQ_CST);
 	__atomic_fetch_and(&folio->flags, ~PG_LRU, __ATOMIC_SEQ_CST);
@@ -1252,18 +1705,41 @@ static inline void isolate(struct page *folio, struct page *dst)
 #endif
 	prev->next = next;
 	next->prev = prev;
+	if (lock)
+		atomic_store_explicit(lock, 0, memory_order_release);
 	folio->next = dst->next;
 	folio->prev = dst;
 	dst->next->prev = folio;
 	dst->next = folio;
 }
 
-/* Every walk's visit to a folio: count it, then do the --access work. */
-static inline void visit(struct page *folio, enum access access,
-			 struct walk_result *r, struct page *isolated)
+/* A mapped folio's rmap walk: dependent misses through the pool, from a
+ * place that depends on the folio. */
+static inline unsigned long rmap_walk(const struct lru_model *m,
+				      const struct folio *folio)
 {
-	r->sum += folio->age;
-	r->visits++;
+	unsigned long idx = ((uint64_t)folio->age * 0x9e3779b97f4a7c15ULL >> 24) &
+			    m->rmap_mask;
+	int hop;
+
+	for (hop = 0; hop < m->rmap_hops; hop++)
+		idx = m->rmap[idx];
+	return idx;
+}
+
+/*
+ * Every walk's visit to a folio: the --rmap and --access work, and the
+ * age to sum.  Walks keep their sums in locals, which stay in registers;
+ * a sum kept in the returned struct would go through memory each time.
+ */
+static inline unsigned long visit(const struct lru_model *m,
+				  struct folio *folio, enum access access,
+				  struct folio *isolated, unsigned long *sink)
+{
+	unsigned long age = folio->age;
+
+	if (m->rmap && (folio->flags & PG_MAPPED))
+		*sink += rmap_walk(m, folio);
 	switch (access) {
 	case ACCESS_READ:
 		break;
@@ -1278,112 +1754,207 @@ static inline void visit(struct page *folio, enum access access,
 #endif
 		break;
 	case ACCESS_ISOLATE:
-		isolate(folio, isolated);
+		isolate(m, folio, isolated);
 		break;
+	}
+	return age;
+}
+
+/* A walk's result from its locals. */
+static struct walk_result result(unsigned long sum, unsigned long visits,
+				 unsigned long sink)
+{
+	struct walk_result r = { sum, visits, sink };
+
+	return r;
+}
+
+/*
+ * Every pfn of the share in order, as a pfn scanner must: read the
+ * descriptor, visit LRU folios, skip a free buddy block after reading
+ * its head (compaction does), and pass a large folio either page by page
+ * (tails are not LRU folios) or, with jump, in one step by its order,
+ * which makes the next address wait for this load.  An 8-byte
+ * descriptor leads to its folio, which holds PG_lru.
+ */
+static ALWAYS_INLINE struct walk_result physical(const struct lru_model *m,
+						 int share, int jump,
+						 size_t size)
+{
+	unsigned long sum = 0, visits = 0, sink = 0, pfn, end, w;
+	enum access access = m->access;
+	char *descs = m->descs;
+	struct folio isolated;
+
+	list_init(&isolated);
+	split(m->nr_pages, share, m->nr_shares, &pfn, &end);
+	for (; pfn < end; pfn++) {
+		unsigned long *word = (unsigned long *)(descs + pfn * size);
+
+		OPAQUE(word);
+		w = *word;
+		if ((w & PD_TYPE) == PD_FOLIO) {
+			struct folio *folio = size == MEMDESC_SIZE ?
+					      PD_FOLIO_PTR(w) : (struct folio *)word;
+
+			if ((size == MEMDESC_SIZE ? folio->flags : w) & PG_LRU) {
+				sum += visit(m, folio, access, &isolated, &sink);
+				visits++;
+			}
+			if (jump)
+				pfn += (1UL << PD_ORDER(w)) - 1;
+		} else if ((w & PD_TYPE) == PD_BUDDY) {
+			pfn += (1UL << PD_ORDER(w)) - 1;
+		}
+	}
+	return result(sum, visits, sink);
+}
+
+/* One loop per descriptor size and mode, so each is as tight as the
+ * kernel's would be: reading every page keeps pfn++ free of the loaded
+ * word (a jump in the same loop invites the compiler to make every step
+ * wait for the load), and the stride is a constant. */
+static NOINLINE struct walk_result walk_physical(const struct lru_model *m,
+						 int share)
+{
+	int jump = m->phys == PHYS_JUMP;
+
+	switch (m->desc_size) {
+	case 32:
+		return jump ? physical(m, share, 1, 32) : physical(m, share, 0, 32);
+	case MEMDESC_SIZE:
+		return jump ? physical(m, share, 1, MEMDESC_SIZE) :
+			      physical(m, share, 0, MEMDESC_SIZE);
+	default:
+		return jump ? physical(m, share, 1, 64) : physical(m, share, 0, 64);
 	}
 }
 
 /*
- * Every pfn in order, as a pfn scanner must: read the flags, visit LRU
- * folios, skip a free buddy block after reading its head (compaction
- * does), and pass a large folio either page by page (its tails are not
- * on the LRU) or, with --phys=jump, in one jump by its order, which makes
- * the next address depend on this load.
+ * Follow lru.next through the share's lists, a chunk from each in turn
+ * (reclaim takes SWAP_CLUSTER_MAX from each list); with one folio per
+ * turn the chases are independent and the CPU overlaps them.  next is
+ * read before the visit, as list_for_each_entry_safe() does, so
+ * isolation may unlink the folio.
  */
-static ALWAYS_INLINE struct walk_result physical(const struct lru_model *m,
-						 int jump)
+static NOINLINE struct walk_result walk_list(const struct lru_model *m,
+					     int share)
 {
-	struct walk_result r = { 0, 0 };
+	unsigned long sum = 0, visits = 0, sink = 0, start, end, chunk, n, i;
+	struct folio *cur[MAX_LISTS], *folio, *next, isolated;
+	unsigned long left[MAX_LISTS];
 	enum access access = m->access;
-	unsigned long pfn, flags;
-	struct page isolated;
+	int j, busy;
 
 	list_init(&isolated);
-	for (pfn = 0; pfn < m->nr_pages; pfn++) {
-		struct page *page = &m->pages[pfn];
-
-		OPAQUE(page);
-		flags = page->flags;
-		if (flags & PG_LRU) {
-			visit(page, access, &r, &isolated);
-			if (jump)
-				pfn += (1UL << PG_ORDER(flags)) - 1;
-		} else if (flags & PG_BUDDY) {
-			pfn += (1UL << PG_ORDER(flags)) - 1;
+	share_range(m, share, &start, &end);
+	chunk = share_chunk(m, end - start);
+	for (j = 0; j < m->nr_lists; j++) {
+		left[j] = list_len(m, end - start, j);
+		folio = left[j] ? m->lru[start + j * chunk].folio : NULL;
+		OPAQUE(folio);		/* no gathers here either */
+		cur[j] = folio;
+	}
+	do {
+		busy = 0;
+		for (j = 0; j < m->nr_lists; j++) {
+			n = left[j] < chunk ? left[j] : chunk;
+			folio = cur[j];
+			for (i = 0; i < n; i++) {
+				next = folio->next;
+				sum += visit(m, folio, access, &isolated, &sink);
+				folio = next;
+			}
+			cur[j] = folio;
+			left[j] -= n;
+			visits += n;
+			busy |= left[j] != 0;
 		}
-	}
-	return r;
-}
-
-/* Two loops, so reading every page keeps pfn++ free of the loaded flags
- * (a jump in the same loop invites the compiler to make every step wait
- * for the load). */
-static NOINLINE struct walk_result walk_physical(const struct lru_model *m)
-{
-	return m->phys == PHYS_JUMP ? physical(m, 1) : physical(m, 0);
-}
-
-/* Follow lru.next from the head, reading next before the visit, as
- * list_for_each_entry_safe() does, so isolation may unlink the folio. */
-static NOINLINE struct walk_result walk_list(const struct lru_model *m)
-{
-	struct walk_result r = { 0, 0 };
-	enum access access = m->access;
-	struct page *folio = m->head, *next, isolated;
-	unsigned long k;
-
-	list_init(&isolated);
-	for (k = 0; k < m->nr_lru; k++) {
-		next = folio->next;
-		visit(folio, access, &r, &isolated);
-		folio = next;
-	}
-	return r;
+	} while (busy);
+	return result(sum, visits, sink);
 }
 
 /* Folio pointers in LRU order: independent loads, many misses in flight. */
-static NOINLINE struct walk_result walk_array(const struct lru_model *m)
+static NOINLINE struct walk_result walk_array(const struct lru_model *m,
+					      int share)
 {
-	struct walk_result r = { 0, 0 };
+	unsigned long sum = 0, visits = 0, sink = 0, k, end;
 	enum access access = m->access;
-	struct page isolated;
-	unsigned long k;
+	union lru_slot *lru = m->lru;
+	struct folio isolated;
 
 	list_init(&isolated);
-	for (k = 0; k < m->nr_lru; k++) {
-		struct page *folio = m->lru[k].page;
+	share_range(m, share, &k, &end);
+	for (; k < end; k++) {
+		struct folio *folio = lru[k].folio;
 
 		OPAQUE(folio);
-		visit(folio, access, &r, &isolated);
+		sum += visit(m, folio, access, &isolated, &sink);
+		visits++;
 	}
-	return r;
+	return result(sum, visits, sink);
+}
+
+/* The same pointers in the radix tree: down from the root to each leaf
+ * (the upper levels stay in cache), then along its 64 slots. */
+static NOINLINE struct walk_result walk_xarray(const struct lru_model *m,
+					       int share)
+{
+	unsigned long sum = 0, visits = 0, sink = 0, k, end, last;
+	enum access access = m->access;
+	struct folio isolated;
+	int level;
+
+	list_init(&isolated);
+	share_range(m, share, &k, &end);
+	while (k < end) {
+		const struct xa_node *node = m->xa_root;
+
+		for (level = m->xa_height - 1; level > 0; level--)
+			node = node->slots[(k >> (XA_SHIFT * level)) & (XA_SLOTS - 1)];
+		last = (k | (XA_SLOTS - 1)) + 1;
+		if (last > end)
+			last = end;
+		for (; k < last; k++) {
+			struct folio *folio = node->slots[k & (XA_SLOTS - 1)];
+
+			OPAQUE(folio);
+			sum += visit(m, folio, access, &isolated, &sink);
+			visits++;
+		}
+	}
+	return result(sum, visits, sink);
 }
 
 /*
  * The walk table.  The first entry is the baseline every ratio divides
  * by.  To add a walk, write its function above and add one line here:
- * usage, timing, the self-check and the output lines all read the table.
- * label names the walk in the ratio lines ("faster than %s"), time_label
- * in the time lines ("%s scan in"), as the original printed them.
+ * usage, --walks, timing, the self-check and the output lines all read
+ * the table.  label names the walk in the ratio lines ("faster than
+ * %s"), time_label in the time lines ("%s scan in"), as the original
+ * printed them.
  */
 struct walk {
-	const char *name;	/* short name for options and scripts */
+	const char *name;	/* short name for --walks and scripts */
 	const char *label;	/* in "Physical scan is %f faster than %s" */
 	const char *time_label;	/* in "%s scan in %fs" */
-	struct walk_result (*fn)(const struct lru_model *m);
+	struct walk_result (*fn)(const struct lru_model *m, int share);
 	const char *help;	/* one line for usage */
 };
 
 static const struct walk walks[] = {
 	{ "physical", "Physical", "Physical", walk_physical,
-	  "every struct page in pfn order" },
+	  "every descriptor in pfn order" },
 	{ "list", "ListLRU", "ListLRU", walk_list,
-	  "follow lru.next around the list" },
+	  "follow lru.next around each list" },
 	{ "array", "ArrayLRU", "Array", walk_array,
-	  "page pointers in LRU order" },
+	  "folio pointers in LRU order" },
+	{ "xarray", "XArrayLRU", "XArray", walk_xarray,
+	  "the same pointers in a 64-way radix tree" },
 };
 
 #define NR_WALKS	((int)ARRAY_SIZE(walks))
+#define WALK_XARRAY	3	/* builds its tree only when asked for */
 
 /*
  * Timing, statistics, self-check
@@ -1406,10 +1977,163 @@ static double clock_tick(void)
 }
 
 /*
- * Evict the memmap and the LRU array from every cache level, so each
- * timed walk starts from memory, as reclaim does on a large machine.
- * Flushing by address needs no buffer of its own; where no flush
- * instruction exists, reading a buffer twice the LLC is the fallback.
+ * --cpu and -t: refuse, before any work, CPUs this process may not run
+ * on; pin only after setup, which shares its work among all CPUs.  With
+ * -t T the walkers take the first T CPUs the process may use, one each.
+ */
+static int allowed_cpus(int *cpus, int max)
+{
+	int nr = 0;
+#ifdef __linux__
+	cpu_set_t set;
+	int c;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		die("cannot read this process's CPUs: %s", strerror(errno));
+	for (c = 0; c < CPU_SETSIZE && nr < max; c++)
+		if (CPU_ISSET(c, &set))
+			cpus[nr++] = c;
+#else
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	for (; nr < n && nr < max; nr++)
+		cpus[nr] = -1;
+#endif
+	return nr;
+}
+
+static void plan_cpus(const struct params *p, int *cpu)
+{
+	int cpus[MAX_THREADS], nr = allowed_cpus(cpus, MAX_THREADS), i, t;
+
+	for (t = 0; t < p->threads; t++)
+		cpu[t] = -1;
+	if (p->cpu >= 0) {
+		for (i = 0; i < nr && cpus[i] != p->cpu; i++)
+			;
+		if (i == nr)
+			die("--cpu %d: not a CPU this process may run on (see nproc)", p->cpu);
+		cpu[0] = p->cpu;
+	}
+	if (p->threads > nr)
+		die("-t %d: only %d CPUs to run on; walkers must not share one", p->threads, nr);
+	for (t = 0; p->threads > 1 && t < p->threads; t++)
+		cpu[t] = cpus[t];
+}
+
+static void pin_cpu(int cpu)
+{
+	if (cpu < 0)
+		return;
+#ifdef __linux__
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("cannot run on CPU %d: %s", cpu, strerror(errno));
+#else
+	die("--cpu %d: pinning to a CPU is not supported on this system", cpu);
+#endif
+}
+
+/*
+ * Walkers: with -t T, T threads walk their shares at once.  Between
+ * walks they wait spinning, so a walk's time runs from the release to
+ * the last walker's finish, without a wake-up latency in it.
+ */
+struct team;
+
+struct member {
+	struct team *team;
+	int share;
+};
+
+struct team {
+	const struct lru_model *m;
+	int nr;				/* walkers, the caller included */
+	int cpu[MAX_THREADS];		/* where each runs, -1 anywhere */
+	pthread_t tid[MAX_THREADS];
+	struct member member[MAX_THREADS];
+	struct walk_result (*fn)(const struct lru_model *m, int share);
+	struct walk_result result[MAX_THREADS];
+	atomic_uint go;			/* bumped to start a walk */
+	atomic_uint done;		/* walkers through with it */
+	atomic_int quit;
+};
+
+static void *member_main(void *arg)
+{
+	struct member *me = arg;
+	struct team *team = me->team;
+	unsigned int seen = 0;
+
+	pin_cpu(team->cpu[me->share]);
+	for (;;) {
+		while (atomic_load(&team->go) == seen) {
+			if (atomic_load(&team->quit))
+				return NULL;
+			cpu_relax();
+		}
+		seen++;
+		team->result[me->share] = team->fn(team->m, me->share);
+		atomic_fetch_add(&team->done, 1);
+	}
+}
+
+static void start_team(struct team *team, const struct lru_model *m,
+		       const struct params *p)
+{
+	int i;
+
+	memset(team, 0, sizeof(*team));
+	team->m = m;
+	team->nr = p->threads;
+	plan_cpus(p, team->cpu);
+	pin_cpu(team->cpu[0]);
+	for (i = 1; i < team->nr; i++) {
+		team->member[i].team = team;
+		team->member[i].share = i;
+		if (pthread_create(&team->tid[i], NULL, member_main, &team->member[i]))
+			die("cannot start walker %d: %s", i, strerror(errno));
+	}
+}
+
+static void stop_team(struct team *team)
+{
+	int i;
+
+	atomic_store(&team->quit, 1);
+	for (i = 1; i < team->nr; i++)
+		pthread_join(team->tid[i], NULL);
+}
+
+/* Run fn on every share at once; the caller walks share 0. */
+static struct walk_result team_walk(struct team *team,
+				    struct walk_result (*fn)(const struct lru_model *m, int share))
+{
+	struct walk_result sum = { 0, 0, 0 };
+	int i;
+
+	team->fn = fn;
+	atomic_store(&team->done, 0);
+	atomic_fetch_add(&team->go, 1);
+	team->result[0] = fn(team->m, 0);
+	while (atomic_load(&team->done) < (unsigned int)team->nr - 1)
+		cpu_relax();
+	for (i = 0; i < team->nr; i++) {
+		sum.sum += team->result[i].sum;
+		sum.visits += team->result[i].visits;
+		sum.sink += team->result[i].sink;
+	}
+	return sum;
+}
+
+/*
+ * Evict the model from every cache level, so each timed walk starts
+ * from memory, as reclaim does on a large machine.  Flushing by address
+ * needs no buffer of its own; where no flush instruction exists, reading
+ * a buffer larger than the caches is the fallback.
  */
 static void flush_range(const void *addr, size_t len)
 {
@@ -1445,10 +2169,20 @@ static void flush_range(const void *addr, size_t len)
 
 static void evict(const struct lru_model *m, enum cache_mode cache)
 {
+	unsigned long nodes;
+
 	if (cache != CACHE_COLD)
 		return;
-	flush_range(m->memmap.addr, m->memmap.len);
-	flush_range(m->array.addr, m->array.len);
+	flush_range(m->descs, m->nr_pages * m->desc_size);
+	flush_range(m->lru, m->nr_lru * sizeof(*m->lru));
+	if (m->folios)
+		flush_range(m->folios, m->nr_lru * sizeof(struct page));
+	if (m->rmap)
+		flush_range(m->rmap, (m->rmap_mask + 1) * sizeof(*m->rmap));
+	if (m->xa_root) {
+		xa_height(m->nr_lru, &nodes);
+		flush_range(m->xa_map.addr, nodes * sizeof(struct xa_node));
+	}
 }
 
 /* What every walk must return: the ages 0..n-1 summed, n folios counted.
@@ -1456,7 +2190,7 @@ static void evict(const struct lru_model *m, enum cache_mode cache)
 static struct walk_result expected_result(const struct lru_model *m)
 {
 	unsigned long n = m->nr_lru;
-	struct walk_result r;
+	struct walk_result r = { 0, 0, 0 };
 
 	r.sum = n % 2 ? n * ((n - 1) / 2) : (n / 2) * (n - 1);
 	r.visits = n;
@@ -1469,20 +2203,20 @@ static void check_result(const struct lru_model *m, int w,
 	struct walk_result want = expected_result(m);
 
 	if (got.sum != want.sum || got.visits != want.visits)
-		die("self-check failed: %s summed %lu over %lu pages, expected %lu over %lu",
+		die("self-check failed: %s summed %lu over %lu folios, expected %lu over %lu",
 		    walks[w].label, got.sum, got.visits, want.sum, want.visits);
 }
 
 /* Time walk w once from the chosen cache state and check its result;
  * relink the LRU (untimed) if the walk isolated its folios. */
-static double time_walk(struct lru_model *m, int w, enum cache_mode cache,
-			struct walk_result *res)
+static double time_walk(struct lru_model *m, struct team *team, int w,
+			enum cache_mode cache, struct walk_result *res)
 {
 	double t0, t;
 
 	evict(m, cache);
 	t0 = now();
-	*res = walks[w].fn(m);
+	*res = team_walk(team, walks[w].fn);
 	t = now() - t0;
 	check_result(m, w, *res);
 	if (m->access == ACCESS_ISOLATE)
@@ -1491,30 +2225,31 @@ static double time_walk(struct lru_model *m, int w, enum cache_mode cache,
 }
 
 /*
- * One round: every walk in turn, starting with walk (round % NR_WALKS)
- * so that no walk always follows the same one; each walk repeated
- * stats[w].reps times.  A round's ratio compares walks timed seconds
- * apart, so the machine's slow drift cancels out of it.
+ * One round: every chosen walk in turn, starting with a different one
+ * each round so that no walk always follows the same one; each walk
+ * repeated stats[s].reps times.  A round's ratio compares walks timed
+ * moments apart, so the machine's slow drift cancels out of it.
  */
-static void run_round(struct lru_model *m, const struct params *p,
-		      struct walk_stats *stats, int round,
-		      struct walk_result *last)
+static void run_round(struct lru_model *m, struct team *team,
+		      const struct params *p, struct walk_stats *stats,
+		      int round, struct walk_result *last)
 {
-	int i, w, rep;
+	int i, s, rep;
 
-	for (i = 0; i < NR_WALKS; i++) {
-		struct walk_stats *s;
+	for (i = 0; i < p->nr_walks; i++) {
+		struct walk_stats *st;
 		int first;
 
-		w = (round + i) % NR_WALKS;
-		s = &stats[w];
-		first = s->nr_samples;
-		for (rep = 0; rep < s->reps; rep++)
-			s->sample[s->nr_samples++] = time_walk(m, w, p->cache, &last[w]);
-		s->round_time[round] = summarize(&s->sample[first], s->reps).median;
+		s = (round + i) % p->nr_walks;
+		st = &stats[s];
+		first = st->nr_samples;
+		for (rep = 0; rep < st->reps; rep++)
+			st->sample[st->nr_samples++] =
+				time_walk(m, team, p->walk[s], p->cache, &last[s]);
+		st->round_time[round] = summarize(&st->sample[first], st->reps).median;
 	}
-	for (w = 0; w < NR_WALKS; w++)
-		stats[w].ratio[round] = stats[w].round_time[round] /
+	for (s = 0; s < p->nr_walks; s++)
+		stats[s].ratio[round] = stats[s].round_time[round] /
 					stats[0].round_time[round];
 }
 
@@ -1524,20 +2259,20 @@ static void run_round(struct lru_model *m, const struct params *p,
  * takes about REP_SHARE of the slowest, and run as many rounds as fit
  * ROUND_BUDGET_S, within [MIN_ROUNDS, MAX_ROUNDS].
  */
-static int plan_rounds(struct walk_stats *stats, int builds)
+static int plan_rounds(struct walk_stats *stats, int nr_walks, int builds)
 {
 	double slowest = 0, round = 0;
-	int w, rounds;
+	int s, rounds;
 
-	for (w = 0; w < NR_WALKS; w++)
-		if (stats[w].round_time[0] > slowest)
-			slowest = stats[w].round_time[0];
-	for (w = 0; w < NR_WALKS; w++) {
-		double t = stats[w].round_time[0];
+	for (s = 0; s < nr_walks; s++)
+		if (stats[s].round_time[0] > slowest)
+			slowest = stats[s].round_time[0];
+	for (s = 0; s < nr_walks; s++) {
+		double t = stats[s].round_time[0];
 		double reps = t > 0 ? REP_SHARE * slowest / t : MAX_REPS;
 
-		stats[w].reps = reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : (int)reps;
-		round += stats[w].reps * t;
+		stats[s].reps = reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : (int)reps;
+		round += stats[s].reps * t;
 	}
 	rounds = round > 0 ? (int)(ROUND_BUDGET_S / round / builds) : MAX_ROUNDS;
 	if (rounds < MIN_ROUNDS)
@@ -1551,11 +2286,11 @@ static int plan_rounds(struct walk_stats *stats, int builds)
  * Reporting
  */
 
-static void print_walk_line(const struct walk_stats *s, int w, int verbose,
+static void print_walk_line(const struct walk_stats *st, int w, int verbose,
 			    struct walk_result last)
 {
 	printf("%s scan in %fs\n", walks[w].time_label,
-	       summarize(s->sample, s->nr_samples).median);
+	       summarize(st->sample, st->nr_samples).median);
 	if (verbose >= 3)
 		printf("total = %lu\n", last.sum);
 }
@@ -1563,45 +2298,46 @@ static void print_walk_line(const struct walk_stats *s, int w, int verbose,
 static void print_plan(const struct params *p, const struct walk_stats *stats,
 		       int nr_rounds)
 {
-	int w;
+	int s;
 
 	printf("%d round%s over %d model%s, cache %s before each walk, timed walks per round:",
 	       nr_rounds, nr_rounds > 1 ? "s" : "", p->builds, p->builds > 1 ? "s" : "",
 	       p->cache == CACHE_COLD ? "flushed" : "left warm");
-	for (w = 0; w < NR_WALKS; w++)
-		printf(" %s %d", walks[w].time_label, stats[w].reps);
+	for (s = 0; s < p->nr_walks; s++)
+		printf(" %s %d", walks[p->walk[s]].time_label, stats[s].reps);
 	printf("\n");
 }
 
-static void print_spread(const struct lru_model *m,
+static void print_spread(const struct lru_model *m, const struct params *p,
 			 const struct walk_stats *stats, int nr_rounds)
 {
 	struct summary t, r;
-	int w;
+	int s;
 
-	for (w = 0; w < NR_WALKS; w++) {
-		t = summarize(stats[w].sample, stats[w].nr_samples);
+	for (s = 0; s < p->nr_walks; s++) {
+		t = summarize(stats[s].sample, stats[s].nr_samples);
 		printf("%s: %d timed walks, median %.6fs, min %.6fs, max %.6fs, %.2f ns/page, %.2f ns/folio\n",
-		       walks[w].time_label, stats[w].nr_samples, t.median,
-		       t.min, t.max, t.median * 1e9 / m->nr_pages,
+		       walks[p->walk[s]].time_label, stats[s].nr_samples,
+		       t.median, t.min, t.max, t.median * 1e9 / m->nr_pages,
 		       t.median * 1e9 / m->nr_lru);
 	}
-	for (w = 1; w < NR_WALKS; w++) {
-		r = summarize(stats[w].ratio, nr_rounds);
+	for (s = 1; s < p->nr_walks; s++) {
+		r = summarize(stats[s].ratio, nr_rounds);
 		printf("%s/%s ratio: median %.3f, range %.3f to %.3f over %d round%s\n",
-		       walks[w].label, walks[0].label, r.median, r.min, r.max,
-		       nr_rounds, nr_rounds > 1 ? "s" : "");
+		       walks[p->walk[s]].label, walks[p->walk[0]].label,
+		       r.median, r.min, r.max, nr_rounds, nr_rounds > 1 ? "s" : "");
 	}
 }
 
-static void print_ratios(const struct walk_stats *stats, int nr_rounds)
+static void print_ratios(const struct params *p, const struct walk_stats *stats,
+			 int nr_rounds)
 {
-	int w;
+	int s;
 
-	for (w = 1; w < NR_WALKS; w++)
+	for (s = 1; s < p->nr_walks; s++)
 		printf("Physical scan is %f faster than %s\n",
-		       summarize(stats[w].ratio, nr_rounds).median,
-		       walks[w].label);
+		       summarize(stats[s].ratio, nr_rounds).median,
+		       walks[p->walk[s]].label);
 }
 
 /* Last-level cache size in bytes, as the system reports it; 0 if unknown. */
@@ -1621,28 +2357,30 @@ static double llc_size(void)
 }
 
 /* Say on stderr, with the remedy, when a printed figure cannot be trusted. */
-static void warn_untrusted(const struct lru_model *m,
+static void warn_untrusted(const struct lru_model *m, const struct params *p,
 			   const struct walk_stats *stats, int nr_rounds)
 {
-	double tick = clock_tick(), llc = llc_size(), bytes = m->memmap.len;
+	double tick = clock_tick(), llc = llc_size();
+	double bytes = (double)m->nr_pages * m->desc_size +
+		       (m->folios ? (double)m->nr_lru * sizeof(struct page) : 0);
 	struct summary t, r;
 	char b1[32], b2[32];
-	int w;
+	int s;
 
-	for (w = 0; w < NR_WALKS; w++) {
-		t = summarize(stats[w].sample, stats[w].nr_samples);
+	for (s = 0; s < p->nr_walks; s++) {
+		t = summarize(stats[s].sample, stats[s].nr_samples);
 		if (t.median < MIN_TICKS * tick)
 			warn("%s walk takes %.3g s, under %.0f clock ticks of %.3g s: its time is mostly clock; use a larger -c",
-			     walks[w].label, t.median, MIN_TICKS, tick);
+			     walks[p->walk[s]].label, t.median, MIN_TICKS, tick);
 	}
 	if (llc > 0 && bytes < LLC_FACTOR * llc)
 		warn("memmap (%s) is not %.0fx the last-level cache (%s): the ratios measure caches, not memory; use a larger -c",
 		     human(bytes, b1, 32), LLC_FACTOR, human(llc, b2, 32));
-	for (w = 1; w < NR_WALKS && nr_rounds > 1; w++) {
-		r = summarize(stats[w].ratio, nr_rounds);
+	for (s = 1; s < p->nr_walks && nr_rounds > 1; s++) {
+		r = summarize(stats[s].ratio, nr_rounds);
 		if (r.q3 - r.q1 > SPREAD_WARN * r.median)
 			warn("%s ratio spreads %.0f%% between rounds (quartiles %.3f and %.3f): the machine is noisy; rerun with more rounds (-r) or on a quieter machine",
-			     walks[w].label, 100 * (r.q3 - r.q1) / r.median, r.q1, r.q3);
+			     walks[p->walk[s]].label, 100 * (r.q3 - r.q1) / r.median, r.q1, r.q3);
 	}
 }
 
@@ -1654,7 +2392,7 @@ static void print_memmap(const struct lru_model *m, const struct params *p)
 	if (share >= 0)
 		snprintf(hp, sizeof(hp), "%.0f%%", 100 * share);
 	printf("memmap %s for %lu pages (%s simulated), %s in huge pages (--thp=%s)\n",
-	       human(m->memmap.len, b1, 32), m->nr_pages,
+	       human((double)m->nr_pages * m->desc_size, b1, 32), m->nr_pages,
 	       human(m->nr_pages * SIM_PAGE_SIZE, b2, 32), hp, thp_names[p->thp]);
 	if (p->thp == THP_ALWAYS && share >= 0 && share < 0.5 &&
 	    m->memmap.len >= 4 * HUGE_PAGE_SIZE)
@@ -1677,13 +2415,23 @@ static const char *folio_mix(const struct params *p, char *buf, size_t len)
 
 static void print_model(const struct lru_model *m, const struct params *p)
 {
-	char mix[128];
+	char mix[128], pool[32], rmap[96] = "none", lists[64] = "1 list per thread";
 
-	printf("model: %lu LRU folios of %lu pages (%.1f%% of pfns), other pages %s, folios %s, locality %g, access %s, physical walk reads %s\n",
+	if (m->rmap)
+		snprintf(rmap, sizeof(rmap), "%g:%d (%lu folios mapped, %s pool)",
+			 p->rmap_share, p->rmap_hops, m->nr_mapped,
+			 human((m->rmap_mask + 1.0) * sizeof(*m->rmap), pool, 32));
+	printf("model: %lu LRU folios of %lu pages (%.1f%% of pfns), other pages %s, folios %s, locality %g, %d-byte struct page\n",
 	       m->nr_lru, m->lru_pages, 100.0 * m->lru_pages / m->nr_pages,
 	       non_lru_names[p->non_lru], folio_mix(p, mix, sizeof(mix)),
-	       p->locality, access_names[p->access],
-	       p->phys == PHYS_JUMP ? "heads and jumps" : "every page");
+	       p->locality, p->desc_size);
+	if (p->nr_lists > 1)
+		snprintf(lists, sizeof(lists), "%d lists per thread taken %lu at a time",
+			 p->nr_lists, p->chunk);
+	printf("work: access %s, physical walk reads %s, %s, %d thread%s, rmap %s\n",
+	       access_names[p->access],
+	       p->phys == PHYS_JUMP ? "heads and jumps" : "every page",
+	       lists, p->threads, p->threads > 1 ? "s" : "", rmap);
 }
 
 /*
@@ -1691,20 +2439,20 @@ static void print_model(const struct lru_model *m, const struct params *p)
  * follows the pfns it covers, an LRU walk's the folios on the LRU, so at
  * share s an LRU walk would take (s / this share) of its time.
  */
-static void print_break_even(const struct lru_model *m,
+static void print_break_even(const struct lru_model *m, const struct params *p,
 			     const struct walk_stats *stats, int nr_rounds)
 {
 	double share = (double)m->lru_pages / m->nr_pages, even;
-	int w;
+	int s;
 
-	for (w = 1; w < NR_WALKS; w++) {
-		even = share / summarize(stats[w].ratio, nr_rounds).median;
+	for (s = 1; s < p->nr_walks; s++) {
+		even = share / summarize(stats[s].ratio, nr_rounds).median;
 		if (even < 1)
 			printf("break-even against %s: the physical walk wins while more than %.3g%% of pages are on the LRU\n",
-			       walks[w].label, 100 * even);
+			       walks[p->walk[s]].label, 100 * even);
 		else
 			printf("break-even against %s: the physical walk loses even with every page on the LRU\n",
-			       walks[w].label);
+			       walks[p->walk[s]].label);
 	}
 	printf("(assuming the physical walk costs the same per pfn, and each LRU walk the same per folio, at any LRU share)\n");
 }
@@ -1803,6 +2551,77 @@ static void set_access(struct params *p, const char *opt, const char *arg)
 	p->access = parse_choice(opt, arg, access_names);
 }
 
+static void set_threads(struct params *p, const char *opt, const char *arg)
+{
+	p->threads = parse_ulong(opt, arg, 1, MAX_THREADS);
+}
+
+static void set_lists(struct params *p, const char *opt, const char *arg)
+{
+	p->nr_lists = parse_ulong(opt, arg, 1, MAX_LISTS);
+}
+
+static void set_chunk(struct params *p, const char *opt, const char *arg)
+{
+	p->chunk = parse_ulong(opt, arg, 1, UINT32_MAX);
+}
+
+/* --rmap=M:J: a share M of folios is mapped, each costing J hops. */
+static void set_rmap(struct params *p, const char *opt, const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+	char share[64];
+
+	if (!colon || (size_t)(colon - arg) >= sizeof(share))
+		die_usage("%s '%s': not SHARE:HOPS (e.g. 0.5:3)", opt, arg);
+	memcpy(share, arg, colon - arg);
+	share[colon - arg] = 0;
+	p->rmap_share = parse_real(opt, share, 0, 1);
+	p->rmap_hops = parse_ulong(opt, colon + 1, 1, MAX_RMAP_HOPS);
+}
+
+static void set_struct_page(struct params *p, const char *opt, const char *arg)
+{
+	p->desc_size = desc_sizes[parse_choice(opt, arg, desc_names)];
+}
+
+/* --walks=NAME,...: the walks to time, by short or printed name; the
+ * physical walk is always the baseline, first. */
+static void set_walks(struct params *p, const char *opt, const char *arg)
+{
+	char buf[256], *name, *save;
+	int w, s;
+
+	if (strlen(arg) >= sizeof(buf))
+		die_usage("%s '%.20s...': too long", opt, arg);
+	strcpy(buf, arg);
+	p->walk[0] = 0;
+	p->nr_walks = 1;
+	for (name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		for (w = 0; w < NR_WALKS; w++)
+			if (!strcmp(name, walks[w].name) || !strcmp(name, walks[w].label))
+				break;
+		if (w == NR_WALKS)
+			die_usage("%s '%s': no walk named '%s' (see scan -h)", opt, arg, name);
+		for (s = 0; s < p->nr_walks; s++)
+			if (p->walk[s] == w && w)
+				die_usage("%s '%s': '%s' given twice", opt, arg, name);
+		if (w)
+			p->walk[p->nr_walks++] = w;
+	}
+	if (p->nr_walks < 2)
+		die_usage("%s '%s': name at least one walk to compare with the physical one", opt, arg);
+	for (s = 0, p->xarray = 0; s < p->nr_walks; s++)
+		p->xarray |= walks[p->walk[s]].fn == walk_xarray;
+}
+
+static void set_kernel_like(struct params *p, const char *opt, const char *arg)
+{
+	(void)opt;
+	(void)arg;
+	p->kernel_like = 1;
+}
+
 static void show_help(struct params *p, const char *opt, const char *arg);
 
 static void show_version(struct params *p, const char *opt, const char *arg)
@@ -1829,11 +2648,15 @@ static const struct option_spec options[] = {
 	{ 'm', NULL, "SIZE", set_count,
 	  "memory to simulate in 4 KiB pages (64M, 40G)" },
 	{ 's', NULL, "SEED", set_seed,
-	  "seed of the LRU order (default: the clock)" },
+	  "seed of the layout and LRU order (default: clock)" },
 	{ 'r', NULL, "N", set_rounds,
 	  "time each walk N times (default: by cost)" },
+	{ 't', NULL, "N", set_threads,
+	  "N threads walk their own shares at once (1)" },
 	{ 'v', NULL, NULL, set_verbose,
 	  "more detail: -v, -vv, -vvv" },
+	{ 0, "walks", "NAME,...", set_walks,
+	  "walks to compare with the physical one, in order" },
 	{ 0, "thp", "always|never|system", set_thp,
 	  "2 MiB memmap pages (default), 4 KiB, or any" },
 	{ 0, "cache", "cold|warm", set_cache,
@@ -1856,10 +2679,37 @@ static const struct option_spec options[] = {
 	  "mean run of pfn-adjacent folios in LRU order (1)" },
 	{ 0, "access", "read|write|atomic|isolate", set_access,
 	  "work per folio in every walk (default read)" },
+	{ 0, "lists", "K", set_lists,
+	  "LRU lists per thread, walked in turn (default 1)" },
+	{ 0, "chunk", "N", set_chunk,
+	  "folios taken from each list per turn (default 1)" },
+	{ 0, "rmap", "SHARE:HOPS", set_rmap,
+	  "mapped folios cost HOPS dependent misses each" },
+	{ 0, "struct-page", "64|32|8", set_struct_page,
+	  "bytes per page descriptor (default 64)" },
+	{ 0, "kernel-like", NULL, set_kernel_like,
+	  "realistic values for every knob not given" },
 	{ 'h', "help", NULL, show_help,
 	  "print this help and exit" },
 	{ 'V', "version", NULL, show_version,
 	  "print the version and exit" },
+};
+
+/*
+ * --kernel-like: realistic values for the model's knobs, each from how
+ * the kernel and real machines behave (README.md gives the sources).
+ * Options given on the command line win, wherever they stand.
+ */
+static const char *const kernel_like[] = {
+	"--lru-fraction=0.85",		/* reclaim runs near the watermarks */
+	"--non-lru=pageblock",		/* grouped by migratetype */
+	"--folios=0:65,2:5,4:5,9:25",	/* anon order 0, mTHP, file THP */
+	"--locality=8",			/* pcp batches, after some churn */
+	"--lists=40",			/* 4 evictable lists x 10 memcgs */
+	"--chunk=32",			/* SWAP_CLUSTER_MAX */
+	"--access=isolate",		/* isolate_lru_folios() */
+	"--rmap=0.5:3",			/* anon_vma/VMA/PTE for mapped folios */
+	"--thp=always",			/* the vmemmap's PMD mapping */
 };
 
 static void show_help(struct params *p, const char *opt, const char *arg)
@@ -1916,6 +2766,14 @@ static const struct option_spec *find_long(const char *name, size_t len)
 	return NULL;
 }
 
+/* Apply option o, and remember it was given. */
+static void apply(struct params *p, const struct option_spec *o,
+		  const char *opt, const char *arg)
+{
+	p->given |= 1ULL << (o - options);
+	o->set(p, opt, arg);
+}
+
 /* "--name=value" or "--name value"; returns how many arguments it used. */
 static int parse_long(struct params *p, char **argv)
 {
@@ -1930,16 +2788,16 @@ static int parse_long(struct params *p, char **argv)
 	if (!o->metavar) {
 		if (eq)
 			die_usage("%s takes no value", opt);
-		o->set(p, opt, NULL);
+		apply(p, o, opt, NULL);
 		return 1;
 	}
 	if (eq) {
-		o->set(p, opt, eq + 1);
+		apply(p, o, opt, eq + 1);
 		return 1;
 	}
 	if (!argv[1])
 		die_usage("%s needs a value", opt);
-	o->set(p, opt, argv[1]);
+	apply(p, o, opt, argv[1]);
 	return 2;
 }
 
@@ -1955,19 +2813,53 @@ static int parse_short(struct params *p, char **argv)
 		if (!o)
 			die_usage("unknown option '-%c'", *c);
 		if (!o->metavar) {
-			o->set(p, opt, NULL);
+			apply(p, o, opt, NULL);
 			continue;
 		}
 		if (c[1]) {
-			o->set(p, opt, c + 1);
+			apply(p, o, opt, c + 1);
 			return 1;
 		}
 		if (!argv[1])
 			die_usage("%s needs a value", opt);
-		o->set(p, opt, argv[1]);
+		apply(p, o, opt, argv[1]);
 		return 2;
 	}
 	return 1;
+}
+
+/* Was a knob set on the command line?  Options that share a setter (-c
+ * and -m, --folio-order and --folios) set the same knob. */
+static int knob_given(const struct params *p, const struct option_spec *o)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(options); i++)
+		if ((p->given >> i & 1) && options[i].set == o->set)
+			return 1;
+	return 0;
+}
+
+/* Fill the knobs the command line left alone from the --kernel-like
+ * preset; with -v, say which. */
+static void apply_preset(struct params *p, char *shown, size_t len)
+{
+	unsigned long long given = p->given;
+	size_t i, used = 0;
+
+	shown[0] = 0;
+	for (i = 0; i < ARRAY_SIZE(kernel_like); i++) {
+		const char *entry = kernel_like[i], *eq = strchr(entry, '=');
+		const struct option_spec *o = find_long(entry + 2, eq - entry - 2);
+		char opt[64];
+
+		if (knob_given(p, o))
+			continue;
+		snprintf(opt, sizeof(opt), "%.*s", (int)(eq - entry), entry);
+		o->set(p, opt, eq + 1);
+		used += snprintf(shown + used, len > used ? len - used : 0, " %s", entry);
+	}
+	p->given = given;
 }
 
 static void parse_options(struct params *p, int argc, char **argv)
@@ -1989,38 +2881,13 @@ static void parse_options(struct params *p, int argc, char **argv)
 		die_usage("unexpected argument '%s'", argv[i]);
 }
 
-/*
- * --cpu: refuse, before any work, a CPU this process may not run on; pin
- * to it only after setup, which shares its work among all CPUs.
- */
-static void check_cpu(int cpu)
+/* Checks across options, once all are known. */
+static void check_params(const struct params *p)
 {
-	if (cpu < 0)
-		return;
-#ifdef __linux__
-	cpu_set_t set;
-
-	if (sched_getaffinity(0, sizeof(set), &set))
-		die("--cpu %d: cannot read this process's CPUs: %s", cpu, strerror(errno));
-	if (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &set))
-		die("--cpu %d: not a CPU this process may run on (see nproc)", cpu);
-#else
-	die("--cpu %d: pinning to a CPU is not supported on this system", cpu);
-#endif
-}
-
-static void pin_cpu(int cpu)
-{
-	if (cpu < 0)
-		return;
-#ifdef __linux__
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		die("--cpu %d: cannot run there: %s", cpu, strerror(errno));
-#endif
+	if (p->rounds * p->builds > MAX_ROUNDS)
+		die_usage("-r %d with --builds=%d: at most %d rounds in all", p->rounds, p->builds, MAX_ROUNDS);
+	if (p->cpu >= 0 && p->threads > 1)
+		die_usage("--cpu %d with -t %d: --cpu pins one walker; -t places its walkers itself", p->cpu, p->threads);
 }
 
 static unsigned long clock_seed(void)
@@ -2031,14 +2898,15 @@ static unsigned long clock_seed(void)
 	return (unsigned long)ts.tv_sec * 1000000000UL + ts.tv_nsec + getpid();
 }
 
-/* Build, time and check every LRU order; returns the rounds taken. */
-static int measure(struct lru_model *m, const struct params *p,
-		   struct walk_stats *stats, struct walk_result *last)
+/* Build, time and check every model; returns the rounds taken. */
+static int measure(struct lru_model *m, struct team *team,
+		   const struct params *p, struct walk_stats *stats,
+		   struct walk_result *last)
 {
-	int b, r, w, rounds = p->rounds ? p->rounds : 1, nr_rounds = 0;
+	int b, r, s, rounds = p->rounds ? p->rounds : 1, nr_rounds = 0;
 
-	for (w = 0; w < NR_WALKS; w++)
-		stats[w].reps = 1;
+	for (s = 0; s < p->nr_walks; s++)
+		stats[s].reps = 1;
 	for (b = 0; b < p->builds; b++) {
 		if (b)
 			build_model(m, p, build_seed(p->seed, b), 0);
@@ -2053,9 +2921,9 @@ static int measure(struct lru_model *m, const struct params *p,
 			       c.mean_run);
 		}
 		for (r = 0; r < rounds && nr_rounds < MAX_ROUNDS; r++) {
-			run_round(m, p, stats, nr_rounds++, last);
+			run_round(m, team, p, stats, nr_rounds++, last);
 			if (nr_rounds == 1 && !p->rounds)
-				rounds = plan_rounds(stats, p->builds);
+				rounds = plan_rounds(stats, p->nr_walks, p->builds);
 		}
 	}
 	return nr_rounds;
@@ -2065,26 +2933,31 @@ int main(int argc, char **argv)
 {
 	struct params p = {
 		.nr_pages = DEF_NR_PAGES, .seed = clock_seed(), .builds = 1,
-		.thp = DEF_THP, .cpu = -1,
-		/* the original's model: every page an order-0 LRU folio, in
-		 * random order, read once by every walk */
+		.threads = 1, .thp = DEF_THP, .cpu = -1,
+		.walk = { 0, 1, 2 }, .nr_walks = 3,	/* the original's three */
+		/* the original's model: every page an order-0 LRU folio on
+		 * one list, in random order, read once by every walk */
 		.lru_fraction = 1, .folio_share = { 1 }, .locality = 1,
+		.nr_lists = 1, .chunk = DEF_CHUNK, .desc_size = DEF_DESC_SIZE,
 	};
-	static struct walk_stats stats[NR_WALKS];
-	struct walk_result last[NR_WALKS];
+	static struct walk_stats stats[NR_WALKS_MAX];
+	struct walk_result last[NR_WALKS_MAX];
+	int cpu[MAX_THREADS], s, nr_rounds;
+	char preset[512] = "";
 	struct lru_model m;
+	struct team team;
 	double start;
-	int w, nr_rounds;
 
 	parse_options(&p, argc, argv);
-	if (p.rounds * p.builds > MAX_ROUNDS)
-		die_usage("-r %d with --builds=%d: at most %d rounds in all", p.rounds, p.builds, MAX_ROUNDS);
+	if (p.kernel_like)
+		apply_preset(&p, preset, sizeof(preset));
+	check_params(&p);
 	if (!p.size_opt) {
 		p.size_opt = "-c";
 		p.size_arg = "1";
 	}
 	check_fits(&p);
-	check_cpu(p.cpu);
+	plan_cpus(&p, cpu);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	start = now();
@@ -2097,24 +2970,26 @@ int main(int argc, char **argv)
 	if (p.verbose >= 3)
 		printf("Created shuffled list in %fs\n", now() - start);
 	if (p.verbose >= 1) {
+		if (p.kernel_like)
+			printf("--kernel-like set:%s\n", *preset ? preset : " nothing (every knob given)");
 		print_memmap(&m, &p);
 		print_model(&m, &p);
 	}
-	pin_cpu(p.cpu);		/* setup used every CPU; the walks use one */
+	start_team(&team, &m, &p);	/* setup used every CPU; now pin */
+	nr_rounds = measure(&m, &team, &p, stats, last);
+	stop_team(&team);
 
-	nr_rounds = measure(&m, &p, stats, last);
-
-	if (p.verbose >= 1)
+	if (p.verbose >= 1) {
 		print_plan(&p, stats, nr_rounds);
-	if (p.verbose >= 1)
-		for (w = 0; w < NR_WALKS; w++)
-			print_walk_line(&stats[w], w, p.verbose, last[w]);
+		for (s = 0; s < p.nr_walks; s++)
+			print_walk_line(&stats[s], p.walk[s], p.verbose, last[s]);
+	}
 	if (p.verbose >= 2)
-		print_spread(&m, stats, nr_rounds);
+		print_spread(&m, &p, stats, nr_rounds);
 	if (p.verbose >= 1)
-		print_break_even(&m, stats, nr_rounds);
-	print_ratios(stats, nr_rounds);
-	warn_untrusted(&m, stats, nr_rounds);
+		print_break_even(&m, &p, stats, nr_rounds);
+	print_ratios(&p, stats, nr_rounds);
+	warn_untrusted(&m, &p, stats, nr_rounds);
 	free_model(&m);
 	return 0;
 }

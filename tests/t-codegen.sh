@@ -13,12 +13,14 @@ if ! command -v objdump >/dev/null 2>&1; then
 	exit 0
 fi
 
-# vector_loads BINARY: count loads from memory into vector registers, and
-# gathers, inside walk_* functions (AT&T syntax: "op (mem),%xmm0").
+# vector_loads BINARY: count gathers, and loads from memory into vector
+# registers wider than one 8-byte word, inside walk_* functions (AT&T
+# syntax: "op (mem),%xmm0"; constants from %rip and stores do not count).
 vector_loads() {
 	objdump -d --no-show-raw-insn "$1" |
 		awk '/^[0-9a-f]+ <walk_[a-z_]*>:$/ { f = 1; next } /^$/ { f = 0 } f' |
-		grep -cE '\),%[xyz]mm|gather'
+		grep -E 'gather|\)(\{[^}]*\})?,%[xyz]mm' |
+		grep -cvE '^ *[0-9a-f]+:[[:space:]]+v?mov[dq][[:space:]]|\(%rip\)'
 }
 
 walks_found() {

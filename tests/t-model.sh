@@ -13,9 +13,9 @@ mean_run() { sed -n 's/^LRU order: runs of pfn-adjacent folios \([0-9.]*\) long.
 
 # totals_exact: every walk's total is n(n-1)/2 for the n folios on the LRU.
 totals_exact() {
-	n=$(folios)
-	[ -n "$n" ] || return 1
-	want=$(awk -v n="$n" 'BEGIN { printf "%.0f", n * (n - 1) / 2 }')
+	nr=$(folios)
+	[ -n "$nr" ] || return 1
+	want=$(awk -v n="$nr" 'BEGIN { printf "%.0f", n * (n - 1) / 2 }')
 	[ "$(grep -c "^total = $want\$" "$tmp/out")" -eq 3 ]
 }
 between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
@@ -23,7 +23,9 @@ between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= 
 run -c 0.01 -r 1 -vvv
 check "default: every page an order-0 folio" [ "$(folios)" = 10000 ]
 check "default: model line names the defaults" \
-	out_has '^model: 10000 LRU folios of 10000 pages \(100\.0% of pfns\), other pages spread, folios 0:100, locality 1, access read, physical walk reads every page$'
+	out_has '^model: 10000 LRU folios of 10000 pages \(100\.0% of pfns\), other pages spread, folios 0:100, locality 1, 64-byte struct page$'
+check "default: work line names the defaults" \
+	out_has '^work: access read, physical walk reads every page, 1 list per thread, 1 thread, rmap none$'
 check "default: LRU order is random (mean run about 1)" between "$(mean_run)" 1 1.01
 
 run -c 0.01 -r 1 -vvv --lru-fraction=0.5
@@ -44,7 +46,7 @@ check "--folio-order=9: 19 folios of 512 pages in 10000 pfns" \
 	[ "$(folios) $(lru_pages)" = "19 9728" ]
 check "--folio-order=9: totals exact" totals_exact
 run -c 0.01 -r 1 -vvv --folio-order=9 --phys=jump
-check "--phys=jump: shown" out_has 'physical walk reads heads and jumps$'
+check "--phys=jump: shown" out_has 'physical walk reads heads and jumps,'
 check "--phys=jump: totals exact" totals_exact
 run -c 0.01 -r 1 -vvv --folio-order=10 --lru-fraction=0.6 --non-lru=buddy --phys=jump
 check "order 10 among buddy blocks, jumping: totals exact" totals_exact

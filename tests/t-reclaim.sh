@@ -1,0 +1,104 @@
+#!/bin/sh
+# Closer to reclaim: several lists, threads, rmap, descriptor sizes,
+# the choice of walks, XArrayLRU and the --kernel-like preset.
+. tests/lib.sh
+
+folios() { sed -n 's/^model: \([0-9]*\) LRU folios.*/\1/p' "$tmp/out"; }
+fingerprint() { sed -n 's/^LRU fingerprint \([0-9a-f]*\).*/\1/p' "$tmp/out"; }
+totals_exact() {
+	nr=$(folios)
+	[ -n "$nr" ] || return 1
+	want=$(awk -v n="$nr" 'BEGIN { printf "%.0f", n * (n - 1) / 2 }')
+	[ "$(grep -c "^total = $want\$" "$tmp/out")" -eq "${1:-3}" ]
+}
+same() { [ -n "$1" ] && [ "$1" = "$2" ]; }
+
+# The same seed builds the same LRU order whatever the knobs that only
+# change how it is stored or walked.
+model="-c 0.02 -r 1 -vvv -s 11 --lru-fraction=0.7 --folios=0:60,3:40 --locality=3"
+# shellcheck disable=SC2086 # model is a list of options
+run $model
+base=$(fingerprint)
+check "model builds" [ -n "$base" ]
+for knobs in "--struct-page=32" "--struct-page=8" "--lists=5 --chunk=3" \
+	"--lists=8" "-t 2" "-t 2 --lists=3 --chunk=32" "--access=isolate" \
+	"--rmap=0.3:2" "--walks=xarray,list,array"; do
+	# shellcheck disable=SC2086
+	run $model $knobs
+	check "$knobs: runs" [ "$rc" -eq 0 ]
+	check "$knobs: same LRU order as without" same "$(fingerprint)" "$base"
+	case $knobs in
+	--walks=*) check "$knobs: totals exact" totals_exact 4 ;;
+	*) check "$knobs: totals exact" totals_exact ;;
+	esac
+done
+
+run -c 0.01 -r 1 -v --lists=8 --chunk=32
+check "--lists --chunk: shown" out_has '8 lists per thread taken 32 at a time,'
+run -c 0.01 -r 1 -v -t 2
+check "-t 2: shown" out_has ', 2 threads,'
+run -c 0.01 -r 2 -vvv -t 2 --access=isolate --lists=4 --struct-page=8
+check "-t 2 isolating 8-byte descriptors: totals exact" totals_exact
+
+run -c 0.02 -r 1 -v --rmap=0.5:3
+check "--rmap: shown with the mapped folios" \
+	out_has 'rmap 0\.5:3 \([0-9]+ folios mapped, [0-9.]+ MiB pool\)$'
+mapped=$(sed -n 's/.*(\([0-9]*\) folios mapped.*/\1/p' "$tmp/out")
+check "--rmap=0.5: about half the folios mapped" \
+	awk -v x="$mapped" 'BEGIN { exit !(x > 9000 && x < 11000) }'
+
+for size in 64 32 8; do
+	run -c 0.01 -r 1 -v --struct-page=$size
+	check "--struct-page=$size: shown" out_has ", $size-byte struct page\$"
+done
+run -c 0.01 -r 1 -v --struct-page=8
+check "--struct-page=8: memmap is 8 bytes a page" out_has '^memmap 78\.1 KiB for 10000 pages'
+
+run -c 0.01 -r 1 --walks=xarray,array
+check "--walks: two ratio lines" lines 2
+check "--walks: in the order given" \
+	sh -c "sed -n 1p '$tmp/out' | grep -q 'faster than XArrayLRU\$' && sed -n 2p '$tmp/out' | grep -q 'faster than ArrayLRU\$'"
+run -c 0.01 -r 1 --walks=ListLRU,physical
+check "--walks: printed names and physical accepted" \
+	sh -c "[ \$(wc -l <'$tmp/out') -eq 1 ] && grep -q 'faster than ListLRU\$' '$tmp/out'"
+run -c 0.01 -r 1 -v --walks=list,xarray
+check "--walks: XArray time line" out_has '^XArray scan in [0-9]+\.[0-9]{6}s$'
+
+run -c 0.01 -r 1 -v --kernel-like
+check "--kernel-like: says what it set" \
+	out_has '^--kernel-like set: --lru-fraction=0\.85 --non-lru=pageblock --folios=0:65,2:5,4:5,9:25 --locality=8 --lists=40 --chunk=32 --access=isolate --rmap=0\.5:3 --thp=always$'
+check "--kernel-like: applied" out_has 'access isolate, .* 40 lists per thread taken 32 at a time'
+run -c 0.01 -r 1 -v --lists=4 --kernel-like --folio-order=2
+check "--kernel-like: explicit options win" \
+	out_has '^--kernel-like set: --lru-fraction=0\.85 --non-lru=pageblock --locality=8 --chunk=32 --access=isolate --rmap=0\.5:3 --thp=always$'
+check "--kernel-like: explicit values used" out_has 'folios 2:100,'
+run -c 0.01 -r 1 -vvv --kernel-like
+check "--kernel-like: totals exact" totals_exact
+
+cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+run -c 0.01 -r 1 -t $((cpus + 1))
+check "-t beyond the CPUs: exit 1" [ "$rc" -eq 1 ]
+check "-t beyond the CPUs: says so" err_has "^scan: -t $((cpus + 1)): only"
+
+bad() {
+	name=$1
+	shift
+	check "usage error: $name" usage_error -c 0.01 "$@"
+}
+bad "--lists=0" --lists=0
+bad "--lists=2000" --lists=2000
+bad "--chunk=0" --chunk=0
+bad "--rmap=0.5" --rmap=0.5
+bad "--rmap=2:1" --rmap=2:1
+bad "--rmap=0.5:0" --rmap=0.5:0
+bad "--rmap=0.5:17" --rmap=0.5:17
+bad "--rmap=:3" --rmap=:3
+bad "--struct-page=16" --struct-page=16
+bad "--walks=" --walks=
+bad "--walks=foo" --walks=foo
+bad "--walks=list,list" --walks=list,list
+bad "--walks=physical (nothing to compare)" --walks=physical
+bad "-t 0" -t 0
+bad "-t 65" -t 65
+bad "--cpu with -t 2" --cpu=0 -t 2
+bad "--kernel-like=yes" --kernel-like=yes
