@@ -39,6 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #ifdef __linux__
 #include <sched.h>
 #endif
@@ -207,6 +208,10 @@ enum access { ACCESS_READ, ACCESS_WRITE, ACCESS_ATOMIC, ACCESS_ISOLATE };
 static const char *const access_names[] = { "read", "write", "atomic",
 					    "isolate", NULL };
 
+/* How results are written (--format). */
+enum format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON };
+static const char *const format_names[] = { "text", "csv", "json", NULL };
+
 /* The descriptor sizes --struct-page accepts. */
 static const char *const desc_names[] = { "64", "32", "8", NULL };
 static const int desc_sizes[] = { 64, 32, MEMDESC_SIZE };
@@ -241,6 +246,9 @@ struct params {
 	int rmap_hops;		/* dependent misses per mapped folio */
 	int desc_size;		/* bytes per page descriptor */
 	int kernel_like;	/* --kernel-like: the preset fills the gaps */
+	enum format format;	/* --format: how results are written */
+	FILE *text;		/* where the text lines go: stdout, or with
+				 * csv and json, stderr if -v, else nowhere */
 	int xarray;		/* XArrayLRU is timed: build its tree */
 	unsigned long long given; /* options on the command line, by index */
 };
@@ -2225,29 +2233,39 @@ static double time_walk(struct lru_model *m, struct team *team, int w,
 }
 
 /*
- * One round: every chosen walk in turn, starting with a different one
- * each round so that no walk always follows the same one; each walk
- * repeated stats[s].reps times.  A round's ratio compares walks timed
- * moments apart, so the machine's slow drift cancels out of it.
+ * One round: every chosen walk, each repeated stats[s].reps times, the
+ * repetitions interleaved so each walk's samples spread evenly over the
+ * round: the physical walk is timed before and after the long list walk,
+ * so the machine's drift during it cancels out of their ratio.  Which
+ * walk goes first rotates from round to round.
  */
 static void run_round(struct lru_model *m, struct team *team,
 		      const struct params *p, struct walk_stats *stats,
 		      int round, struct walk_result *last)
 {
-	int i, s, rep;
+	int first[NR_WALKS_MAX], done[NR_WALKS_MAX] = { 0 };
+	int i, s, next, total = 0;
 
-	for (i = 0; i < p->nr_walks; i++) {
-		struct walk_stats *st;
-		int first;
-
-		s = (round + i) % p->nr_walks;
-		st = &stats[s];
-		first = st->nr_samples;
-		for (rep = 0; rep < st->reps; rep++)
-			st->sample[st->nr_samples++] =
-				time_walk(m, team, p->walk[s], p->cache, &last[s]);
-		st->round_time[round] = summarize(&st->sample[first], st->reps).median;
+	for (s = 0; s < p->nr_walks; s++) {
+		first[s] = stats[s].nr_samples;
+		total += stats[s].reps;
 	}
+	while (total--) {
+		/* the walk furthest behind its share of the round */
+		for (next = -1, i = 0; i < p->nr_walks; i++) {
+			s = (round + i) % p->nr_walks;
+			if (done[s] < stats[s].reps &&
+			    (next < 0 || (done[s] + 0.5) * stats[next].reps <
+					 (done[next] + 0.5) * stats[s].reps))
+				next = s;
+		}
+		stats[next].sample[stats[next].nr_samples++] =
+			time_walk(m, team, p->walk[next], p->cache, &last[next]);
+		done[next]++;
+	}
+	for (s = 0; s < p->nr_walks; s++)
+		stats[s].round_time[round] =
+			summarize(&stats[s].sample[first[s]], stats[s].reps).median;
 	for (s = 0; s < p->nr_walks; s++)
 		stats[s].ratio[round] = stats[s].round_time[round] /
 					stats[0].round_time[round];
@@ -2286,13 +2304,13 @@ static int plan_rounds(struct walk_stats *stats, int nr_walks, int builds)
  * Reporting
  */
 
-static void print_walk_line(const struct walk_stats *st, int w, int verbose,
-			    struct walk_result last)
+static void print_walk_line(const struct params *p, const struct walk_stats *st,
+			    int w, struct walk_result last)
 {
-	printf("%s scan in %fs\n", walks[w].time_label,
-	       summarize(st->sample, st->nr_samples).median);
-	if (verbose >= 3)
-		printf("total = %lu\n", last.sum);
+	fprintf(p->text, "%s scan in %fs\n", walks[w].time_label,
+		summarize(st->sample, st->nr_samples).median);
+	if (p->verbose >= 3)
+		fprintf(p->text, "total = %lu\n", last.sum);
 }
 
 static void print_plan(const struct params *p, const struct walk_stats *stats,
@@ -2300,12 +2318,12 @@ static void print_plan(const struct params *p, const struct walk_stats *stats,
 {
 	int s;
 
-	printf("%d round%s over %d model%s, cache %s before each walk, timed walks per round:",
+	fprintf(p->text, "%d round%s over %d model%s, cache %s before each walk, timed walks per round:",
 	       nr_rounds, nr_rounds > 1 ? "s" : "", p->builds, p->builds > 1 ? "s" : "",
 	       p->cache == CACHE_COLD ? "flushed" : "left warm");
 	for (s = 0; s < p->nr_walks; s++)
-		printf(" %s %d", walks[p->walk[s]].time_label, stats[s].reps);
-	printf("\n");
+		fprintf(p->text, " %s %d", walks[p->walk[s]].time_label, stats[s].reps);
+	fprintf(p->text, "\n");
 }
 
 static void print_spread(const struct lru_model *m, const struct params *p,
@@ -2316,14 +2334,14 @@ static void print_spread(const struct lru_model *m, const struct params *p,
 
 	for (s = 0; s < p->nr_walks; s++) {
 		t = summarize(stats[s].sample, stats[s].nr_samples);
-		printf("%s: %d timed walks, median %.6fs, min %.6fs, max %.6fs, %.2f ns/page, %.2f ns/folio\n",
+		fprintf(p->text, "%s: %d timed walks, median %.6fs, min %.6fs, max %.6fs, %.2f ns/page, %.2f ns/folio\n",
 		       walks[p->walk[s]].time_label, stats[s].nr_samples,
 		       t.median, t.min, t.max, t.median * 1e9 / m->nr_pages,
 		       t.median * 1e9 / m->nr_lru);
 	}
 	for (s = 1; s < p->nr_walks; s++) {
 		r = summarize(stats[s].ratio, nr_rounds);
-		printf("%s/%s ratio: median %.3f, range %.3f to %.3f over %d round%s\n",
+		fprintf(p->text, "%s/%s ratio: median %.3f, range %.3f to %.3f over %d round%s\n",
 		       walks[p->walk[s]].label, walks[p->walk[0]].label,
 		       r.median, r.min, r.max, nr_rounds, nr_rounds > 1 ? "s" : "");
 	}
@@ -2335,7 +2353,7 @@ static void print_ratios(const struct params *p, const struct walk_stats *stats,
 	int s;
 
 	for (s = 1; s < p->nr_walks; s++)
-		printf("Physical scan is %f faster than %s\n",
+		fprintf(p->text, "Physical scan is %f faster than %s\n",
 		       summarize(stats[s].ratio, nr_rounds).median,
 		       walks[p->walk[s]].label);
 }
@@ -2391,7 +2409,7 @@ static void print_memmap(const struct lru_model *m, const struct params *p)
 
 	if (share >= 0)
 		snprintf(hp, sizeof(hp), "%.0f%%", 100 * share);
-	printf("memmap %s for %lu pages (%s simulated), %s in huge pages (--thp=%s)\n",
+	fprintf(p->text, "memmap %s for %lu pages (%s simulated), %s in huge pages (--thp=%s)\n",
 	       human((double)m->nr_pages * m->desc_size, b1, 32), m->nr_pages,
 	       human(m->nr_pages * SIM_PAGE_SIZE, b2, 32), hp, thp_names[p->thp]);
 	if (p->thp == THP_ALWAYS && share >= 0 && share < 0.5 &&
@@ -2421,14 +2439,14 @@ static void print_model(const struct lru_model *m, const struct params *p)
 		snprintf(rmap, sizeof(rmap), "%g:%d (%lu folios mapped, %s pool)",
 			 p->rmap_share, p->rmap_hops, m->nr_mapped,
 			 human((m->rmap_mask + 1.0) * sizeof(*m->rmap), pool, 32));
-	printf("model: %lu LRU folios of %lu pages (%.1f%% of pfns), other pages %s, folios %s, locality %g, %d-byte struct page\n",
+	fprintf(p->text, "model: %lu LRU folios of %lu pages (%.1f%% of pfns), other pages %s, folios %s, locality %g, %d-byte struct page\n",
 	       m->nr_lru, m->lru_pages, 100.0 * m->lru_pages / m->nr_pages,
 	       non_lru_names[p->non_lru], folio_mix(p, mix, sizeof(mix)),
 	       p->locality, p->desc_size);
 	if (p->nr_lists > 1)
 		snprintf(lists, sizeof(lists), "%d lists per thread taken %lu at a time",
 			 p->nr_lists, p->chunk);
-	printf("work: access %s, physical walk reads %s, %s, %d thread%s, rmap %s\n",
+	fprintf(p->text, "work: access %s, physical walk reads %s, %s, %d thread%s, rmap %s\n",
 	       access_names[p->access],
 	       p->phys == PHYS_JUMP ? "heads and jumps" : "every page",
 	       lists, p->threads, p->threads > 1 ? "s" : "", rmap);
@@ -2448,13 +2466,221 @@ static void print_break_even(const struct lru_model *m, const struct params *p,
 	for (s = 1; s < p->nr_walks; s++) {
 		even = share / summarize(stats[s].ratio, nr_rounds).median;
 		if (even < 1)
-			printf("break-even against %s: the physical walk wins while more than %.3g%% of pages are on the LRU\n",
+			fprintf(p->text, "break-even against %s: the physical walk wins while more than %.3g%% of pages are on the LRU\n",
 			       walks[p->walk[s]].label, 100 * even);
 		else
-			printf("break-even against %s: the physical walk loses even with every page on the LRU\n",
+			fprintf(p->text, "break-even against %s: the physical walk loses even with every page on the LRU\n",
 			       walks[p->walk[s]].label);
 	}
-	printf("(assuming the physical walk costs the same per pfn, and each LRU walk the same per folio, at any LRU share)\n");
+	fprintf(p->text, "(assuming the physical walk costs the same per pfn, and each LRU walk the same per folio, at any LRU share)\n");
+}
+
+/*
+ * Machine formats: --format=csv writes a header and one row per walk,
+ * --format=json one object with the run's fields and a "walks" array.
+ * Both come from one list of named fields, so their names agree; string
+ * fields never hold a comma or a quote, so the CSV needs no quoting.
+ */
+
+/* What the run was on. */
+struct machine {
+	char cpu[128];		/* model name, as /proc/cpuinfo says */
+	long cpus;		/* online CPUs */
+	double memory;		/* bytes of RAM */
+	char kernel[200];	/* uname: system, release, machine */
+	char thp[32];		/* the system's THP policy, or unknown */
+};
+
+/* The first line of file that starts with key, after its colon. */
+static int read_key(const char *file, const char *key, char *out, size_t len)
+{
+	char line[512], *v;
+	FILE *f = fopen(file, "r");
+	int found = 0;
+
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, strlen(key)) || !(v = strchr(line, ':')))
+			continue;
+		for (v++; *v == ' ' || *v == '\t'; v++)
+			;
+		snprintf(out, len, "%.*s", (int)strcspn(v, "\n"), v);
+		found = 1;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static void read_machine(struct machine *mc)
+{
+	struct utsname u;
+	char mem[128], *l, *r;
+	FILE *f;
+
+	if (!read_key("/proc/cpuinfo", "model name", mc->cpu, sizeof(mc->cpu)) &&
+	    !read_key("/proc/cpuinfo", "Hardware", mc->cpu, sizeof(mc->cpu)))
+		snprintf(mc->cpu, sizeof(mc->cpu), "unknown");
+	mc->cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	mc->memory = read_key("/proc/meminfo", "MemTotal", mem, sizeof(mem)) ?
+		     atof(mem) * 1024 : 0;
+	if (uname(&u) == 0)
+		snprintf(mc->kernel, sizeof(mc->kernel), "%.60s %.80s %.40s",
+			 u.sysname, u.release, u.machine);
+	else
+		snprintf(mc->kernel, sizeof(mc->kernel), "unknown");
+	snprintf(mc->thp, sizeof(mc->thp), "unknown");
+	f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	if (f && fgets(mem, sizeof(mem), f) && (l = strchr(mem, '[')) &&
+	    (r = strchr(l, ']')))
+		snprintf(mc->thp, sizeof(mc->thp), "%.*s", (int)(r - l - 1), l + 1);
+	if (f)
+		fclose(f);
+}
+
+#define MAX_FIELDS	48
+
+/* Named values, in order; strings are marked for JSON's quotes. */
+struct fields {
+	int nr;
+	const char *name[MAX_FIELDS];
+	char value[MAX_FIELDS][160];
+	char string[MAX_FIELDS];
+};
+
+static PRINTF(3, 4) void add_field(struct fields *f, const char *name,
+				   const char *fmt, ...)
+{
+	va_list ap;
+
+	f->name[f->nr] = name;
+	f->string[f->nr] = 0;
+	va_start(ap, fmt);
+	vsnprintf(f->value[f->nr], sizeof(f->value[0]), fmt, ap);
+	va_end(ap);
+	f->nr++;
+}
+
+/* A string field: commas, quotes, backslashes and controls become spaces. */
+static void add_string(struct fields *f, const char *name, const char *s)
+{
+	char *c;
+
+	add_field(f, name, "%s", s);
+	for (c = f->value[f->nr - 1]; *c; c++)
+		if (*c == ',' || *c == '"' || *c == '\\' || (unsigned char)*c < ' ')
+			*c = ' ';
+	f->string[f->nr - 1] = 1;
+}
+
+/* The run's fields: size, seed, rounds, every knob, the machine. */
+static void run_fields(struct fields *f, const struct lru_model *m,
+		       const struct params *p, const struct machine *mc,
+		       int nr_rounds)
+{
+	char mix[128], *c;
+
+	for (c = (char *)folio_mix(p, mix, sizeof(mix)); *c; c++)
+		if (*c == ',')
+			*c = ' ';
+	add_field(f, "pages", "%lu", m->nr_pages);
+	add_field(f, "memory_bytes", "%.0f", m->nr_pages * SIM_PAGE_SIZE);
+	add_field(f, "seed", "%lu", p->seed);
+	add_field(f, "rounds", "%d", nr_rounds);
+	add_field(f, "builds", "%d", p->builds);
+	add_field(f, "lru_folios", "%lu", m->nr_lru);
+	add_field(f, "lru_pages", "%lu", m->lru_pages);
+	add_field(f, "lru_fraction", "%g", p->lru_fraction);
+	add_string(f, "non_lru", non_lru_names[p->non_lru]);
+	add_string(f, "folios", mix);
+	add_string(f, "phys", phys_names[p->phys]);
+	add_field(f, "locality", "%g", p->locality);
+	add_string(f, "access", access_names[p->access]);
+	add_field(f, "lists", "%d", p->nr_lists);
+	add_field(f, "chunk", "%lu", p->chunk);
+	add_field(f, "threads", "%d", p->threads);
+	add_field(f, "rmap_share", "%g", p->rmap_share);
+	add_field(f, "rmap_hops", "%d", p->rmap_hops);
+	add_field(f, "struct_page", "%d", p->desc_size);
+	add_string(f, "thp", thp_names[p->thp]);
+	add_field(f, "huge_share", "%.3f", huge_share(&m->memmap));
+	add_string(f, "cache", cache_names[p->cache]);
+	add_field(f, "kernel_like", "%d", p->kernel_like);
+	add_string(f, "cpu", mc->cpu);
+	add_field(f, "cpus", "%ld", mc->cpus);
+	add_field(f, "ram_bytes", "%.0f", mc->memory);
+	add_string(f, "kernel", mc->kernel);
+	add_string(f, "system_thp", mc->thp);
+	add_string(f, "version", SCAN_VERSION);
+}
+
+/* One walk's fields: its times and its speedup (ratio) over rounds. */
+static void walk_fields(struct fields *f, const struct lru_model *m,
+			const struct params *p, const struct walk_stats *st,
+			int s, int nr_rounds)
+{
+	struct summary t = summarize(st->sample, st->nr_samples);
+	struct summary r = summarize(st->ratio, nr_rounds);
+
+	add_string(f, "walk", walks[p->walk[s]].name);
+	add_string(f, "label", walks[p->walk[s]].label);
+	add_field(f, "timed", "%d", st->nr_samples);
+	add_field(f, "median_s", "%.9f", t.median);
+	add_field(f, "min_s", "%.9f", t.min);
+	add_field(f, "max_s", "%.9f", t.max);
+	add_field(f, "ns_per_page", "%.4f", t.median * 1e9 / m->nr_pages);
+	add_field(f, "ns_per_folio", "%.4f", t.median * 1e9 / m->nr_lru);
+	add_field(f, "speedup", "%.6f", r.median);
+	add_field(f, "speedup_min", "%.6f", r.min);
+	add_field(f, "speedup_max", "%.6f", r.max);
+}
+
+/* Fields as JSON members, each line but the last ending in a comma
+ * unless more follow. */
+static void print_json_fields(const struct fields *f, const char *indent,
+			      int more)
+{
+	int i;
+
+	for (i = 0; i < f->nr; i++)
+		printf("%s\"%s\": %s%s%s%s\n", indent, f->name[i],
+		       f->string[i] ? "\"" : "", f->value[i],
+		       f->string[i] ? "\"" : "", more || i + 1 < f->nr ? "," : "");
+}
+
+/* The machine-readable results on stdout, in the --format asked for. */
+static void print_results(const struct lru_model *m, const struct params *p,
+			  const struct walk_stats *stats, int nr_rounds)
+{
+	struct fields run = { 0 }, walk;
+	struct machine mc;
+	int s, i;
+
+	read_machine(&mc);
+	run_fields(&run, m, p, &mc, nr_rounds);
+	if (p->format == FORMAT_JSON)
+		printf("{\n");
+	for (s = 0; s < p->nr_walks; s++) {
+		memset(&walk, 0, sizeof(walk));
+		walk_fields(&walk, m, p, &stats[s], s, nr_rounds);
+		if (p->format == FORMAT_JSON) {
+			if (!s) {
+				print_json_fields(&run, "  ", 1);
+				printf("  \"walks\": [\n");
+			}
+			printf("    {\n");
+			print_json_fields(&walk, "      ", 0);
+			printf("    }%s\n", s + 1 < p->nr_walks ? "," : "");
+			continue;
+		}
+		for (i = 0; !s && i < walk.nr + run.nr; i++)
+			printf("%s%s", i < walk.nr ? walk.name[i] : run.name[i - walk.nr],
+			       i + 1 < walk.nr + run.nr ? "," : "\n");
+		for (i = 0; i < walk.nr + run.nr; i++)
+			printf("%s%s", i < walk.nr ? walk.value[i] : run.value[i - walk.nr],
+			       i + 1 < walk.nr + run.nr ? "," : "\n");
+	}
+	if (p->format == FORMAT_JSON)
+		printf("  ]\n}\n");
 }
 
 /*
@@ -2615,6 +2841,11 @@ static void set_walks(struct params *p, const char *opt, const char *arg)
 		p->xarray |= walks[p->walk[s]].fn == walk_xarray;
 }
 
+static void set_format(struct params *p, const char *opt, const char *arg)
+{
+	p->format = parse_choice(opt, arg, format_names);
+}
+
 static void set_kernel_like(struct params *p, const char *opt, const char *arg)
 {
 	(void)opt;
@@ -2657,6 +2888,8 @@ static const struct option_spec options[] = {
 	  "more detail: -v, -vv, -vvv" },
 	{ 0, "walks", "NAME,...", set_walks,
 	  "walks to compare with the physical one, in order" },
+	{ 0, "format", "text|csv|json", set_format,
+	  "results as the original's lines (default) or data" },
 	{ 0, "thp", "always|never|system", set_thp,
 	  "2 MiB memmap pages (default), 4 KiB, or any" },
 	{ 0, "cache", "cold|warm", set_cache,
@@ -2915,9 +3148,9 @@ static int measure(struct lru_model *m, struct team *team,
 
 			if (!c.ok)
 				die("self-check failed: the LRU links of build %d are inconsistent", b);
-			printf("LRU fingerprint %016llx (links checked)\n",
+			fprintf(p->text, "LRU fingerprint %016llx (links checked)\n",
 			       (unsigned long long)c.fingerprint);
-			printf("LRU order: runs of pfn-adjacent folios %.2f long on average\n",
+			fprintf(p->text, "LRU order: runs of pfn-adjacent folios %.2f long on average\n",
 			       c.mean_run);
 		}
 		for (r = 0; r < rounds && nr_rounds < MAX_ROUNDS; r++) {
@@ -2959,19 +3192,20 @@ int main(int argc, char **argv)
 	check_fits(&p);
 	plan_cpus(&p, cpu);
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	p.text = p.format == FORMAT_TEXT ? stdout : stderr;
 
 	start = now();
 	map_model(&m, &p);
 	if (p.verbose >= 3)
-		printf("Allocated memmap for %lu pages in %fs\n", m.nr_pages, now() - start);
+		fprintf(p.text, "Allocated memmap for %lu pages in %fs\n", m.nr_pages, now() - start);
 	if (p.verbose >= 2)
-		printf("random seed %lu\n", p.seed);
+		fprintf(p.text, "random seed %lu\n", p.seed);
 	build_model(&m, &p, p.seed, 1);
 	if (p.verbose >= 3)
-		printf("Created shuffled list in %fs\n", now() - start);
+		fprintf(p.text, "Created shuffled list in %fs\n", now() - start);
 	if (p.verbose >= 1) {
 		if (p.kernel_like)
-			printf("--kernel-like set:%s\n", *preset ? preset : " nothing (every knob given)");
+			fprintf(p.text, "--kernel-like set:%s\n", *preset ? preset : " nothing (every knob given)");
 		print_memmap(&m, &p);
 		print_model(&m, &p);
 	}
@@ -2982,13 +3216,16 @@ int main(int argc, char **argv)
 	if (p.verbose >= 1) {
 		print_plan(&p, stats, nr_rounds);
 		for (s = 0; s < p.nr_walks; s++)
-			print_walk_line(&stats[s], p.walk[s], p.verbose, last[s]);
+			print_walk_line(&p, &stats[s], p.walk[s], last[s]);
 	}
 	if (p.verbose >= 2)
 		print_spread(&m, &p, stats, nr_rounds);
 	if (p.verbose >= 1)
 		print_break_even(&m, &p, stats, nr_rounds);
-	print_ratios(&p, stats, nr_rounds);
+	if (p.format == FORMAT_TEXT || p.verbose)
+		print_ratios(&p, stats, nr_rounds);
+	if (p.format != FORMAT_TEXT)
+		print_results(&m, &p, stats, nr_rounds);
 	warn_untrusted(&m, &p, stats, nr_rounds);
 	free_model(&m);
 	return 0;
