@@ -1,49 +1,141 @@
 #!/bin/sh
-# sweep.sh - run ./scan at several sizes and print both ratios per size.
+# sweep.sh - run ./scan at several sizes, keep every result in one CSV,
+# and print a table of the ratios per size.
 #
-# usage: scripts/sweep.sh [-h] [SIZE...]
+# usage: scripts/sweep.sh [-h] [-o FILE.csv] [SCAN_OPTION...] [SIZE...]
 #
-# SIZE is scan's -c value, millions of pages (default: 1 2 5 10 20 50).
-# Sizes that do not fit in this machine's memory are skipped: scan refuses
-# them before allocating, and the line says so.  SCAN names the binary
-# (default ./scan); SCAN_OPTS adds options to every run (e.g. "-r 3").
+# SIZE is scan's -c value, millions of pages.  Without sizes, a
+# geometric series 0.1 0.2 0.5 1 2 5 10 ... up to what fits in this
+# machine's memory.  A size that does not fit is skipped (scan refuses it
+# before allocating).  Options for scan go before the sizes: long ones as
+# --name=value, short ones as -s 5 or -s5 (-c and -m are the sweep's).
+# -o writes the CSV (scan --format=csv, one header) to FILE; progress and
+# the time left go to stderr.  SCAN names the binary (default ./scan).
 set -eu
 
 usage() {
-	sed -n '2,10s/^# \{0,1\}//p' "$0"
+	sed -n '2,15s/^# \{0,1\}//p' "$0"
 }
 
-while getopts h opt; do
-	case $opt in
-	h) usage; exit 0 ;;
-	*) usage >&2; exit 2 ;;
+out=""
+opts=""
+sizes=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h | --help) usage; exit 0 ;;
+	-o) [ $# -ge 2 ] || { usage >&2; exit 2; }; out=$2; shift ;;
+	-o*) out=${1#-o} ;;
+	-c* | -m* | --format=*)
+		echo "sweep.sh: $1: the sweep sets the size and the format itself" >&2
+		exit 2 ;;
+	-[srt]) [ $# -ge 2 ] || { usage >&2; exit 2; }; opts="$opts $1 $2"; shift ;;
+	-*) opts="$opts $1" ;;
+	*) sizes="$sizes $1" ;;
 	esac
+	shift
 done
-shift $((OPTIND - 1))
-[ $# -gt 0 ] || set -- 1 2 5 10 20 50
 
 scan=${SCAN:-./scan}
-opts=${SCAN_OPTS:-}
-err=$(mktemp)
-trap 'rm -f "$err"' EXIT INT TERM
+[ -x "$scan" ] || { echo "sweep.sh: no $scan: run make first" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
 
-printf '%10s %14s %14s\n' "-c" "vs ListLRU" "vs ArrayLRU"
-for size in "$@"; do
+# The default series: 1-2-5 steps while 80 bytes a page (memmap, array
+# and some slack) fit in the memory available now.
+if [ -z "$sizes" ]; then
+	avail=$(awk '/^MemAvailable:/ { print $2 * 1024 }' /proc/meminfo 2>/dev/null)
+	sizes=$(awk -v avail="${avail:-0}" 'BEGIN {
+		for (e = 0.1; e < 1e6; e *= 10)
+			for (i = 1; i <= 3; i++) {
+				c = e * (i == 1 ? 1 : i == 2 ? 2 : 5)
+				if (avail > 0 && c * 1e6 * 80 > avail)
+					exit
+				printf "%g ", c
+			}
+	}')
+fi
+
+n=0
+for size in $sizes; do
+	n=$((n + 1))
+done
+i=0
+start=$(date +%s)
+done_work=0
+for size in $sizes; do
+	i=$((i + 1))
+	now=$(date +%s)
+	left=$(awk -v done_work="$done_work" -v spent=$((now - start)) -v sizes="$sizes" -v i="$i" 'BEGIN {
+		k = split(sizes, s, " ")
+		for (j = i; j <= k; j++)
+			todo += s[j]
+		if (done_work > 0)
+			printf "about %d s left", spent / done_work * todo
+		else
+			printf "time left unknown"
+	}')
+	echo "sweep: -c $size ($i of $n), $((now - start)) s so far, $left" >&2
 	rc=0
-	# shellcheck disable=SC2086 # SCAN_OPTS is a list of options
-	out=$("$scan" -c "$size" $opts 2>"$err") || rc=$?
+	# shellcheck disable=SC2086 # opts is a list of options
+	"$scan" -c "$size" $opts --format=csv >"$tmp/run.csv" 2>"$tmp/err" || rc=$?
 	case $rc in
 	0)
-		list=$(printf '%s\n' "$out" | sed -n 's/^Physical scan is \([0-9.]*\) faster than ListLRU$/\1/p')
-		array=$(printf '%s\n' "$out" | sed -n 's/^Physical scan is \([0-9.]*\) faster than ArrayLRU$/\1/p')
-		printf '%10s %14s %14s\n' "$size" "$list" "$array"
+		if [ ! -s "$tmp/all.csv" ]; then
+			cat "$tmp/run.csv" >"$tmp/all.csv"
+		else
+			sed 1d "$tmp/run.csv" >>"$tmp/all.csv"
+		fi
+		done_work=$(awk -v a="$done_work" -v b="$size" 'BEGIN { print a + b }')
 		;;
 	1)
-		printf '%10s  skipped: %s\n' "$size" "$(sed -n 's/^scan: //p' "$err" | head -n 1)"
+		echo "sweep: -c $size skipped: $(sed -n 's/^scan: //p' "$tmp/err" | head -n 1)" >&2
 		;;
 	*)
-		cat "$err" >&2
+		cat "$tmp/err" >&2
 		exit "$rc"
 		;;
 	esac
 done
+[ -s "$tmp/all.csv" ] || { echo "sweep: no size ran" >&2; exit 1; }
+[ -z "$out" ] || cp "$tmp/all.csv" "$out"
+
+# The table: one row per size, one column per walk compared.
+awk -F, '
+NR == 1 {
+	for (i = 1; i <= NF; i++)
+		col[$i] = i
+	next
+}
+{
+	size = $col["pages"] / 1e6
+	if (!(size in seen)) {
+		seen[size] = 1
+		order[++nsizes] = size
+		mem[size] = $col["memory_bytes"]
+	}
+	if ($col["walk"] == "physical")
+		next
+	if (!($col["label"] in known)) {
+		known[$col["label"]] = 1
+		label[++nlabels] = $col["label"]
+	}
+	ratio[size, $col["label"]] = $col["speedup"]
+}
+END {
+	printf "%10s %12s", "-c", "memory"
+	for (l = 1; l <= nlabels; l++)
+		printf " %14s", "vs " label[l]
+	printf "\n"
+	for (s = 1; s <= nsizes; s++) {
+		size = order[s]
+		m = mem[size]; u = "B"
+		split("KiB MiB GiB TiB PiB", units, " ")
+		for (k = 1; m >= 1024 && k <= 5; k++) {
+			m /= 1024; u = units[k]
+		}
+		printf "%10g %8.1f %-3s", size, m, u
+		for (l = 1; l <= nlabels; l++)
+			printf " %14.3f", ratio[size, label[l]]
+		printf "\n"
+	}
+}' "$tmp/all.csv"

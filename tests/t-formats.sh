@@ -1,0 +1,117 @@
+#!/bin/sh
+# From a run to a mailing-list post: CSV and JSON, sweep, plot, report,
+# compare.  Tiny sizes; nothing here asserts a speed.
+. tests/lib.sh
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# csv_ok FILE ROWS: a header, ROWS rows, the same number of fields in
+# each, and the documented columns.
+csv_ok() {
+	awk -F, -v rows="$2" '
+	NR == 1 {
+		nf = NF
+		for (i = 1; i <= NF; i++)
+			col[$i] = 1
+		split("walk label pages memory_bytes seed rounds timed median_s min_s max_s ns_per_page ns_per_folio speedup speedup_min speedup_max lru_fraction non_lru folios phys locality access lists chunk threads rmap_share rmap_hops struct_page thp huge_share cache cpu kernel", need, " ")
+		for (i in need)
+			if (!(need[i] in col)) {
+				print "# missing column " need[i]
+				bad = 1
+			}
+		next
+	}
+	NF != nf { print "# row " NR " has " NF " fields"; bad = 1 }
+	END { exit bad || NR != rows + 1 }' "$1"
+}
+
+run -c 0.01 -r 2 -s 77 --format=csv
+check "csv: exit 0" [ "$rc" -eq 0 ]
+check "csv: header and a row per walk, documented columns" csv_ok "$tmp/out" 3
+check "csv: the seed as given" \
+	sh -c "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"seed\") c = i } NR > 1 && \$c != 77 { exit 1 }' '$tmp/out'"
+check "csv: the physical walk's speedup is 1" \
+	sh -c "grep -q '^physical,Physical,.*,1\\.000000,1\\.000000,1\\.000000,' '$tmp/out'"
+check "csv: nothing but data on stdout" sh -c "! grep -q 'faster than' '$tmp/out'"
+
+run -c 0.01 -r 2 --format=csv -v --lru-fraction=0.5 --lists=2 --struct-page=32
+check "csv -v: the text lines go to stderr" err_has '^Physical scan is [0-9.]+ faster than ListLRU$'
+check "csv: knobs as columns" \
+	sh -c "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i } NR == 2 { exit !(\$c[\"lru_fraction\"] == 0.5 && \$c[\"lists\"] == 2 && \$c[\"struct_page\"] == 32) }' '$tmp/out'"
+
+run -c 0.01 -r 2 --format=json --walks=list,xarray
+check "json: exit 0" [ "$rc" -eq 0 ]
+if have python3; then
+	check "json: parses, with run fields and a walks array" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["pages"] == 10000 and d["rounds"] == 2 and "kernel" in d and "cpu" in d
+names = [w["walk"] for w in d["walks"]]
+assert names == ["physical", "list", "xarray"], names
+for w in d["walks"]:
+    for k in ("median_s", "min_s", "max_s", "ns_per_page", "speedup", "timed"):
+        assert k in w, k
+' "$tmp/out"
+else
+	echo "ok $((n + 1)) json: parses # SKIP no python3"
+	n=$((n + 1))
+fi
+
+run -c 0.01 -r 1 --format=yaml
+check "--format=yaml: usage error" [ "$rc" -eq 2 ]
+
+# sweep: one CSV, a table, a skipped size
+SCAN=./scan scripts/sweep.sh -o "$tmp/sweep.csv" -r 1 0.01 0.02 1000000 >"$tmp/table" 2>"$tmp/progress"
+rc=$?
+check "sweep: exit 0" [ "$rc" -eq 0 ]
+check "sweep: one CSV with both sizes" csv_ok "$tmp/sweep.csv" 6
+check "sweep: a table row per size that ran" \
+	sh -c "grep -Ec '^ +0\\.0[12] +[0-9.]+ MiB +[0-9.]+ +[0-9.]+\$' '$tmp/table' | grep -qx 2"
+check "sweep: progress with the time left" grep -q '^sweep: -c 0.02 (2 of 3), [0-9]* s so far, ' "$tmp/progress"
+check "sweep: the size that does not fit is skipped" grep -q '^sweep: -c 1000000 skipped: ' "$tmp/progress"
+scripts/sweep.sh -c 1 >/dev/null 2>&1
+check "sweep: -c is refused" [ $? -eq 2 ]
+
+# plot: valid SVG with the data drawn
+scripts/plot.sh "$tmp/sweep.csv" >"$tmp/plot.svg"
+check "plot: exit 0" [ $? -eq 0 ]
+if have python3; then
+	check "plot: valid XML" python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$tmp/plot.svg"
+elif have xmllint; then
+	check "plot: valid XML" xmllint --noout "$tmp/plot.svg"
+fi
+check "plot: a line per walk" [ "$(grep -c '<polyline' "$tmp/plot.svg")" -eq 2 ]
+check "plot: a point per walk and size" [ "$(grep -c '<circle' "$tmp/plot.svg")" -eq 4 ]
+check "plot: legend" grep -q '>ListLRU</text>' "$tmp/plot.svg"
+check "plot: axis labels" grep -q '>simulated memory' "$tmp/plot.svg"
+check "plot: the machine in the title" grep -q "$(uname -r)" "$tmp/plot.svg"
+for f in 0.3 1; do
+	./scan -c 0.01 -r 1 --format=csv --lru-fraction=$f 2>/dev/null
+done | awk 'NR == 1 || !/^walk,/' >"$tmp/knob.csv"
+scripts/plot.sh --x lru_fraction "$tmp/knob.csv" >"$tmp/knob.svg"
+check "plot --x lru_fraction: drawn" grep -q '>lru_fraction' "$tmp/knob.svg"
+scripts/plot.sh --x nosuchcolumn "$tmp/knob.csv" >/dev/null 2>&1
+check "plot --x with a missing column: exit 1" [ $? -eq 1 ]
+
+# report: a block for a mail
+scripts/report.sh -c 0.01 -r 2 >"$tmp/report"
+check "report: exit 0" [ $? -eq 0 ]
+check "report: at most 72 columns" awk 'length > 72 { exit 1 }' "$tmp/report"
+check "report: no tabs" sh -c "! grep -q '	' '$tmp/report'"
+check "report: names this kernel release" grep -q "$(uname -r)" "$tmp/report"
+check "report: the CPU" grep -q "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1 | cut -c1-20)" "$tmp/report"
+check "report: the command" grep -q '^\$ ./scan -c 0.01 -r 2$' "$tmp/report"
+check "report: the original's two lines" \
+	sh -c "grep -c '^Physical scan is [0-9.]* faster than [A-Za-z]*LRU\$' '$tmp/report' | grep -qx 2"
+check "report: the spread" grep -q 'ListLRU [0-9.]* ([0-9.]* to [0-9.]*)' "$tmp/report"
+
+# compare: a row per walk and size, noise marked
+scripts/compare.sh "$tmp/sweep.csv" "$tmp/sweep.csv" >"$tmp/cmp"
+check "compare: exit 0" [ $? -eq 0 ]
+check "compare: a row per walk and size" [ "$(grep -c '%' "$tmp/cmp")" -eq 4 ]
+check "compare: identical runs are noise" [ "$(grep -c '+0.0%  noise$' "$tmp/cmp")" -eq 4 ]
+awk -F, 'BEGIN { OFS = "," } NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	$c["walk"] == "list" { $c["speedup"] *= 2; $c["speedup_min"] *= 2; $c["speedup_max"] *= 2 } { print }' \
+	"$tmp/sweep.csv" >"$tmp/doubled.csv"
+scripts/compare.sh "$tmp/sweep.csv" "$tmp/doubled.csv" >"$tmp/cmp2"
+check "compare: a real change is not noise" grep -q '^ListLRU .*+100.0%$' "$tmp/cmp2"
