@@ -7,8 +7,8 @@
 # against the simulated memory, on log axes, one line per walk, with the
 # machine in the title.  --x COLUMN plots against another column of the
 # CSV instead (a knob such as lru_fraction, locality, lists or threads),
-# so knob sweeps can be drawn too; an axis is logarithmic when all its
-# values are positive and span more than 20 times.  The CSV comes from
+# so knob sweeps can be drawn too; memory is on a log axis, and any other
+# axis is when all its values are positive and span more than 20 times.  The CSV comes from
 # scan --format=csv or scripts/sweep.sh -o.
 set -eu
 
@@ -57,7 +57,7 @@ function ticks(lo, hi, islog, t,    n, v, step, p, q) {
 	if (islog) {
 		step = xcol == "memory_bytes" && axis == "x" ? 2 : 10
 		# powers of step; with few decades also 2 and 5 times them
-		for (p = 1e-30; p < 1e30; p *= step)
+		for (p = step ^ int(log(lo) / log(step) - 1); p <= hi * 1.001; p *= step)
 			for (v = 1; v <= (step == 10 && hi / lo < 1000 ? 3 : 1); v++) {
 				q = p * (v == 1 ? 1 : v == 2 ? 2 : 5)
 				if (q >= lo * 0.999 && q <= hi * 1.001)
@@ -116,7 +116,8 @@ END {
 		print "plot.sh: no walks to draw in the CSV" > "/dev/stderr"
 		exit 1
 	}
-	xlog = xmin > 0 && xmax / xmin > 20
+	# sizes come in geometric steps: memory is always on a log axis
+	xlog = xmin > 0 && (xcol == "memory_bytes" || xmax / xmin > 20)
 	ylog = ymin > 0 && ymax / ymin > 20
 	if (xmax == xmin) { xmin = xlog ? xmin / 2 : xmin - 1; xmax = xlog ? xmax * 2 : xmax + 1 }
 	if (ymax == ymin) { ymin = ylog ? ymin / 2 : (ymin > 1 ? ymin - 1 : 0); ymax = ylog ? ymax * 2 : ymax + 1 }
