@@ -3,23 +3,39 @@
 #   make            build ./scan
 #   make run        build, then run it with the defaults
 #   make test       run every tests/t-*.sh; ends with "N passed, M failed"
+#   make sanitize   build ./scan-sanitize (ASan + UBSan) and run the tests on it
+#   make valgrind   run a tiny scan under valgrind's memcheck
+#   make fuzz       build the libFuzzer target and fuzz the options for FUZZ_SECONDS
 #   make install    install to $(DESTDIR)$(PREFIX)/bin
 #   make WERROR=1   warnings are errors (CI)
 
 CFLAGS  ?= -O2 -g
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
+CLANG   ?= clang
+FUZZ_SECONDS ?= 60
 
-# The project's warnings, kept apart from the user's CFLAGS.
-WARN     = -Wall -Wextra
+# The project's language and warnings, kept apart from the user's CFLAGS.
+STD      = -std=gnu11
+WARN     = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 WARN    += $(if $(WERROR),-Werror)
-# Setup shares large work among threads (older C libraries need this).
+# Setup and -t share work among threads (older C libraries need this).
 THREADS  = -pthread
+# Sanitizers stop at the first report, so a test sees it as a failure.
+SANITIZE = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	   -fno-sanitize-recover=all
 
 all: scan
 
 scan: scan.c
-	$(CC) $(CPPFLAGS) $(WARN) $(THREADS) $(CFLAGS) $(LDFLAGS) -o $@ scan.c $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(STD) $(WARN) $(THREADS) $(CFLAGS) $(LDFLAGS) -o $@ scan.c $(LDLIBS)
+
+scan-sanitize: scan.c
+	$(CC) $(CPPFLAGS) $(STD) $(WARN) $(THREADS) $(SANITIZE) $(LDFLAGS) -o $@ scan.c $(LDLIBS)
+
+fuzz-options: tests/fuzz-options.c scan.c
+	$(CLANG) $(CPPFLAGS) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all $(THREADS) -o $@ tests/fuzz-options.c
 
 run: scan
 	./scan
@@ -27,12 +43,26 @@ run: scan
 test: scan
 	sh tests/run.sh
 
+sanitize: scan-sanitize
+	SCAN=./scan-sanitize sh tests/run.sh
+
+valgrind: scan
+	valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		./scan -c 0.01 -r 2 -vvv
+	valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		./scan -c 0.01 -r 2 --kernel-like --walks=list,array,xarray --struct-page=8 --format=json
+
+fuzz: fuzz-options
+	mkdir -p tests/fuzz-corpus.tmp
+	./fuzz-options -max_total_time=$(FUZZ_SECONDS) -max_len=512 -timeout=10 \
+		tests/fuzz-corpus.tmp tests/fuzz-seeds
+
 install: scan
 	mkdir -p $(DESTDIR)$(BINDIR)
 	cp scan $(DESTDIR)$(BINDIR)/scan
 	chmod 755 $(DESTDIR)$(BINDIR)/scan
 
 clean:
-	rm -f scan
+	rm -rf scan scan-sanitize fuzz-options tests/fuzz-corpus.tmp
 
-.PHONY: all run test install clean
+.PHONY: all run test sanitize valgrind fuzz install clean

@@ -26,7 +26,9 @@
  * build: cc -O2 scan.c -o scan
  */
 
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE		/* sched_setaffinity, MAP_ANONYMOUS */
+#endif
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -40,9 +42,15 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/utsname.h>
-#ifdef __linux__
+
+/* The Linux-only parts (CPU affinity, /proc, smaps, THP and populate
+ * hints) sit behind SCAN_LINUX, each with a portable fallback;
+ * -DSCAN_NO_LINUX builds the fallbacks on Linux too, to test them. */
+#if defined(__linux__) && !defined(SCAN_NO_LINUX)
+#define SCAN_LINUX 1
 #include <sched.h>
 #endif
+#include <signal.h>
 
 #define SCAN_VERSION "2.0"
 
@@ -131,7 +139,7 @@ struct folio {
 	struct folio *prev;	/* lru.prev: the previous folio */
 	unsigned int age;	/* position in LRU order, 0 at the head */
 	int refcount;		/* taken by --access=isolate */
-};
+} __attribute__((aligned(32)));	/* 32 bytes on 32-bit systems too */
 
 /* Mirrors the 64-byte, cache-line-sized struct page of x86-64. */
 struct page {
@@ -374,6 +382,18 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Online CPUs, or 1 where the system cannot say. */
+static long online_cpus(void)
+{
+#ifdef _SC_NPROCESSORS_ONLN
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n > 0)
+		return n;
+#endif
+	return 1;
+}
+
 /* What a thread does while it spins, waiting for another. */
 static inline void cpu_relax(void)
 {
@@ -482,7 +502,7 @@ static void run_parallel(void (*fn)(void *arg, int i, int nr), void *arg,
 /* Threads for setup work on len bytes: one below SETUP_PARALLEL_MIN. */
 static int setup_threads(size_t len)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long cpus = online_cpus();
 
 	if (len < SETUP_PARALLEL_MIN || cpus < 2)
 		return 1;
@@ -744,21 +764,32 @@ static void parse_folios(const char *opt, const char *s, double *share)
  */
 
 /* Bytes of RAM the kernel says it can give us; 0 if it cannot say. */
-static double mem_available(void)
+/* The first line of file that starts with key, after its colon. */
+static int read_key(const char *file, const char *key, char *out, size_t len)
 {
-	double kb = 0;
-#ifdef __linux__
-	char line[256];
-	FILE *f = fopen("/proc/meminfo", "r");
+	char line[512], *v;
+	FILE *f = fopen(file, "r");
+	int found = 0;
 
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1)
-			break;
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, strlen(key)) || !(v = strchr(line, ':')))
+			continue;
+		for (v++; *v == ' ' || *v == '\t'; v++)
+			;
+		snprintf(out, len, "%.*s", (int)strcspn(v, "\n"), v);
+		found = 1;
+	}
 	if (f)
 		fclose(f);
-	if (kb > 0)
-		return kb * 1024;
-#endif
+	return found;
+}
+
+static double mem_available(void)
+{
+	char kb[64];
+
+	if (read_key("/proc/meminfo", "MemAvailable", kb, sizeof(kb)))
+		return atof(kb) * 1024;
 #ifdef _SC_AVPHYS_PAGES
 	return (double)sysconf(_SC_AVPHYS_PAGES) * sysconf(_SC_PAGESIZE);
 #else
@@ -794,7 +825,7 @@ static void map_region(struct region *r, size_t len, enum thp_mode thp)
 	mprotect((void *)end, map_end - end, PROT_NONE);
 	r->addr = (void *)start;
 	r->len = len;
-#ifdef MADV_HUGEPAGE
+#if defined(SCAN_LINUX) && defined(MADV_HUGEPAGE)
 	if (thp == THP_ALWAYS && madvise(r->addr, len, MADV_HUGEPAGE))
 		warn("madvise(MADV_HUGEPAGE): %s", strerror(errno));
 	if (thp == THP_NEVER && madvise(r->addr, len, MADV_NOHUGEPAGE))
@@ -826,7 +857,7 @@ static void fault_in(struct region *r, size_t start, size_t end)
 		end = r->len;
 	if (start >= end)
 		return;
-#ifdef MADV_POPULATE_WRITE
+#if defined(SCAN_LINUX) && defined(MADV_POPULATE_WRITE)
 	if (!madvise((char *)r->addr + start, end - start, MADV_POPULATE_WRITE))
 		return;
 #endif
@@ -841,7 +872,7 @@ static void fault_in(struct region *r, size_t start, size_t end)
 static double huge_share(const struct region *r)
 {
 	double share = -1;
-#ifdef __linux__
+#ifdef SCAN_LINUX
 	char line[512];
 	unsigned long start, end, kb;
 	int mine = 0;
@@ -1992,7 +2023,7 @@ static double clock_tick(void)
 static int allowed_cpus(int *cpus, int max)
 {
 	int nr = 0;
-#ifdef __linux__
+#ifdef SCAN_LINUX
 	cpu_set_t set;
 	int c;
 
@@ -2002,7 +2033,7 @@ static int allowed_cpus(int *cpus, int max)
 		if (CPU_ISSET(c, &set))
 			cpus[nr++] = c;
 #else
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	long n = online_cpus();
 
 	for (; nr < n && nr < max; nr++)
 		cpus[nr] = -1;
@@ -2016,6 +2047,10 @@ static void plan_cpus(const struct params *p, int *cpu)
 
 	for (t = 0; t < p->threads; t++)
 		cpu[t] = -1;
+#ifndef SCAN_LINUX
+	if (p->cpu >= 0)
+		die("--cpu %d: pinning to a CPU is not supported on this system", p->cpu);
+#endif
 	if (p->cpu >= 0) {
 		for (i = 0; i < nr && cpus[i] != p->cpu; i++)
 			;
@@ -2033,15 +2068,13 @@ static void pin_cpu(int cpu)
 {
 	if (cpu < 0)
 		return;
-#ifdef __linux__
+#ifdef SCAN_LINUX
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		die("cannot run on CPU %d: %s", cpu, strerror(errno));
-#else
-	die("--cpu %d: pinning to a CPU is not supported on this system", cpu);
 #endif
 }
 
@@ -2491,26 +2524,6 @@ struct machine {
 	char thp[32];		/* the system's THP policy, or unknown */
 };
 
-/* The first line of file that starts with key, after its colon. */
-static int read_key(const char *file, const char *key, char *out, size_t len)
-{
-	char line[512], *v;
-	FILE *f = fopen(file, "r");
-	int found = 0;
-
-	while (f && !found && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, strlen(key)) || !(v = strchr(line, ':')))
-			continue;
-		for (v++; *v == ' ' || *v == '\t'; v++)
-			;
-		snprintf(out, len, "%.*s", (int)strcspn(v, "\n"), v);
-		found = 1;
-	}
-	if (f)
-		fclose(f);
-	return found;
-}
-
 static void read_machine(struct machine *mc)
 {
 	struct utsname u;
@@ -2520,7 +2533,7 @@ static void read_machine(struct machine *mc)
 	if (!read_key("/proc/cpuinfo", "model name", mc->cpu, sizeof(mc->cpu)) &&
 	    !read_key("/proc/cpuinfo", "Hardware", mc->cpu, sizeof(mc->cpu)))
 		snprintf(mc->cpu, sizeof(mc->cpu), "unknown");
-	mc->cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	mc->cpus = online_cpus();
 	mc->memory = read_key("/proc/meminfo", "MemTotal", mem, sizeof(mem)) ?
 		     atof(mem) * 1024 : 0;
 	if (uname(&u) == 0)
@@ -3162,17 +3175,51 @@ static int measure(struct lru_model *m, struct team *team,
 	return nr_rounds;
 }
 
-int main(int argc, char **argv)
+/* The original's run: every knob as it is when no option says otherwise. */
+static void default_params(struct params *p)
 {
-	struct params p = {
-		.nr_pages = DEF_NR_PAGES, .seed = clock_seed(), .builds = 1,
-		.threads = 1, .thp = DEF_THP, .cpu = -1,
+	static const struct params defaults = {
+		.nr_pages = DEF_NR_PAGES, .builds = 1, .threads = 1,
+		.thp = DEF_THP, .cpu = -1,
 		.walk = { 0, 1, 2 }, .nr_walks = 3,	/* the original's three */
 		/* the original's model: every page an order-0 LRU folio on
 		 * one list, in random order, read once by every walk */
 		.lru_fraction = 1, .folio_share = { 1 }, .locality = 1,
 		.nr_lists = 1, .chunk = DEF_CHUNK, .desc_size = DEF_DESC_SIZE,
 	};
+
+	*p = defaults;
+	p->seed = clock_seed();
+}
+
+/*
+ * Ctrl-C (or a kill) during a long run: say so and leave at once with the
+ * shell's status for the signal.  Nothing is left behind: every mapping
+ * goes with the process, and scan writes no files.
+ */
+static void on_signal(int sig)
+{
+	static const char msg[] = "scan: interrupted\n";
+	ssize_t ignored = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+
+	(void)ignored;
+	_exit(128 + sig);
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	struct params p;
 	static struct walk_stats stats[NR_WALKS_MAX];
 	struct walk_result last[NR_WALKS_MAX];
 	int cpu[MAX_THREADS], s, nr_rounds;
@@ -3181,6 +3228,7 @@ int main(int argc, char **argv)
 	struct team team;
 	double start;
 
+	default_params(&p);
 	parse_options(&p, argc, argv);
 	if (p.kernel_like)
 		apply_preset(&p, preset, sizeof(preset));
@@ -3193,6 +3241,7 @@ int main(int argc, char **argv)
 	plan_cpus(&p, cpu);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	p.text = p.format == FORMAT_TEXT ? stdout : stderr;
+	catch_signals();
 
 	start = now();
 	map_model(&m, &p);

@@ -3,6 +3,7 @@
 # check(), and prints TAP-like "ok N name" / "not ok N name" lines.
 
 SCAN=${SCAN:-./scan}
+export SCAN		# the scripts under test run the same binary
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 n=0

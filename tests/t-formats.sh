@@ -61,7 +61,7 @@ run -c 0.01 -r 1 --format=yaml
 check "--format=yaml: usage error" [ "$rc" -eq 2 ]
 
 # sweep: one CSV, a table, a skipped size
-SCAN=./scan scripts/sweep.sh -o "$tmp/sweep.csv" -r 1 0.01 0.02 1000000 >"$tmp/table" 2>"$tmp/progress"
+scripts/sweep.sh -o "$tmp/sweep.csv" -r 1 0.01 0.02 1000000 >"$tmp/table" 2>"$tmp/progress"
 rc=$?
 check "sweep: exit 0" [ "$rc" -eq 0 ]
 check "sweep: one CSV with both sizes" csv_ok "$tmp/sweep.csv" 6
@@ -86,7 +86,7 @@ check "plot: legend" grep -q '>ListLRU</text>' "$tmp/plot.svg"
 check "plot: axis labels" grep -q '>simulated memory' "$tmp/plot.svg"
 check "plot: the machine in the title" grep -q "$(uname -r)" "$tmp/plot.svg"
 for f in 0.3 1; do
-	./scan -c 0.01 -r 1 --format=csv --lru-fraction=$f 2>/dev/null
+	"$SCAN" -c 0.01 -r 1 --format=csv --lru-fraction=$f 2>/dev/null
 done | awk 'NR == 1 || !/^walk,/' >"$tmp/knob.csv"
 scripts/plot.sh --x lru_fraction "$tmp/knob.csv" >"$tmp/knob.svg"
 check "plot --x lru_fraction: drawn" grep -q '>lru_fraction' "$tmp/knob.svg"
@@ -100,7 +100,7 @@ check "report: at most 72 columns" awk 'length > 72 { exit 1 }' "$tmp/report"
 check "report: no tabs" sh -c "! grep -q '	' '$tmp/report'"
 check "report: names this kernel release" grep -q "$(uname -r)" "$tmp/report"
 check "report: the CPU" grep -q "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1 | cut -c1-20)" "$tmp/report"
-check "report: the command" grep -q '^\$ ./scan -c 0.01 -r 2$' "$tmp/report"
+check "report: the command" grep -q "^\\$ $SCAN -c 0.01 -r 2\$" "$tmp/report"
 check "report: the original's two lines" \
 	sh -c "grep -c '^Physical scan is [0-9.]* faster than [A-Za-z]*LRU\$' '$tmp/report' | grep -qx 2"
 check "report: the spread" grep -q 'ListLRU [0-9.]* ([0-9.]* to [0-9.]*)' "$tmp/report"

@@ -40,7 +40,7 @@ check "-t 2: shown" out_has ', 2 threads,'
 run -c 0.01 -r 2 -vvv -t 2 --access=isolate --lists=4 --struct-page=8
 check "-t 2 isolating 8-byte descriptors: totals exact" totals_exact
 
-run -c 0.02 -r 1 -v --rmap=0.5:3
+run -c 0.02 -r 1 -v -s 1 --rmap=0.5:3
 check "--rmap: shown with the mapped folios" \
 	out_has 'rmap 0\.5:3 \([0-9]+ folios mapped, [0-9.]+ MiB pool\)$'
 mapped=$(sed -n 's/.*(\([0-9]*\) folios mapped.*/\1/p' "$tmp/out")

@@ -1,0 +1,106 @@
+#!/bin/sh
+# Hardening: random command lines, overflow, repeated options, Ctrl-C,
+# and the portable build.  No input may crash or hang scan.
+. tests/lib.sh
+
+# A few hundred command lines from real and bogus options, at tiny
+# sizes: the status is always 0, 1 or 2, never a signal or a timeout.
+awk -v seed="${FUZZ_SEED:-20261202}" 'BEGIN {
+	srand(seed)
+	n = split("-c 0.01|-c 0.002|-c 0|-c -1|-c abc|-c 1x|-c 1e12|-c|-m 64K|-m 1M|-m 16E|-m 12Q|" \
+		"-s 1|-s 0x1f|-s -3|-s abc|-r 1|-r 2|-r 0|-r 99|-t 1|-t 2|-t 0|-t 99|-v|-vv|-vvv|" \
+		"--lists=3|--lists=0|--lists=99999|--chunk=32|--chunk=0|--folio-order=2|" \
+		"--folio-order=11|--folios=0:50,9:50|--folios=0:50|--folios=3:100|" \
+		"--lru-fraction=0.3|--lru-fraction=0|--lru-fraction=2|--non-lru=buddy|" \
+		"--non-lru=pageblock|--non-lru=x|--locality=4|--locality=0.5|--phys=jump|" \
+		"--phys=x|--access=isolate|--access=atomic|--access=write|--access=x|" \
+		"--rmap=0.5:2|--rmap=1:16|--rmap=x|--struct-page=8|--struct-page=32|" \
+		"--struct-page=7|--walks=xarray|--walks=list,array,xarray|--walks=x|" \
+		"--format=csv|--format=json|--format=x|--kernel-like|--builds=2|--builds=0|" \
+		"--thp=never|--thp=system|--thp=x|--cache=warm|--cpu=0|--cpu=999|" \
+		"--bogus|-x|extra|--|-h|-V|--help=x", opt, "|")
+	for (line = 1; line <= 240; line++) {
+		k = 1 + int(rand() * 5)
+		args = rand() < 0.8 ? "-c 0.005 -r 1" : ""
+		for (j = 0; j < k; j++)
+			args = args " " opt[1 + int(rand() * n)]
+		print args
+	}
+}' >"$tmp/lines"
+
+bad=0
+while IFS= read -r args; do
+	# shellcheck disable=SC2086 # args is a list of options
+	timeout 10 "$SCAN" $args >/dev/null 2>"$tmp/err"
+	rc=$?
+	case $rc in
+	0 | 1 | 2) ;;
+	*)
+		echo "# scan $args: exit $rc"
+		bad=$((bad + 1))
+		;;
+	esac
+done <"$tmp/lines"
+check "240 random command lines: exit 0, 1 or 2, no signal, no hang" [ "$bad" -eq 0 ]
+
+# Overflow and the limits of the machine: a message and exit 1 or 2,
+# never a wrapped size.
+for args in "-c 1e12" "-c 1e300" "-m 16E" "-m 17179869184G" \
+	"-c 18446744073709551616" "-s 18446744073709551616" \
+	"-r 99999999999999999999" "--chunk=4294967296" "--locality=1e309" \
+	"-c 0.000000000000000000001"; do
+	# shellcheck disable=SC2086
+	run $args
+	check "$args: refused (exit $rc) with a message" \
+		sh -c "[ $rc -eq 1 -o $rc -eq 2 ] && [ -s '$tmp/err' ] && [ ! -s '$tmp/out' ]"
+done
+
+# Many repeated options: harmless, the last value wins.
+many=$(awk 'BEGIN { for (i = 0; i < 500; i++) printf " -v"; for (i = 0; i < 200; i++) printf " -c 0.00%d", i % 9 + 1 }')
+# shellcheck disable=SC2086
+run $many -r 1
+check "700 repeated options: runs" [ "$rc" -eq 0 ]
+check "700 repeated options: the last -c wins" out_has '^Allocated memmap for 2000 pages'
+run -r 1 -c 0.01 --lists=2 --lists=3 --lists=4 -v
+check "repeated long options: the last wins" out_has '4 lists per thread'
+
+# Ctrl-C: prompt exit 130, a line on stderr.
+"$SCAN" -c 2 -r 50 >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+sleep 1
+kill -INT "$pid"
+start=$(date +%s)
+wait "$pid"
+rc=$?
+check "Ctrl-C: exit 130" [ "$rc" -eq 130 ]
+check "Ctrl-C: within a second or two" [ $(($(date +%s) - start)) -le 2 ]
+check "Ctrl-C: says so on stderr" err_has '^scan: interrupted$'
+
+# The portable build: the Linux-only parts (affinity, /proc, smaps, THP
+# and populate hints) compiled out.
+cc=${CC:-cc}
+if $cc -std=gnu11 -Wall -Wextra -Werror -O2 -DSCAN_NO_LINUX -pthread -o "$tmp/portable" scan.c 2>"$tmp/err"; then
+	check "-DSCAN_NO_LINUX: builds without a warning" true
+	SCAN="$tmp/portable" run -c 0.01 -r 2 -vvv
+	check "-DSCAN_NO_LINUX: runs" [ "$rc" -eq 0 ]
+	check "-DSCAN_NO_LINUX: huge-page share unknown" out_has 'unknown in huge pages'
+	check "-DSCAN_NO_LINUX: totals exact" out_has '^total = 49995000$'
+	SCAN="$tmp/portable" run -c 0.01 -r 1 --cpu=0
+	check "-DSCAN_NO_LINUX: --cpu says it is not supported" err_has 'not supported on this system'
+else
+	check "-DSCAN_NO_LINUX: builds without a warning" false
+fi
+if echo 'int main(void) { return 0; }' | $cc -m32 -x c -o "$tmp/m32" - 2>/dev/null; then
+	check "-m32: builds without a warning" \
+		$cc -m32 -std=gnu11 -Wall -Wextra -Werror -O2 -pthread -o "$tmp/scan32" scan.c
+	if "$tmp/m32" 2>/dev/null; then
+		SCAN="$tmp/scan32" run -c 0.01 -r 2 -vvv
+		check "-m32: totals exact" out_has '^total = 49995000$'
+	else
+		echo "ok $((n + 1)) -m32: runs # SKIP this kernel cannot run 32-bit programs"
+		n=$((n + 1))
+	fi
+else
+	echo "ok $((n + 1)) -m32 # SKIP no 32-bit C library (gcc-multilib)"
+	n=$((n + 1))
+fi
