@@ -2978,8 +2978,10 @@ static void show_help(struct params *p, const char *opt, const char *arg)
 			snprintf(left, sizeof(left), "-%c, --%s", o->short_name, o->long_name);
 		else if (o->short_name)
 			snprintf(left, sizeof(left), "-%c %s", o->short_name, o->metavar ? o->metavar : "");
-		else
+		else if (o->metavar)
 			snprintf(left, sizeof(left), "--%s=%s", o->long_name, o->metavar);
+		else
+			snprintf(left, sizeof(left), "--%s", o->long_name);
 		if (strlen(left) > 26)
 			printf("  %s\n  %-26s %s\n", left, "", o->help);
 		else

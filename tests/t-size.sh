@@ -27,10 +27,13 @@ run -h
 check "-h exits 0" [ "$rc" -eq 0 ]
 check "-h prints usage on stdout" out_has '^usage: scan '
 check "-h: nothing on stderr" [ ! -s "$tmp/err" ]
-for opt in -c -m -s -r -v --thp --cache --cpu --builds --help --version; do
+check "-h: no missing text" sh -c "! grep -q '(null)' '$tmp/out'"
+for opt in -c -m -s -r -t -v --walks --format --thp --cache --cpu --builds \
+	--lru-fraction --non-lru --folio-order --folios --phys --locality \
+	--access --lists --chunk --rmap --struct-page --kernel-like --help --version; do
 	check "-h documents $opt" out_has "^  (-[a-zA-Z], )?${opt}[ ,=]"
 done
-for walk in Physical ListLRU ArrayLRU; do
+for walk in Physical ListLRU ArrayLRU XArrayLRU; do
 	check "-h lists the $walk walk" out_has "^  $walk "
 done
 run --help
