@@ -79,7 +79,7 @@ check "Ctrl-C: says so on stderr" err_has '^scan: interrupted$'
 # The portable build: the Linux-only parts (affinity, /proc, smaps, THP
 # and populate hints) compiled out.
 cc=${CC:-cc}
-if $cc -std=gnu11 -Wall -Wextra -Werror -O2 -DSCAN_NO_LINUX -pthread -o "$tmp/portable" scan.c 2>"$tmp/err"; then
+if "$cc" -std=gnu11 -Wall -Wextra -Werror -O2 -DSCAN_NO_LINUX -pthread -o "$tmp/portable" scan.c 2>"$tmp/err"; then
 	check "-DSCAN_NO_LINUX: builds without a warning" true
 	SCAN="$tmp/portable" run -c 0.01 -r 2 -vvv
 	check "-DSCAN_NO_LINUX: runs" [ "$rc" -eq 0 ]
@@ -90,9 +90,9 @@ if $cc -std=gnu11 -Wall -Wextra -Werror -O2 -DSCAN_NO_LINUX -pthread -o "$tmp/po
 else
 	check "-DSCAN_NO_LINUX: builds without a warning" false
 fi
-if echo 'int main(void) { return 0; }' | $cc -m32 -x c -o "$tmp/m32" - 2>/dev/null; then
+if echo 'int main(void) { return 0; }' | "$cc" -m32 -x c -o "$tmp/m32" - 2>/dev/null; then
 	check "-m32: builds without a warning" \
-		$cc -m32 -std=gnu11 -Wall -Wextra -Werror -O2 -pthread -o "$tmp/scan32" scan.c
+		"$cc" -m32 -std=gnu11 -Wall -Wextra -Werror -O2 -pthread -o "$tmp/scan32" scan.c
 	if "$tmp/m32" 2>/dev/null; then
 		SCAN="$tmp/scan32" run -c 0.01 -r 2 -vvv
 		check "-m32: totals exact" out_has '^total = 49995000$'
