@@ -255,6 +255,7 @@ struct params {
 	int desc_size;		/* bytes per page descriptor */
 	int kernel_like;	/* --kernel-like: the preset fills the gaps */
 	enum format format;	/* --format: how results are written */
+	char preset[512];	/* what --kernel-like set, for -v */
 	FILE *text;		/* where the text lines go: stdout, or with
 				 * csv and json, stderr if -v, else nowhere */
 	int xarray;		/* XArrayLRU is timed: build its tree */
@@ -336,16 +337,24 @@ struct walk_stats {
 #define PREFETCH_W(p)	((void)0)
 #endif
 
+/* "scan: " and the message on stderr, after whatever stdout holds. */
+static void say(const char *prefix, const char *suffix, const char *fmt,
+		va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "scan: %s", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputs(suffix, stderr);
+}
+
+/* A runtime failure: exit 1. */
 static PRINTF(1, 2) void die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("scan: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("", "\n", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(1);
 }
 
@@ -354,11 +363,9 @@ static PRINTF(1, 2) void die_usage(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("scan: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("", " (scan -h for help)\n", fmt, ap);
 	va_end(ap);
-	fputs(" (scan -h for help)\n", stderr);
 	exit(2);
 }
 
@@ -366,12 +373,9 @@ static PRINTF(1, 2) void warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("scan: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("warning: ", "\n", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static double now(void)
@@ -3219,65 +3223,86 @@ static void catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+/* Options, the preset and the checks across them: exit 2 on nonsense. */
+static void read_params(struct params *p, int argc, char **argv)
+{
+	int cpu[MAX_THREADS];
+
+	default_params(p);
+	parse_options(p, argc, argv);
+	if (p->kernel_like)
+		apply_preset(p, p->preset, sizeof(p->preset));
+	check_params(p);
+	if (!p->size_opt) {
+		p->size_opt = "-c";
+		p->size_arg = "1";
+	}
+	plan_cpus(p, cpu);	/* refuse CPUs we may not use, before setup */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	p->text = p->format == FORMAT_TEXT ? stdout : stderr;
+}
+
+/* Map, fault in, lay out, order and link the model, and say so. */
+static void set_up(struct lru_model *m, const struct params *p)
+{
+	double start = now();
+
+	map_model(m, p);
+	if (p->verbose >= 3)
+		fprintf(p->text, "Allocated memmap for %lu pages in %fs\n", m->nr_pages, now() - start);
+	if (p->verbose >= 2)
+		fprintf(p->text, "random seed %lu\n", p->seed);
+	build_model(m, p, p->seed, 1);
+	if (p->verbose >= 3)
+		fprintf(p->text, "Created shuffled list in %fs\n", now() - start);
+	if (p->verbose < 1)
+		return;
+	if (p->kernel_like)
+		fprintf(p->text, "--kernel-like set:%s\n", *p->preset ? p->preset : " nothing (every knob given)");
+	print_memmap(m, p);
+	print_model(m, p);
+}
+
+/* Every line the run prints after its walks, and its warnings. */
+static void report(const struct lru_model *m, const struct params *p,
+		   const struct walk_stats *stats,
+		   const struct walk_result *last, int nr_rounds)
+{
+	int s;
+
+	if (p->verbose >= 1) {
+		print_plan(p, stats, nr_rounds);
+		for (s = 0; s < p->nr_walks; s++)
+			print_walk_line(p, &stats[s], p->walk[s], last[s]);
+	}
+	if (p->verbose >= 2)
+		print_spread(m, p, stats, nr_rounds);
+	if (p->verbose >= 1)
+		print_break_even(m, p, stats, nr_rounds);
+	if (p->format == FORMAT_TEXT || p->verbose)
+		print_ratios(p, stats, nr_rounds);
+	if (p->format != FORMAT_TEXT)
+		print_results(m, p, stats, nr_rounds);
+	warn_untrusted(m, p, stats, nr_rounds);
+}
+
 int main(int argc, char **argv)
 {
-	struct params p;
 	static struct walk_stats stats[NR_WALKS_MAX];
 	struct walk_result last[NR_WALKS_MAX];
-	int cpu[MAX_THREADS], s, nr_rounds;
-	char preset[512] = "";
 	struct lru_model m;
+	struct params p;
 	struct team team;
-	double start;
+	int nr_rounds;
 
-	default_params(&p);
-	parse_options(&p, argc, argv);
-	if (p.kernel_like)
-		apply_preset(&p, preset, sizeof(preset));
-	check_params(&p);
-	if (!p.size_opt) {
-		p.size_opt = "-c";
-		p.size_arg = "1";
-	}
-	check_fits(&p);
-	plan_cpus(&p, cpu);
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	p.text = p.format == FORMAT_TEXT ? stdout : stderr;
+	read_params(&p, argc, argv);
+	check_fits(&p);			/* exit 1 before allocating */
 	catch_signals();
-
-	start = now();
-	map_model(&m, &p);
-	if (p.verbose >= 3)
-		fprintf(p.text, "Allocated memmap for %lu pages in %fs\n", m.nr_pages, now() - start);
-	if (p.verbose >= 2)
-		fprintf(p.text, "random seed %lu\n", p.seed);
-	build_model(&m, &p, p.seed, 1);
-	if (p.verbose >= 3)
-		fprintf(p.text, "Created shuffled list in %fs\n", now() - start);
-	if (p.verbose >= 1) {
-		if (p.kernel_like)
-			fprintf(p.text, "--kernel-like set:%s\n", *preset ? preset : " nothing (every knob given)");
-		print_memmap(&m, &p);
-		print_model(&m, &p);
-	}
+	set_up(&m, &p);
 	start_team(&team, &m, &p);	/* setup used every CPU; now pin */
 	nr_rounds = measure(&m, &team, &p, stats, last);
 	stop_team(&team);
-
-	if (p.verbose >= 1) {
-		print_plan(&p, stats, nr_rounds);
-		for (s = 0; s < p.nr_walks; s++)
-			print_walk_line(&p, &stats[s], p.walk[s], last[s]);
-	}
-	if (p.verbose >= 2)
-		print_spread(&m, &p, stats, nr_rounds);
-	if (p.verbose >= 1)
-		print_break_even(&m, &p, stats, nr_rounds);
-	if (p.format == FORMAT_TEXT || p.verbose)
-		print_ratios(&p, stats, nr_rounds);
-	if (p.format != FORMAT_TEXT)
-		print_results(&m, &p, stats, nr_rounds);
-	warn_untrusted(&m, &p, stats, nr_rounds);
+	report(&m, &p, stats, last, nr_rounds);
 	free_model(&m);
 	return 0;
 }

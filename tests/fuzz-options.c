@@ -45,7 +45,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char buf[MAX_ARGS][MAX_ARG];
 	char *argv[MAX_ARGS + 2] = { "scan" };
-	char preset[512];
 	struct params p;
 	int argc = 1;
 	size_t i, len = 0;
@@ -73,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	default_params(&p);
 	parse_options(&p, argc, argv);
 	if (p.kernel_like)
-		apply_preset(&p, preset, sizeof(preset));
+		apply_preset(&p, p.preset, sizeof(p.preset));
 	check_params(&p);
 	return 0;
 }

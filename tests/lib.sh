@@ -49,3 +49,17 @@ err_has() {
 lines() {
 	[ "$(wc -l <"$tmp/out")" -eq "$1" ]
 }
+
+# folios: the number of LRU folios on the -v model line.
+folios() {
+	sed -n 's/^model: \([0-9]*\) LRU folios.*/\1/p' "$tmp/out"
+}
+
+# totals_exact [N]: N walks (default 3) printed total = n(n-1)/2 for the
+# n folios on the LRU (-vvv).
+totals_exact() {
+	nr=$(folios)
+	[ -n "$nr" ] || return 1
+	want=$(awk -v n="$nr" 'BEGIN { printf "%.0f", n * (n - 1) / 2 }')
+	[ "$(grep -c "^total = $want\$" "$tmp/out")" -eq "${1:-3}" ]
+}

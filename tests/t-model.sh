@@ -4,21 +4,9 @@
 # share use a fixed seed, so they cannot fail by chance.
 . tests/lib.sh
 
-# model_field REGEX: the first number after REGEX on the model line.
-model_field() {
-	sed -n "s/^model: .*$1\([0-9.]*\).*/\1/p" "$tmp/out"
-}
-folios() { sed -n 's/^model: \([0-9]*\) LRU folios.*/\1/p' "$tmp/out"; }
 lru_pages() { sed -n 's/^model: [0-9]* LRU folios of \([0-9]*\) pages.*/\1/p' "$tmp/out"; }
 mean_run() { sed -n 's/^LRU order: runs of pfn-adjacent folios \([0-9.]*\) long.*/\1/p' "$tmp/out"; }
 
-# totals_exact: every walk's total is n(n-1)/2 for the n folios on the LRU.
-totals_exact() {
-	nr=$(folios)
-	[ -n "$nr" ] || return 1
-	want=$(awk -v n="$nr" 'BEGIN { printf "%.0f", n * (n - 1) / 2 }')
-	[ "$(grep -c "^total = $want\$" "$tmp/out")" -eq 3 ]
-}
 between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
 
 run -c 0.01 -r 1 -vvv
