@@ -1997,7 +1997,6 @@ static const struct walk walks[] = {
 };
 
 #define NR_WALKS	((int)ARRAY_SIZE(walks))
-#define WALK_XARRAY	3	/* builds its tree only when asked for */
 
 /*
  * Timing, statistics, self-check
@@ -2356,8 +2355,8 @@ static void print_plan(const struct params *p, const struct walk_stats *stats,
 	int s;
 
 	fprintf(p->text, "%d round%s over %d model%s, cache %s before each walk, timed walks per round:",
-	       nr_rounds, nr_rounds > 1 ? "s" : "", p->builds, p->builds > 1 ? "s" : "",
-	       p->cache == CACHE_COLD ? "flushed" : "left warm");
+		nr_rounds, nr_rounds > 1 ? "s" : "", p->builds, p->builds > 1 ? "s" : "",
+		p->cache == CACHE_COLD ? "flushed" : "left warm");
 	for (s = 0; s < p->nr_walks; s++)
 		fprintf(p->text, " %s %d", walks[p->walk[s]].time_label, stats[s].reps);
 	fprintf(p->text, "\n");
@@ -2372,15 +2371,15 @@ static void print_spread(const struct lru_model *m, const struct params *p,
 	for (s = 0; s < p->nr_walks; s++) {
 		t = summarize(stats[s].sample, stats[s].nr_samples);
 		fprintf(p->text, "%s: %d timed walks, median %.6fs, min %.6fs, max %.6fs, %.2f ns/page, %.2f ns/folio\n",
-		       walks[p->walk[s]].time_label, stats[s].nr_samples,
-		       t.median, t.min, t.max, t.median * 1e9 / m->nr_pages,
-		       t.median * 1e9 / m->nr_lru);
+			walks[p->walk[s]].time_label, stats[s].nr_samples,
+			t.median, t.min, t.max, t.median * 1e9 / m->nr_pages,
+			t.median * 1e9 / m->nr_lru);
 	}
 	for (s = 1; s < p->nr_walks; s++) {
 		r = summarize(stats[s].ratio, nr_rounds);
 		fprintf(p->text, "%s/%s ratio: median %.3f, range %.3f to %.3f over %d round%s\n",
-		       walks[p->walk[s]].label, walks[p->walk[0]].label,
-		       r.median, r.min, r.max, nr_rounds, nr_rounds > 1 ? "s" : "");
+			walks[p->walk[s]].label, walks[p->walk[0]].label,
+			r.median, r.min, r.max, nr_rounds, nr_rounds > 1 ? "s" : "");
 	}
 }
 
@@ -2391,8 +2390,8 @@ static void print_ratios(const struct params *p, const struct walk_stats *stats,
 
 	for (s = 1; s < p->nr_walks; s++)
 		fprintf(p->text, "Physical scan is %f faster than %s\n",
-		       summarize(stats[s].ratio, nr_rounds).median,
-		       walks[p->walk[s]].label);
+			summarize(stats[s].ratio, nr_rounds).median,
+			walks[p->walk[s]].label);
 }
 
 /* Last-level cache size in bytes, as the system reports it; 0 if unknown. */
@@ -2447,8 +2446,8 @@ static void print_memmap(const struct lru_model *m, const struct params *p)
 	if (share >= 0)
 		snprintf(hp, sizeof(hp), "%.0f%%", 100 * share);
 	fprintf(p->text, "memmap %s for %lu pages (%s simulated), %s in huge pages (--thp=%s)\n",
-	       human((double)m->nr_pages * m->desc_size, b1, 32), m->nr_pages,
-	       human(m->nr_pages * SIM_PAGE_SIZE, b2, 32), hp, thp_names[p->thp]);
+		human((double)m->nr_pages * m->desc_size, b1, 32), m->nr_pages,
+		human(m->nr_pages * SIM_PAGE_SIZE, b2, 32), hp, thp_names[p->thp]);
 	if (p->thp == THP_ALWAYS && share >= 0 && share < 0.5 &&
 	    m->memmap.len >= 4 * HUGE_PAGE_SIZE)
 		warn("--thp=always, but only %.0f%% of the memmap is in huge pages: see /sys/kernel/mm/transparent_hugepage/enabled", 100 * share);
@@ -2477,16 +2476,16 @@ static void print_model(const struct lru_model *m, const struct params *p)
 			 p->rmap_share, p->rmap_hops, m->nr_mapped,
 			 human((m->rmap_mask + 1.0) * sizeof(*m->rmap), pool, 32));
 	fprintf(p->text, "model: %lu LRU folios of %lu pages (%.1f%% of pfns), other pages %s, folios %s, locality %g, %d-byte struct page\n",
-	       m->nr_lru, m->lru_pages, 100.0 * m->lru_pages / m->nr_pages,
-	       non_lru_names[p->non_lru], folio_mix(p, mix, sizeof(mix)),
-	       p->locality, p->desc_size);
+		m->nr_lru, m->lru_pages, 100.0 * m->lru_pages / m->nr_pages,
+		non_lru_names[p->non_lru], folio_mix(p, mix, sizeof(mix)),
+		p->locality, p->desc_size);
 	if (p->nr_lists > 1)
 		snprintf(lists, sizeof(lists), "%d lists per thread taken %lu at a time",
 			 p->nr_lists, p->chunk);
 	fprintf(p->text, "work: access %s, physical walk reads %s, %s, %d thread%s, rmap %s\n",
-	       access_names[p->access],
-	       p->phys == PHYS_JUMP ? "heads and jumps" : "every page",
-	       lists, p->threads, p->threads > 1 ? "s" : "", rmap);
+		access_names[p->access],
+		p->phys == PHYS_JUMP ? "heads and jumps" : "every page",
+		lists, p->threads, p->threads > 1 ? "s" : "", rmap);
 }
 
 /*
@@ -2504,10 +2503,10 @@ static void print_break_even(const struct lru_model *m, const struct params *p,
 		even = share / summarize(stats[s].ratio, nr_rounds).median;
 		if (even < 1)
 			fprintf(p->text, "break-even against %s: the physical walk wins while more than %.3g%% of pages are on the LRU\n",
-			       walks[p->walk[s]].label, 100 * even);
+				walks[p->walk[s]].label, 100 * even);
 		else
 			fprintf(p->text, "break-even against %s: the physical walk loses even with every page on the LRU\n",
-			       walks[p->walk[s]].label);
+				walks[p->walk[s]].label);
 	}
 	fprintf(p->text, "(assuming the physical walk costs the same per pfn, and each LRU walk the same per folio, at any LRU share)\n");
 }
@@ -3168,9 +3167,9 @@ static int measure(struct lru_model *m, struct team *team,
 			if (!c.ok)
 				die("self-check failed: the LRU links of build %d are inconsistent", b);
 			fprintf(p->text, "LRU fingerprint %016llx (links checked)\n",
-			       (unsigned long long)c.fingerprint);
+				(unsigned long long)c.fingerprint);
 			fprintf(p->text, "LRU order: runs of pfn-adjacent folios %.2f long on average\n",
-			       c.mean_run);
+				c.mean_run);
 		}
 		for (r = 0; r < rounds && nr_rounds < MAX_ROUNDS; r++) {
 			run_round(m, team, p, stats, nr_rounds++, last);
