@@ -1392,19 +1392,24 @@ static void link_lru(struct lru_model *m)
 /*
  * The rmap pool: random indices into itself, so each hop of a mapped
  * folio's rmap walk is a dependent miss, as following anon_vma, VMA and
- * page table pointers is.  Filled in blocks with streams of their own.
+ * page table pointers is.  Filled in blocks with streams of their own,
+ * so the pool is the same whatever the number of CPUs.
  */
 static void rmap_part(void *arg, int i, int nr)
 {
 	struct lru_model *m = arg;
-	unsigned long start, end, k;
+	unsigned long entries = m->rmap_mask + 1, first, last, b, k, end;
 	struct rng rng;
 
-	split(m->rmap_mask + 1, i, nr, &start, &end);
-	rng_seed(&rng, 0x726d6170 + i);
-	fault_in(&m->rmap_map, start * sizeof(*m->rmap), end * sizeof(*m->rmap));
-	for (k = start; k < end; k++)
-		m->rmap[k] = rng_next(&rng) & m->rmap_mask;
+	split((entries + CHUNK_PFNS - 1) / CHUNK_PFNS, i, nr, &first, &last);
+	for (b = first; b < last; b++) {
+		k = b * CHUNK_PFNS;
+		end = k + CHUNK_PFNS < entries ? k + CHUNK_PFNS : entries;
+		fault_in(&m->rmap_map, k * sizeof(*m->rmap), end * sizeof(*m->rmap));
+		rng_seed(&rng, 0x726d6170ULL ^ b);
+		for (; k < end; k++)
+			m->rmap[k] = rng_next(&rng) & m->rmap_mask;
+	}
 }
 
 /* Entries of the rmap pool: a power of two, an eighth of the memmap's
