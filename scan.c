@@ -101,7 +101,6 @@
 #define MIN_ROUNDS	2
 #define MAX_ROUNDS	64
 #define MAX_SAMPLES	(MAX_ROUNDS * MAX_REPS)
-#define MAX_BUILDS	100000
 /* A ratio whose rounds spread wider than this (interquartile range over
  * the median) is flagged: a careful reader would not sign it. */
 #define SPREAD_WARN	0.10
@@ -2739,7 +2738,7 @@ static void set_rounds(struct params *p, const char *opt, const char *arg)
 
 static void set_builds(struct params *p, const char *opt, const char *arg)
 {
-	p->builds = parse_ulong(opt, arg, 1, MAX_BUILDS);
+	p->builds = parse_ulong(opt, arg, 1, MAX_ROUNDS);	/* a round each */
 }
 
 static void set_thp(struct params *p, const char *opt, const char *arg)
@@ -2954,6 +2953,9 @@ static const struct option_spec options[] = {
  * the kernel and real machines behave (README.md gives the sources).
  * Options given on the command line win, wherever they stand.
  */
+/* Which options were given is a bit mask in struct params. */
+_Static_assert(ARRAY_SIZE(options) <= 64, "params.given has a bit per option");
+
 static const char *const kernel_like[] = {
 	"--lru-fraction=0.85",		/* reclaim runs near the watermarks */
 	"--non-lru=pageblock",		/* grouped by migratetype */

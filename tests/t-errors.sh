@@ -42,6 +42,7 @@ bad "--cache=hot" --cache=hot
 bad "--cpu=abc" --cpu=abc
 bad "--cpu=-1" --cpu=-1
 bad "--builds=0" --builds=0
+bad "--builds=65 (a round each, 64 at most)" --builds=65
 bad "unknown short option" -x
 bad "unknown long option" --bogus
 bad "long option with a stray value" --help=yes
