@@ -1,14 +1,21 @@
 # shellcheck shell=sh
 # Helpers for the tests: each t-*.sh sources this file, runs checks with
-# check(), and prints TAP-like "ok N name" / "not ok N name" lines.
+# check(), and prints TAP-like "ok N name" / "not ok N name" lines, and
+# "ok N name # SKIP reason" for a check this machine cannot make.
 
 SCAN=${SCAN:-./scan}
 export SCAN		# the scripts under test run the same binary
+# A scan that runs this long has hung: every test size takes well under
+# a second anywhere, so this only catches hangs, never a slow host.
+HANG_S=${HANG_S:-120}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 n=0
+: >"$tmp/cmd"
+: >"$tmp/err"
 
-# check NAME CMD...: one test line, ok when CMD succeeds.
+# check NAME CMD...: one test line, ok when CMD succeeds.  A failure
+# names the last scan run() ran and shows that run's own stderr.
 check() {
 	name=$1
 	shift
@@ -17,14 +24,32 @@ check() {
 		echo "ok $n $name"
 	else
 		echo "not ok $n $name"
+		[ -s "$tmp/cmd" ] && sed 's/^/#   command: /' "$tmp/cmd"
 		[ -s "$tmp/err" ] && sed 's/^/#   stderr: /' "$tmp/err" | head -n 3
 	fi
 	return 0
 }
 
-# run ARGS...: run scan, keeping stdout, stderr and the exit status.
+# skip NAME REASON: a check this machine cannot make, counted apart.
+skip() {
+	n=$((n + 1))
+	echo "ok $n $1 # SKIP $2"
+}
+
+# have TOOL: the tool is on PATH.
+have() {
+	command -v "$1" >/dev/null 2>&1
+}
+
+# run ARGS...: run scan, keeping stdout, stderr and the exit status; a
+# hang is cut off after HANG_S seconds (exit 124).
 run() {
-	"$SCAN" "$@" >"$tmp/out" 2>"$tmp/err"
+	echo "$SCAN $*" >"$tmp/cmd"
+	if have timeout; then
+		timeout "$HANG_S" "$SCAN" "$@" >"$tmp/out" 2>"$tmp/err"
+	else
+		"$SCAN" "$@" >"$tmp/out" 2>"$tmp/err"
+	fi
 	rc=$?
 }
 
@@ -33,6 +58,13 @@ usage_error() {
 	run "$@"
 	[ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ] &&
 		[ "$(wc -l <"$tmp/err")" -eq 1 ]
+}
+
+# bad NAME ARGS...: a check that ARGS are a usage error.
+bad() {
+	name=$1
+	shift
+	check "usage error: $name" usage_error "$@"
 }
 
 # out_has REGEX: stdout has a line matching the extended regex.
@@ -48,6 +80,16 @@ err_has() {
 # lines N: stdout has exactly N lines.
 lines() {
 	[ "$(wc -l <"$tmp/out")" -eq "$1" ]
+}
+
+# same A B: both set and equal.
+same() {
+	[ -n "$1" ] && [ "$1" = "$2" ]
+}
+
+# fingerprint: the LRU fingerprint of the last run (-vvv).
+fingerprint() {
+	sed -n 's/^LRU fingerprint \([0-9a-f]*\).*/\1/p' "$tmp/out"
 }
 
 # folios: the number of LRU folios on the -v model line.

@@ -3,12 +3,6 @@
 # stdout; sizes that do not fit: exit 1 before allocating.
 . tests/lib.sh
 
-bad() {
-	name=$1
-	shift
-	check "usage error: $name" usage_error "$@"
-}
-
 bad "-c 0" -c 0
 bad "-c -1" -c -1
 bad "-c abc" -c abc

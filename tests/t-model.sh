@@ -71,25 +71,20 @@ run -c 0.01 -r 1 -v --folio-order=9
 check "-v: break-even when the physical walk always loses" \
 	out_has '^break-even against ArrayLRU: the physical walk loses even with every page on the LRU$'
 
-bad() {
-	name=$1
-	shift
-	check "usage error: $name" usage_error -c 0.01 "$@"
-}
-bad "--lru-fraction=0" --lru-fraction=0
-bad "--lru-fraction=1.5" --lru-fraction=1.5
-bad "--lru-fraction=half" --lru-fraction=half
-bad "--non-lru=slab" --non-lru=slab
-bad "--folio-order=11" --folio-order=11
-bad "--folio-order=-1" --folio-order=-1
-bad "--folios=0:50" --folios=0:50
-bad "--folios=0:50,0:50" --folios=0:50,0:50
-bad "--folios=0" --folios=0
-bad "--folios=0:0,1:100" --folios=0:0,1:100
-bad "--folios=12:100" --folios=12:100
-bad "--folios=" --folios=
-bad "--folio-order and --folios" --folio-order=2 --folios=0:100
-bad "--phys=both" --phys=both
-bad "--locality=0.5" --locality=0.5
-bad "--locality=x" --locality=x
-bad "--access=sideways" --access=sideways
+bad "--lru-fraction=0" -c 0.01 --lru-fraction=0
+bad "--lru-fraction=1.5" -c 0.01 --lru-fraction=1.5
+bad "--lru-fraction=half" -c 0.01 --lru-fraction=half
+bad "--non-lru=slab" -c 0.01 --non-lru=slab
+bad "--folio-order=11" -c 0.01 --folio-order=11
+bad "--folio-order=-1" -c 0.01 --folio-order=-1
+bad "--folios=0:50" -c 0.01 --folios=0:50
+bad "--folios=0:50,0:50" -c 0.01 --folios=0:50,0:50
+bad "--folios=0" -c 0.01 --folios=0
+bad "--folios=0:0,1:100" -c 0.01 --folios=0:0,1:100
+bad "--folios=12:100" -c 0.01 --folios=12:100
+bad "--folios=" -c 0.01 --folios=
+bad "--folio-order and --folios" -c 0.01 --folio-order=2 --folios=0:100
+bad "--phys=both" -c 0.01 --phys=both
+bad "--locality=0.5" -c 0.01 --locality=0.5
+bad "--locality=x" -c 0.01 --locality=x
+bad "--access=sideways" -c 0.01 --access=sideways

@@ -3,8 +3,6 @@
 # the choice of walks, XArrayLRU and the --kernel-like preset.
 . tests/lib.sh
 
-fingerprint() { sed -n 's/^LRU fingerprint \([0-9a-f]*\).*/\1/p' "$tmp/out"; }
-same() { [ -n "$1" ] && [ "$1" = "$2" ]; }
 
 # The same seed builds the same LRU order whatever the knobs that only
 # change how it is stored or walked.
@@ -73,25 +71,20 @@ run -c 0.01 -r 1 -t $((cpus + 1))
 check "-t beyond the CPUs: exit 1" [ "$rc" -eq 1 ]
 check "-t beyond the CPUs: says so" err_has "^scan: -t $((cpus + 1)): only"
 
-bad() {
-	name=$1
-	shift
-	check "usage error: $name" usage_error -c 0.01 "$@"
-}
-bad "--lists=0" --lists=0
-bad "--lists=2000" --lists=2000
-bad "--chunk=0" --chunk=0
-bad "--rmap=0.5" --rmap=0.5
-bad "--rmap=2:1" --rmap=2:1
-bad "--rmap=0.5:0" --rmap=0.5:0
-bad "--rmap=0.5:17" --rmap=0.5:17
-bad "--rmap=:3" --rmap=:3
-bad "--struct-page=16" --struct-page=16
-bad "--walks=" --walks=
-bad "--walks=foo" --walks=foo
-bad "--walks=list,list" --walks=list,list
-bad "--walks=physical (nothing to compare)" --walks=physical
-bad "-t 0" -t 0
-bad "-t 65" -t 65
-bad "--cpu with -t 2" --cpu=0 -t 2
-bad "--kernel-like=yes" --kernel-like=yes
+bad "--lists=0" -c 0.01 --lists=0
+bad "--lists=2000" -c 0.01 --lists=2000
+bad "--chunk=0" -c 0.01 --chunk=0
+bad "--rmap=0.5" -c 0.01 --rmap=0.5
+bad "--rmap=2:1" -c 0.01 --rmap=2:1
+bad "--rmap=0.5:0" -c 0.01 --rmap=0.5:0
+bad "--rmap=0.5:17" -c 0.01 --rmap=0.5:17
+bad "--rmap=:3" -c 0.01 --rmap=:3
+bad "--struct-page=16" -c 0.01 --struct-page=16
+bad "--walks=" -c 0.01 --walks=
+bad "--walks=foo" -c 0.01 --walks=foo
+bad "--walks=list,list" -c 0.01 --walks=list,list
+bad "--walks=physical (nothing to compare)" -c 0.01 --walks=physical
+bad "-t 0" -c 0.01 -t 0
+bad "-t 65" -c 0.01 -t 65
+bad "--cpu with -t 2" -c 0.01 --cpu=0 -t 2
+bad "--kernel-like=yes" -c 0.01 --kernel-like=yes

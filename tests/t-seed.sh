@@ -2,23 +2,24 @@
 # The same seed gives the same LRU order; the order is uniformly random.
 . tests/lib.sh
 
-fingerprint() {
-	"$SCAN" -c "$1" -r 1 -vvv -s "$2" 2>/dev/null | sed -n 's/^LRU fingerprint \([0-9a-f]*\).*/\1/p'
+# order_of SIZE SEED: the LRU fingerprint of that size and seed.
+order_of() {
+	run -c "$1" -r 1 -vvv -s "$2"
+	fingerprint
 }
 
-a=$(fingerprint 0.01 7)
-b=$(fingerprint 0.01 7)
-c=$(fingerprint 0.01 8)
-same() { [ -n "$1" ] && [ "$1" = "$2" ]; }
+a=$(order_of 0.01 7)
+b=$(order_of 0.01 7)
+c=$(order_of 0.01 8)
 differ() { [ -n "$1" ] && [ -n "$2" ] && [ "$1" != "$2" ]; }
 
 check "same seed, same order" same "$a" "$b"
 check "other seed, other order" differ "$a" "$c"
 check "hex seed equals decimal" \
-	same "$(fingerprint 0.01 0x10)" "$(fingerprint 0.01 16)"
+	same "$(order_of 0.01 0x10)" "$(order_of 0.01 16)"
 check "-m 64M builds the same LRU as -c 0.016384" \
-	same "$(fingerprint 0.016384 3)" \
-	"$("$SCAN" -m 64M -r 1 -vvv -s 3 2>/dev/null | sed -n 's/^LRU fingerprint \([0-9a-f]*\).*/\1/p')"
+	same "$(order_of 0.016384 3)" \
+	"$(run -m 64M -r 1 -vvv -s 3; fingerprint)"
 
 run -r 1 -vv -c 0.01
 check "a seed is chosen when none is given" out_has '^random seed [0-9]+$'
