@@ -76,6 +76,8 @@
  * more than it saves. */
 #define SETUP_PARALLEL_MIN	(64UL << 20)
 #define MAX_THREADS	64
+/* stdout's buffer: more than the longest output (help, -vvv, JSON). */
+#define RESULTS_BUF	(64UL << 10)
 /* Setup faults in and lays out the memmap in chunks of this many pfns
  * (32 MiB of 64-byte descriptors); each chunk has its own random stream,
  * so the layout is the same whatever the threads and descriptor size. */
@@ -337,11 +339,10 @@ struct walk_stats {
 #define PREFETCH_W(p)	((void)0)
 #endif
 
-/* "scan: " and the message on stderr, after whatever stdout holds. */
+/* "scan: " and the message on stderr. */
 static void say(const char *prefix, const char *suffix, const char *fmt,
 		va_list ap)
 {
-	fflush(stdout);
 	fprintf(stderr, "scan: %s", prefix);
 	vfprintf(stderr, fmt, ap);
 	fputs(suffix, stderr);
@@ -352,6 +353,7 @@ static PRINTF(1, 2) void die(const char *fmt, ...)
 {
 	va_list ap;
 
+	fflush(stdout);		/* what came before it, if it can */
 	va_start(ap, fmt);
 	say("", "\n", fmt, ap);
 	va_end(ap);
@@ -369,10 +371,27 @@ static PRINTF(1, 2) void die_usage(const char *fmt, ...)
 	exit(2);
 }
 
+/*
+ * Results are written only here, from a buffer that holds a whole run's
+ * (see read_params()), so a failed write is seen with its errno: results
+ * lost to a full disk or a closed stream fail the run, exit 1, instead
+ * of vanishing.  close too before exit.
+ */
+static void flush_results(int close)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout) && (!close || fclose(stdout) == 0))
+		return;
+	fprintf(stderr, "scan: cannot write results: %s\n",
+		errno ? strerror(errno) : "write error");
+	exit(1);
+}
+
 static PRINTF(1, 2) void warn(const char *fmt, ...)
 {
 	va_list ap;
 
+	flush_results(0);	/* a warning follows the lines it is about */
 	va_start(ap, fmt);
 	say("warning: ", "\n", fmt, ap);
 	va_end(ap);
@@ -2914,6 +2933,7 @@ static void show_version(struct params *p, const char *opt, const char *arg)
 	(void)opt;
 	(void)arg;
 	printf("scan %s\n", SCAN_VERSION);
+	flush_results(1);
 	exit(0);
 }
 
@@ -3033,6 +3053,7 @@ static void show_help(struct params *p, const char *opt, const char *arg)
 	printf("\nwalks (the first is the baseline):\n");
 	for (w = 0; w < NR_WALKS; w++)
 		printf("  %-26s %s\n", walks[w].label, walks[w].help);
+	flush_results(1);
 	exit(0);
 }
 
@@ -3269,6 +3290,8 @@ static void read_params(struct params *p, int argc, char **argv)
 {
 	int cpu[MAX_THREADS];
 
+	/* Big enough for every line a run prints: see flush_results(). */
+	setvbuf(stdout, malloc(RESULTS_BUF), _IOFBF, RESULTS_BUF);
 	default_params(p);
 	parse_options(p, argc, argv);
 	if (p->kernel_like)
@@ -3279,7 +3302,6 @@ static void read_params(struct params *p, int argc, char **argv)
 		p->size_arg = "1";
 	}
 	plan_cpus(p, cpu);	/* refuse CPUs we may not use, before setup */
-	setvbuf(stdout, NULL, _IOLBF, 0);
 	p->text = p->format == FORMAT_TEXT ? stdout : stderr;
 }
 
@@ -3302,6 +3324,7 @@ static void set_up(struct lru_model *m, const struct params *p)
 		fprintf(p->text, "--kernel-like set:%s\n", *p->preset ? p->preset : " nothing (every knob given)");
 	print_memmap(m, p);
 	print_model(m, p);
+	flush_results(0);	/* the setup lines now, before a long run */
 }
 
 /* Every line the run prints after its walks, and its warnings. */
@@ -3345,5 +3368,6 @@ int main(int argc, char **argv)
 	stop_team(&team);
 	report(&m, &p, stats, last, nr_rounds);
 	free_model(&m);
+	flush_results(1);
 	return 0;
 }

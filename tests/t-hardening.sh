@@ -116,3 +116,25 @@ if echo 'int main(void) { return 0; }' | "$cc" -m32 -x c -o "$tmp/m32" - 2>/dev/
 else
 	skip "-m32: builds" "no 32-bit C library (gcc-multilib)"
 fi
+
+# Nothing lost: results that cannot be written fail the run, with the
+# reason, whatever the format; a closed stdout too.
+for args in "-c 0.01 -r 1" "-c 0.01 -r 1 -vvv" "-c 0.01 -r 1 --format=json" \
+	"-c 0.01 -r 1 --format=csv -v" "-h" "-V"; do
+	echo "$SCAN $args >/dev/full" >"$tmp/cmd"
+	if [ -w /dev/full ]; then
+		# shellcheck disable=SC2086 # args is a list of options
+		"$SCAN" $args >/dev/full 2>"$tmp/err"
+		rc=$?
+		check "$args >/dev/full: exit 1" [ "$rc" -eq 1 ]
+		check "$args >/dev/full: says why" err_has '^scan: cannot write results: No space left on device$'
+	else
+		skip "$args >/dev/full" "no /dev/full"
+	fi
+	echo "$SCAN $args >&-" >"$tmp/cmd"
+	# shellcheck disable=SC2086
+	"$SCAN" $args >&- 2>"$tmp/err"
+	rc=$?
+	check "$args >&-: exit 1" [ "$rc" -eq 1 ]
+	check "$args >&-: says why" err_has '^scan: cannot write results: '
+done
