@@ -339,12 +339,21 @@ struct walk_stats {
 #define PREFETCH_W(p)	((void)0)
 #endif
 
-/* "scan: " and the message on stderr. */
+/* "scan: " and the message on stderr, on one line: a control character
+ * a value brought in (a newline in -c $'1\n') is written escaped. */
 static void say(const char *prefix, const char *suffix, const char *fmt,
 		va_list ap)
 {
+	char msg[1024];
+	const unsigned char *c;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	fprintf(stderr, "scan: %s", prefix);
-	vfprintf(stderr, fmt, ap);
+	for (c = (const unsigned char *)msg; *c; c++)
+		if (*c < ' ' || *c == 0x7f)
+			fprintf(stderr, "\\x%02x", *c);
+		else
+			fputc(*c, stderr);
 	fputs(suffix, stderr);
 }
 
@@ -651,23 +660,93 @@ static double parse_decimal(const char *opt, const char *s, const char **end)
 	return v;
 }
 
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* num/den times mul/div, kept in lowest terms; 0 if num overflows. */
+static int scale(uint64_t *num, uint64_t *den, uint64_t mul, uint64_t div)
+{
+	uint64_t g = gcd(mul, *den), h;
+
+	mul /= g;
+	*den /= g;
+	h = gcd(*num, div);
+	*num /= h;
+	div /= h;
+	if (*num && mul > UINT64_MAX / *num)
+		return 0;
+	*num *= mul;
+	if (*den > UINT64_MAX / div)	/* too fine to be whole: say so */
+		*den = UINT64_MAX;
+	else
+		*den *= div;
+	g = gcd(*num, *den);
+	if (g > 1 && *den != UINT64_MAX) {
+		*num /= g;
+		*den /= g;
+	}
+	return 1;
+}
+
+/*
+ * Is the decimal number s times mul/div a whole number?  Worked out
+ * exactly from its digits: a double would round -c 0.01000001 to 10,000
+ * pages.  A number too large for 64 bits counts as whole: the range
+ * check refuses it.
+ */
+static int whole(const char *s, uint64_t mul, uint64_t div)
+{
+	uint64_t num = 0, den = 1;
+	long exp = 0;
+	int digits = 0, frac = 0;
+	const char *p;
+
+	for (p = s; (*p >= '0' && *p <= '9') || *p == '.'; p++) {
+		if (*p == '.') {
+			frac = 1;
+			continue;
+		}
+		exp -= frac;
+		if (!num && *p == '0')
+			continue;
+		if (++digits > 19)
+			return 1;
+		num = num * 10 + (*p - '0');
+	}
+	if (*p == 'e' || *p == 'E')
+		exp += strtol(p + 1, NULL, 10);
+	for (; exp > 0; exp--)
+		if (!scale(&num, &den, 10, 1))
+			return 1;
+	for (; exp < 0 && den != UINT64_MAX; exp++)
+		scale(&num, &den, 1, 10);
+	if (!scale(&num, &den, mul, div))
+		return 1;
+	return !num || den == 1;
+}
+
 /* A count of pages must be a whole number from 1 up to what we address. */
 static unsigned long whole_pages(const char *opt, const char *s, double pages,
-				 const char *unit)
+				 const char *unit, uint64_t mul, uint64_t div)
 {
 	/* Two arrays of nr_pages entries must fit in size_t. */
 	double limit = (double)(SIZE_MAX / (sizeof(struct page) + 8));
-	double rounded, off;
 
 	if (pages <= 0)
 		die_usage("%s '%s': must be more than 0", opt, s);
 	if (pages > limit)
 		die_usage("%s '%s': %.3g pages is more than this system can address", opt, s, pages);
-	rounded = (double)(unsigned long)(pages + 0.5);
-	off = pages > rounded ? pages - rounded : rounded - pages;
-	if (off > 1e-6 * pages || rounded < 1)
+	if (!whole(s, mul, div) || pages < 0.5)
 		die_usage("%s '%s': %.10g pages%s, not a whole number", opt, s, pages, unit);
-	return (unsigned long)rounded;
+	return (unsigned long)(pages + 0.5);
 }
 
 /* -c: millions of pages, decimals allowed (-c 0.01 is 10,000 pages). */
@@ -678,7 +757,7 @@ static unsigned long parse_count(const char *opt, const char *s)
 
 	if (*end)
 		die_usage("%s '%s': trailing '%s' after the number", opt, s, end);
-	return whole_pages(opt, s, v * PAGES_PER_COUNT, "");
+	return whole_pages(opt, s, v * PAGES_PER_COUNT, "", PAGES_PER_COUNT, 1);
 }
 
 /* -m: simulated memory in bytes with a binary suffix (K M G T P E). */
@@ -688,37 +767,44 @@ static unsigned long parse_size(const char *opt, const char *s)
 	const char *end;
 	double v = parse_decimal(opt, s, &end);
 	double bytes = v;
+	uint64_t unit = 1;
 	const char *u;
 
 	if (*end) {
 		u = strchr(suffixes, *end >= 'a' ? *end - 'a' + 'A' : *end);
 		if (!u || end[1])
 			die_usage("%s '%s': unknown size suffix '%s' (use K, M, G, T, P or E)", opt, s, end);
-		for (; u >= suffixes; u--)
+		for (; u >= suffixes; u--) {
 			bytes *= 1024;
+			unit *= 1024;
+		}
 	}
-	return whole_pages(opt, s, bytes / SIM_PAGE_SIZE, " of 4 KiB");
+	return whole_pages(opt, s, bytes / SIM_PAGE_SIZE, " of 4 KiB", unit, SIM_PAGE_SIZE);
 }
 
-/* A decimal (or 0x hex) integer in [min, max]. */
-static unsigned long parse_ulong(const char *opt, const char *s,
-				 unsigned long min, unsigned long max)
+/* A decimal integer in [min, max]; with hex, 0x and hex digits too (the
+ * seed, which people copy from hashes). */
+static unsigned long parse_number(const char *opt, const char *s,
+				  unsigned long min, unsigned long max, int hex)
 {
-	int base = (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10;
+	int base = hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
 	const char *digits = base == 16 ? s + 2 : s;
+	const char *set = base == 16 ? "0123456789abcdefABCDEF" : "0123456789";
 	unsigned long long v;
-	char *end;
 
-	if (!*digits || !strchr("0123456789abcdefABCDEF", *digits) ||
-	    (base == 10 && !strchr("0123456789", *digits)))
+	if (!*digits || digits[strspn(digits, set)])
 		die_usage("%s '%s': not a whole number", opt, s);
 	errno = 0;
-	v = strtoull(digits, &end, base);
-	if (*end)
-		die_usage("%s '%s': not a whole number", opt, s);
+	v = strtoull(digits, NULL, base);
 	if (errno == ERANGE || v > max || v < min)
 		die_usage("%s '%s': must be from %lu to %lu", opt, s, min, max);
 	return v;
+}
+
+static unsigned long parse_ulong(const char *opt, const char *s,
+				 unsigned long min, unsigned long max)
+{
+	return parse_number(opt, s, min, max, 0);
 }
 
 /* One of a NULL-terminated list of names; returns its index. */
@@ -748,7 +834,7 @@ static double parse_real(const char *opt, const char *s, double min,
 	if (*end)
 		die_usage("%s '%s': trailing '%s' after the number", opt, s, end);
 	if (v < min || v > max)
-		die_usage("%s '%s': must be from %g to %g", opt, s, min, max);
+		die_usage("%s '%s': must be from %.10g to %.10g", opt, s, min, max);
 	return v;
 }
 
@@ -2106,7 +2192,7 @@ static void plan_cpus(const struct params *p, int *cpu)
 		cpu[0] = p->cpu;
 	}
 	if (p->threads > nr)
-		die("-t %d: only %d CPUs to run on; walkers must not share one", p->threads, nr);
+		die("-t %d: only %d CPU%s to run on; walkers must not share one", p->threads, nr, nr > 1 ? "s" : "");
 	for (t = 0; p->threads > 1 && t < p->threads; t++)
 		cpu[t] = cpus[t];
 }
@@ -2773,7 +2859,7 @@ static void set_count(struct params *p, const char *opt, const char *arg)
 
 static void set_seed(struct params *p, const char *opt, const char *arg)
 {
-	p->seed = parse_ulong(opt, arg, 0, ULONG_MAX);
+	p->seed = parse_number(opt, arg, 0, ULONG_MAX, 1);
 }
 
 static void set_verbose(struct params *p, const char *opt, const char *arg)
@@ -2900,12 +2986,13 @@ static void set_walks(struct params *p, const char *opt, const char *arg)
 			if (!strcmp(name, walks[w].name) || !strcmp(name, walks[w].label))
 				break;
 		if (w == NR_WALKS)
-			die_usage("%s '%s': no walk named '%s' (see scan -h)", opt, arg, name);
+			die_usage("%s '%s': no walk named '%s'", opt, arg, name);
+		if (!w)
+			die_usage("%s '%s': the physical walk is always timed, as the baseline; name only the walks to compare with it", opt, arg);
 		for (s = 0; s < p->nr_walks; s++)
-			if (p->walk[s] == w && w)
+			if (p->walk[s] == w)
 				die_usage("%s '%s': '%s' given twice", opt, arg, name);
-		if (w)
-			p->walk[p->nr_walks++] = w;
+		p->walk[p->nr_walks++] = w;
 	}
 	if (p->nr_walks < 2)
 		die_usage("%s '%s': name at least one walk to compare with the physical one", opt, arg);

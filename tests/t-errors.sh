@@ -68,3 +68,17 @@ check "-m 16E: nothing on stdout" [ ! -s "$tmp/out" ]
 run --cpu=65000 -c 0.01
 check "--cpu on a CPU that does not exist: exit 1" [ "$rc" -eq 1 ]
 check "--cpu failure names the CPU" err_has '^scan: --cpu 65000'
+
+# One line per error, whatever the value holds; exact sizes; hex only
+# for the seed; bounds as written.
+bad "-c with a newline in its value" -c "$(printf '0.01\nx')"
+check "a control character is escaped in the message" err_has "^scan: -c '0\\.01\\\\x0ax'"
+bad "-c 0.01000001 (10000.01 pages)" -c 0.01000001
+bad "-m 40960001 (not whole pages)" -m 40960001
+bad "-s 0x0x1" -s 0x0x1
+bad "--lists=0x10 (hex only for the seed)" -c 0.01 --lists=0x10
+bad "-r 0x2" -r 0x2
+run --locality=0
+check "bounds are printed as integers" err_has "must be from 1 to 8388607 "
+run --walks=foo
+check "one help hint" sh -c "[ \$(grep -o 'scan -h' '$tmp/err' | wc -l) -eq 1 ]"

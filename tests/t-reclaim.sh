@@ -49,9 +49,11 @@ run -c 0.01 -r 1 --walks=xarray,array
 check "--walks: two ratio lines" lines 2
 check "--walks: in the order given" \
 	sh -c "sed -n 1p '$tmp/out' | grep -q 'faster than XArrayLRU\$' && sed -n 2p '$tmp/out' | grep -q 'faster than ArrayLRU\$'"
-run -c 0.01 -r 1 --walks=ListLRU,physical
-check "--walks: printed names and physical accepted" \
+run -c 0.01 -r 1 --walks=ListLRU
+check "--walks: printed names accepted" \
 	sh -c "[ \$(wc -l <'$tmp/out') -eq 1 ] && grep -q 'faster than ListLRU\$' '$tmp/out'"
+bad "--walks=list,physical (always the baseline)" -c 0.01 --walks=list,physical
+check "--walks=list,physical: says the physical walk is the baseline" err_has 'always timed, as the baseline'
 run -c 0.01 -r 1 -v --walks=list,xarray
 check "--walks: XArray time line" out_has '^XArray scan in [0-9]+\.[0-9]{6}s$'
 
