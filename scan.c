@@ -97,9 +97,10 @@
  * slowest walk's time: short walks are noisy and cheap to repeat. */
 #define REP_SHARE	0.15
 #define MAX_REPS	32
-/* Auto rounds: enough to fill this many seconds of walking, at least
- * MIN_ROUNDS (a median needs more than one), at most MAX_ROUNDS. */
-#define ROUND_BUDGET_S	1.0
+/* Auto rounds: enough to fill this many seconds of wall (walks and the
+ * untimed work around them), at least MIN_ROUNDS (a median needs more
+ * than one), at most MAX_ROUNDS. */
+#define ROUND_BUDGET_S	0.8
 #define MIN_ROUNDS	2
 #define MAX_ROUNDS	64
 #define MAX_SAMPLES	(MAX_ROUNDS * MAX_REPS)
@@ -315,6 +316,8 @@ struct walk_stats {
 	double round_time[MAX_ROUNDS];	/* median of each round's samples */
 	double ratio[MAX_ROUNDS];	/* round_time over the baseline's */
 	int reps;			/* timed walks per round */
+	double flush_s, relink_s;	/* untimed work around its walks */
+	double first_untimed;		/* of its first walk, for the plan */
 };
 
 /*
@@ -2394,19 +2397,30 @@ static void check_result(const struct lru_model *m, int w,
 }
 
 /* Time walk w once from the chosen cache state and check its result;
- * relink the LRU (untimed) if the walk isolated its folios. */
+ * relink the LRU (untimed) if the walk isolated its folios.  The untimed
+ * work is timed too: the planner budgets the run's wall, not its walks. */
 static double time_walk(struct lru_model *m, struct team *team, int w,
-			enum cache_mode cache, struct walk_result *res)
+			enum cache_mode cache, struct walk_result *res,
+			struct walk_stats *st)
 {
-	double t0, t;
+	double t0, t, t1, untimed;
 
-	evict(m, cache);
 	t0 = now();
+	evict(m, cache);
+	t1 = now();
+	st->flush_s += t1 - t0;
+	untimed = t1 - t0;
 	*res = team_walk(team, walks[w].fn);
-	t = now() - t0;
+	t = now() - t1;
 	check_result(m, w, *res);
-	if (m->access == ACCESS_ISOLATE)
+	if (m->access == ACCESS_ISOLATE) {
+		t0 = now();
 		link_lru(m);
+		st->relink_s += now() - t0;
+		untimed += now() - t0;
+	}
+	if (!st->nr_samples)
+		st->first_untimed = untimed;
 	return t;
 }
 
@@ -2437,8 +2451,9 @@ static void run_round(struct lru_model *m, struct team *team,
 					 (done[next] + 0.5) * stats[s].reps))
 				next = s;
 		}
-		stats[next].sample[stats[next].nr_samples++] =
-			time_walk(m, team, p->walk[next], p->cache, &last[next]);
+		stats[next].sample[stats[next].nr_samples] =
+			time_walk(m, team, p->walk[next], p->cache, &last[next], &stats[next]);
+		stats[next].nr_samples++;
 		done[next]++;
 	}
 	for (s = 0; s < p->nr_walks; s++)
@@ -2453,11 +2468,14 @@ static void run_round(struct lru_model *m, struct team *team,
  * Choose repetitions and rounds from the first round's costs: repeat
  * the cheap walks (a 20 ms physical walk is noisy and cheap) until each
  * takes about REP_SHARE of the slowest, and run as many rounds as fit
- * ROUND_BUDGET_S, within [MIN_ROUNDS, MAX_ROUNDS].
+ * ROUND_BUDGET_S of wall, within [MIN_ROUNDS, MAX_ROUNDS].  The wall
+ * counts each walk's untimed work (flushing, relinking) beside it, so a
+ * walk of 19 us behind a flush of 12 MiB is not repeated a thousand
+ * times; repetitions shrink first, so MIN_ROUNDS fit the budget.
  */
 static int plan_rounds(struct walk_stats *stats, int nr_walks, int builds)
 {
-	double slowest = 0, round = 0;
+	double slowest = 0, round = 0, fit, planned;
 	int s, rounds;
 
 	for (s = 0; s < nr_walks; s++)
@@ -2468,7 +2486,18 @@ static int plan_rounds(struct walk_stats *stats, int nr_walks, int builds)
 		double reps = t > 0 ? REP_SHARE * slowest / t : MAX_REPS;
 
 		stats[s].reps = reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : (int)reps;
-		round += stats[s].reps * t;
+		round += stats[s].reps * (t + stats[s].first_untimed);
+	}
+	fit = ROUND_BUDGET_S / (MIN_ROUNDS * builds);
+	if (round > fit) {
+		planned = round;
+		for (s = 0, round = 0; s < nr_walks; s++) {
+			double t = stats[s].round_time[0] + stats[s].first_untimed;
+			int reps = (int)(stats[s].reps * fit / planned);
+
+			stats[s].reps = reps < 1 ? 1 : reps;
+			round += stats[s].reps * t;
+		}
 	}
 	rounds = round > 0 ? (int)(ROUND_BUDGET_S / round / builds) : MAX_ROUNDS;
 	if (rounds < MIN_ROUNDS)
@@ -2507,6 +2536,7 @@ static void print_plan(const struct params *p, const struct walk_stats *stats,
 static void print_spread(const struct lru_model *m, const struct params *p,
 			 const struct walk_stats *stats, int nr_rounds)
 {
+	double flush, relink;
 	struct summary t, r;
 	int s;
 
@@ -2517,6 +2547,13 @@ static void print_spread(const struct lru_model *m, const struct params *p,
 			t.median, t.min, t.max, t.median * 1e9 / m->nr_pages,
 			t.median * 1e9 / m->nr_lru);
 	}
+	for (s = 0, flush = relink = 0; s < p->nr_walks; s++) {
+		flush += stats[s].flush_s;
+		relink += stats[s].relink_s;
+	}
+	fprintf(p->text, "untimed work: flushing %.3fs (%s), relinking %.3fs\n",
+		flush, p->cache == CACHE_COLD ? m->clflushopt ? "clflushopt" : "by address" : "none, --cache=warm",
+		relink);
 	for (s = 1; s < p->nr_walks; s++) {
 		r = summarize(stats[s].ratio, nr_rounds);
 		fprintf(p->text, "%s/%s ratio: median %.3f, range %.3f to %.3f over %d round%s\n",
