@@ -41,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 
 /* The Linux-only parts (CPU affinity, /proc, smaps, THP and populate
@@ -76,6 +77,8 @@
  * more than it saves. */
 #define SETUP_PARALLEL_MIN	(64UL << 20)
 #define MAX_THREADS	64
+/* A thread's stack: its work lives in the model, not on its stack. */
+#define THREAD_STACK	(256UL << 10)
 /* stdout's buffer: more than the longest output (help, -vvv, JSON). */
 #define RESULTS_BUF	(64UL << 10)
 /* Setup faults in and lays out the memmap in chunks of this many pfns
@@ -288,6 +291,7 @@ struct lru_model {
 	enum phys_mode phys;	/* copied from the parameters, so a walk */
 	enum access access;	/* reads only the model */
 	atomic_int *locks;	/* per-list lru_lock: isolating with -t */
+	struct list_cursor *cursors; /* walk_list's place in each list */
 	uint32_t *rmap;		/* --rmap: the pool of random hops */
 	unsigned long rmap_mask; /* its entries - 1, a power of two */
 	int rmap_hops;
@@ -299,6 +303,13 @@ struct lru_model {
 	struct region array;	/* backing of lru */
 	struct region rmap_map;	/* backing of rmap */
 	struct region xa_map;	/* backing of the tree's nodes */
+};
+
+/* Where walk_list is in one list: kept in the model, one per list of
+ * every share, so a thousand lists need no 16 KiB on a walker's stack. */
+struct list_cursor {
+	struct folio *folio;	/* the next folio to visit */
+	unsigned long left;	/* folios still to visit */
 };
 
 /* What a walk proves it did: the ages it summed, the folios it counted,
@@ -480,9 +491,11 @@ struct summary {
 
 static struct summary summarize(const double *v, int n)
 {
-	double sorted[MAX_SAMPLES];
+	double *sorted = malloc(n * sizeof(*v));	/* up to 16 KiB: not on the stack */
 	struct summary s;
 
+	if (!sorted)
+		die("out of memory");
 	memcpy(sorted, v, n * sizeof(*v));
 	qsort(sorted, n, sizeof(*sorted), cmp_double);
 	s.median = quantile(sorted, n, 0.5);
@@ -490,6 +503,7 @@ static struct summary summarize(const double *v, int n)
 	s.max = sorted[n - 1];
 	s.q1 = quantile(sorted, n, 0.25);
 	s.q3 = quantile(sorted, n, 0.75);
+	free(sorted);
 	return s;
 }
 
@@ -521,11 +535,16 @@ static void run_parallel(void (*fn)(void *arg, int i, int nr), void *arg,
 	int started[MAX_THREADS] = { 0 };
 	int i;
 
+	pthread_attr_t attr;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, THREAD_STACK);
 	for (i = 0; i < nr; i++) {
 		job[i] = (struct job){ .fn = fn, .arg = arg, .i = i, .nr = nr };
 		if (i)
-			started[i] = !pthread_create(&tid[i], NULL, job_main, &job[i]);
+			started[i] = !pthread_create(&tid[i], &attr, job_main, &job[i]);
 	}
+	pthread_attr_destroy(&attr);
 	for (i = 0; i < nr; i++)
 		if (!started[i])
 			fn(arg, i, nr);
@@ -896,17 +915,100 @@ static int read_key(const char *file, const char *key, char *out, size_t len)
 	return found;
 }
 
-static double mem_available(void)
+/* What may still be allocated, and which limit says so. */
+struct mem_limit {
+	double bytes;		/* < 0: no such limit here */
+	const char *name;
+};
+
+/* A number in a file of its own (cgroup files); < 0 if none or "max". */
+static double read_number(const char *file)
 {
+	char line[64];
+	FILE *f = fopen(file, "r");
+	double v = -1;
+
+	if (f && fgets(line, sizeof(line), f) && line[0] >= '0' && line[0] <= '9')
+		v = atof(line);
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* The memory cgroup's limit less its usage: v2 memory.max and
+ * memory.current, or v1 memory.limit_in_bytes and memory.usage_in_bytes. */
+static double cgroup_room(void)
+{
+	char line[512], path[700], *dir;
+	double limit = -1, usage = -1;
+	FILE *f = fopen("/proc/self/cgroup", "r");
+
+	while (f && limit < 0 && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (!(dir = strchr(line, ':')) || !(dir = strchr(dir + 1, ':')))
+			continue;
+		if (!strncmp(line, "0::", 3)) {
+			snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.max", dir + 1);
+			limit = read_number(path);
+			snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.current", dir + 1);
+			usage = read_number(path);
+		} else if (strstr(line, ":memory:") || strstr(line, ",memory:") ||
+			   strstr(line, ":memory,")) {
+			snprintf(path, sizeof(path), "/sys/fs/cgroup/memory%s/memory.limit_in_bytes", dir + 1);
+			limit = read_number(path);
+			snprintf(path, sizeof(path), "/sys/fs/cgroup/memory%s/memory.usage_in_bytes", dir + 1);
+			usage = read_number(path);
+		}
+	}
+	if (f)
+		fclose(f);
+	/* v1 says "no limit" with a huge number */
+	if (limit < 0 || usage < 0 || limit >= 0x1p60)
+		return -1;
+	return limit > usage ? limit - usage : 0;
+}
+
+/* An rlimit less what this process has already mapped (kB in status). */
+static double rlimit_room(int resource, const char *status_key)
+{
+	struct rlimit rl;
+	char kb[64];
+	double used = 0;
+
+	if (getrlimit(resource, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return -1;
+	if (read_key("/proc/self/status", status_key, kb, sizeof(kb)))
+		used = atof(kb) * 1024;
+	return (double)rl.rlim_cur > used ? (double)rl.rlim_cur - used : 0;
+}
+
+static void tighter(struct mem_limit *best, double bytes, const char *name)
+{
+	if (bytes >= 0 && (best->bytes < 0 || bytes < best->bytes)) {
+		best->bytes = bytes;
+		best->name = name;
+	}
+}
+
+/* The smallest of every limit that applies: RAM, the memory cgroup, the
+ * address space and data rlimits. */
+static struct mem_limit mem_available(void)
+{
+	struct mem_limit best = { -1, "" };
 	char kb[64];
 
 	if (read_key("/proc/meminfo", "MemAvailable", kb, sizeof(kb)))
-		return atof(kb) * 1024;
+		tighter(&best, atof(kb) * 1024, "MemAvailable");
 #ifdef _SC_AVPHYS_PAGES
-	return (double)sysconf(_SC_AVPHYS_PAGES) * sysconf(_SC_PAGESIZE);
-#else
-	return 0;
+	else
+		tighter(&best, (double)sysconf(_SC_AVPHYS_PAGES) * sysconf(_SC_PAGESIZE), "free memory");
 #endif
+	tighter(&best, cgroup_room(), "the memory cgroup's limit less its usage");
+	tighter(&best, rlimit_room(RLIMIT_AS, "VmSize"), "RLIMIT_AS (ulimit -v) less what is mapped");
+#ifdef RLIMIT_DATA
+	tighter(&best, rlimit_room(RLIMIT_DATA, "VmData"), "RLIMIT_DATA (ulimit -d) less what is used");
+#endif
+	return best;
 }
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -1656,7 +1758,7 @@ static struct model_size model_size(const struct params *p)
 
 /* Say what a size needs, part by part, and what is available; exit 1. */
 static void refuse_size(const struct params *p, const struct model_size *s,
-			double need, double avail)
+			double need, const struct mem_limit *avail)
 {
 	char b[7][32], extra[160] = "";
 	size_t used = 0;
@@ -1667,10 +1769,10 @@ static void refuse_size(const struct params *p, const struct model_size *s,
 		used += snprintf(extra + used, sizeof(extra) - used, " + rmap pool %s", human(s->rmap, b[4], 32));
 	if (s->xarray > 0)
 		snprintf(extra + used, sizeof(extra) - used, " + XArray nodes %s", human(s->xarray, b[5], 32));
-	die("%s %s needs %s (memmap %s + LRU array %s%s), only %s available",
+	die("%s %s needs %s (memmap %s + LRU array %s%s), only %s available (%s)",
 	    p->size_opt, p->size_arg, human(need, b[0], 32),
 	    human(s->memmap, b[1], 32), human(s->array, b[2], 32), extra,
-	    human(avail, b[6], 32));
+	    human(avail->bytes, b[6], 32), avail->name);
 }
 
 /* Refuse, before allocating anything, a size this machine cannot hold. */
@@ -1678,10 +1780,12 @@ static void check_fits(const struct params *p)
 {
 	struct model_size s = model_size(p);
 	double need = s.memmap + s.folios + s.array + s.rmap + s.xarray;
-	double avail = mem_available();
+	struct mem_limit avail = mem_available();
 
-	if (avail > 0 && need > avail)
-		refuse_size(p, &s, need, avail);
+	/* the guards, the walkers' stacks and the rest of the process */
+	need += 5 * 2 * HUGE_PAGE_SIZE + MAX_THREADS * THREAD_STACK + (16UL << 20);
+	if (avail.bytes >= 0 && need > avail.bytes)
+		refuse_size(p, &s, need, &avail);
 	if (p->nr_pages > UINT32_MAX)
 		die("%s %s is %lu pages; a folio's age, its LRU position, has 32 bits, so at most %lu",
 		    p->size_opt, p->size_arg, p->nr_pages, (unsigned long)UINT32_MAX);
@@ -1715,6 +1819,9 @@ static void map_model(struct lru_model *m, const struct params *p)
 		xa_height(n, &nodes);
 		map_region(&m->xa_map, nodes * sizeof(struct xa_node), p->thp);
 	}
+	m->cursors = calloc((size_t)p->threads * p->nr_lists, sizeof(*m->cursors));
+	if (!m->cursors)
+		die("out of memory for the list cursors");
 	if (p->access == ACCESS_ISOLATE && p->threads > 1) {
 		m->locks = calloc((size_t)p->threads * p->nr_lists, sizeof(*m->locks));
 		if (!m->locks)
@@ -1729,6 +1836,7 @@ static void map_model(struct lru_model *m, const struct params *p)
 static void free_model(struct lru_model *m)
 {
 	free(m->locks);
+	free(m->cursors);
 	unmap_region(&m->memmap);
 	unmap_region(&m->array);
 	unmap_region(&m->folio_map);
@@ -2017,8 +2125,8 @@ static NOINLINE struct walk_result walk_list(const struct lru_model *m,
 					     int share)
 {
 	unsigned long sum = 0, visits = 0, sink = 0, start, end, chunk, n, i;
-	struct folio *cur[MAX_LISTS], *folio, *next, isolated;
-	unsigned long left[MAX_LISTS];
+	struct list_cursor *cur = m->cursors + (size_t)share * m->nr_lists;
+	struct folio *folio, *next, isolated;
 	enum access access = m->access;
 	int j, busy;
 
@@ -2026,25 +2134,25 @@ static NOINLINE struct walk_result walk_list(const struct lru_model *m,
 	share_range(m, share, &start, &end);
 	chunk = share_chunk(m, end - start);
 	for (j = 0; j < m->nr_lists; j++) {
-		left[j] = list_len(m, end - start, j);
-		folio = left[j] ? m->lru[start + j * chunk].folio : NULL;
+		cur[j].left = list_len(m, end - start, j);
+		folio = cur[j].left ? m->lru[start + j * chunk].folio : NULL;
 		OPAQUE(folio);		/* no gathers here either */
-		cur[j] = folio;
+		cur[j].folio = folio;
 	}
 	do {
 		busy = 0;
 		for (j = 0; j < m->nr_lists; j++) {
-			n = left[j] < chunk ? left[j] : chunk;
-			folio = cur[j];
+			n = cur[j].left < chunk ? cur[j].left : chunk;
+			folio = cur[j].folio;
 			for (i = 0; i < n; i++) {
 				next = folio->next;
 				sum += visit(m, folio, access, &isolated, &sink);
 				folio = next;
 			}
-			cur[j] = folio;
-			left[j] -= n;
+			cur[j].folio = folio;
+			cur[j].left -= n;
 			visits += n;
-			busy |= left[j] != 0;
+			busy |= cur[j].left != 0;
 		}
 	} while (busy);
 	return result(sum, visits, sink);
@@ -2263,17 +2371,22 @@ static void start_team(struct team *team, const struct lru_model *m,
 {
 	int i;
 
+	pthread_attr_t attr;
+
 	memset(team, 0, sizeof(*team));
 	team->m = m;
 	team->nr = p->threads;
 	plan_cpus(p, team->cpu);
 	pin_cpu(team->cpu[0]);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, THREAD_STACK);
 	for (i = 1; i < team->nr; i++) {
 		team->member[i].team = team;
 		team->member[i].share = i;
-		if (pthread_create(&team->tid[i], NULL, member_main, &team->member[i]))
+		if (pthread_create(&team->tid[i], &attr, member_main, &team->member[i]))
 			die("cannot start walker %d: %s", i, strerror(errno));
 	}
+	pthread_attr_destroy(&attr);
 }
 
 static void stop_team(struct team *team)
@@ -2846,36 +2959,41 @@ static void print_json_fields(const struct fields *f, const char *indent,
 static void print_results(const struct lru_model *m, const struct params *p,
 			  const struct walk_stats *stats, int nr_rounds)
 {
-	struct fields run = { 0 }, walk;
+	/* 15 KiB of fields: on the heap, not the stack */
+	struct fields *run = calloc(2, sizeof(*run)), *walk = run + 1;
 	struct machine mc;
 	int s, i;
 
+	if (!run)
+		die("out of memory");
+
 	read_machine(&mc);
-	run_fields(&run, m, p, &mc, nr_rounds);
+	run_fields(run, m, p, &mc, nr_rounds);
 	if (p->format == FORMAT_JSON)
 		printf("{\n");
 	for (s = 0; s < p->nr_walks; s++) {
-		memset(&walk, 0, sizeof(walk));
-		walk_fields(&walk, m, p, &stats[s], s, nr_rounds);
+		memset(walk, 0, sizeof(*walk));
+		walk_fields(walk, m, p, &stats[s], s, nr_rounds);
 		if (p->format == FORMAT_JSON) {
 			if (!s) {
-				print_json_fields(&run, "  ", 1);
+				print_json_fields(run, "  ", 1);
 				printf("  \"walks\": [\n");
 			}
 			printf("    {\n");
-			print_json_fields(&walk, "      ", 0);
+			print_json_fields(walk, "      ", 0);
 			printf("    }%s\n", s + 1 < p->nr_walks ? "," : "");
 			continue;
 		}
-		for (i = 0; !s && i < walk.nr + run.nr; i++)
-			printf("%s%s", i < walk.nr ? walk.name[i] : run.name[i - walk.nr],
-			       i + 1 < walk.nr + run.nr ? "," : "\n");
-		for (i = 0; i < walk.nr + run.nr; i++)
-			printf("%s%s", i < walk.nr ? walk.value[i] : run.value[i - walk.nr],
-			       i + 1 < walk.nr + run.nr ? "," : "\n");
+		for (i = 0; !s && i < walk->nr + run->nr; i++)
+			printf("%s%s", i < walk->nr ? walk->name[i] : run->name[i - walk->nr],
+			       i + 1 < walk->nr + run->nr ? "," : "\n");
+		for (i = 0; i < walk->nr + run->nr; i++)
+			printf("%s%s", i < walk->nr ? walk->value[i] : run->value[i - walk->nr],
+			       i + 1 < walk->nr + run->nr ? "," : "\n");
 	}
 	if (p->format == FORMAT_JSON)
 		printf("  ]\n}\n");
+	free(run);
 }
 
 /*
@@ -3416,6 +3534,9 @@ static void read_params(struct params *p, int argc, char **argv)
 
 	/* Big enough for every line a run prints: see flush_results(). */
 	setvbuf(stdout, malloc(RESULTS_BUF), _IOFBF, RESULTS_BUF);
+	/* A buffered stderr, flushed at each newline: unbuffered, glibc
+	 * formats each message in 8 KiB of stack (see ulimit -s). */
+	setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
 	default_params(p);
 	parse_options(p, argc, argv);
 	if (p->kernel_like)

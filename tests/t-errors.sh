@@ -58,7 +58,7 @@ run -c 1000000
 check "-c 1000000: exit 1" [ "$rc" -eq 1 ]
 check "-c 1000000: nothing on stdout" [ ! -s "$tmp/out" ]
 check "-c 1000000: says what it needs and what is available" \
-	err_has '^scan: -c 1000000 needs [0-9.]+ TiB \(memmap [0-9.]+ TiB \+ LRU array [0-9.]+ TiB\), only [0-9.]+ [KMGT]iB available$'
+	err_has '^scan: -c 1000000 needs [0-9.]+ TiB \(memmap [0-9.]+ TiB \+ LRU array [0-9.]+ TiB\), only [0-9.]+ [KMGT]iB available \([A-Za-z].*\)$'
 run -m 100T
 check "-m 100T: refused with exit 1" [ "$rc" -eq 1 ]
 run -m 16E

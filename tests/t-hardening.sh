@@ -138,3 +138,26 @@ for args in "-c 0.01 -r 1" "-c 0.01 -r 1 -vvv" "-c 0.01 -r 1 --format=json" \
 	check "$args >&-: exit 1" [ "$rc" -eq 1 ]
 	check "$args >&-: says why" err_has '^scan: cannot write results: '
 done
+
+# Guards that see the real limits: an rlimit refuses before mapping,
+# naming itself; a small stack is enough (no large buffer on it).
+# (ulimit -v and -s are not POSIX, but dash, bash and busybox have them.)
+# shellcheck disable=SC3045
+if ! (ulimit -v 60000 && ulimit -s 32) 2>/dev/null; then
+	skip "ulimit -v and -s" "this sh has no ulimit -v or -s"
+	exit 0
+fi
+echo "ulimit -v 60000; $SCAN -c 1" >"$tmp/cmd"
+# shellcheck disable=SC3045
+(ulimit -v 60000 && "$SCAN" -c 1 >"$tmp/out" 2>"$tmp/err")
+rc=$?
+check "ulimit -v: exit 1" [ "$rc" -eq 1 ]
+check "ulimit -v: names the limit" err_has '^scan: -c 1 needs .* available \(RLIMIT_AS \(ulimit -v\) less what is mapped\)$'
+for args in "-c 0.01 -r 2 -vvv" "-c 0.01 -r 1 --format=json --kernel-like" \
+	"-c 0.01 -r 1 -t 1 --lists=1000 --walks=list,array,xarray" "-c abc"; do
+	echo "ulimit -s 32; $SCAN $args" >"$tmp/cmd"
+	# shellcheck disable=SC2086,SC3045 # args is a list of options
+	(ulimit -s 32 && "$SCAN" $args >"$tmp/out" 2>"$tmp/err")
+	rc=$?
+	check "ulimit -s 32, $args: no crash" [ "$rc" -le 2 ]
+done
