@@ -112,6 +112,12 @@
 #define SPREAD_WARN	0.10
 /* A walk shorter than this many clock ticks is mostly clock. */
 #define MIN_TICKS	1000.0
+/* A timed walk that lost more than this share of its wall (and more
+ * than LOST_MIN_S) to anything else, preemption, a stop, the host's
+ * steal, is timed again, at most RETIMES times. */
+#define LOST_SHARE	0.05
+#define LOST_MIN_S	20e-6
+#define RETIMES		3
 /* The memmap should dwarf the last-level cache, or the walks time caches. */
 #define LLC_FACTOR	4.0
 
@@ -329,6 +335,9 @@ struct walk_stats {
 	int reps;			/* timed walks per round */
 	double flush_s, relink_s;	/* untimed work around its walks */
 	double first_untimed;		/* of its first walk, for the plan */
+	int retimed;			/* walks timed again: disturbed */
+	int preempted;			/* of those, with a context switch */
+	int disturbed;			/* kept disturbed: no clean walk */
 };
 
 /*
@@ -2509,22 +2518,48 @@ static void check_result(const struct lru_model *m, int w,
 		    walks[w].label, got.sum, got.visits, want.sum, want.visits);
 }
 
-/* Time walk w once from the chosen cache state and check its result;
- * relink the LRU (untimed) if the walk isolated its folios.  The untimed
- * work is timed too: the planner budgets the run's wall, not its walks. */
-static double time_walk(struct lru_model *m, struct team *team, int w,
-			enum cache_mode cache, struct walk_result *res,
-			struct walk_stats *st)
+/* CPU time of the calling thread, and its involuntary context switches. */
+static double thread_cpu(long *switches)
 {
-	double t0, t, t1, untimed;
+	struct timespec ts = { 0, 0 };
+#if defined(SCAN_LINUX) && defined(RUSAGE_THREAD)
+	struct rusage ru;
+
+	*switches = getrusage(RUSAGE_THREAD, &ru) ? 0 : ru.ru_nivcsw;
+#else
+	*switches = 0;
+#endif
+#ifdef CLOCK_THREAD_CPUTIME_ID
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return -1;
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+#else
+	return -1;
+#endif
+}
+
+/* Walk w once from the chosen cache state, check its result and relink
+ * the LRU (untimed) if the walk isolated its folios.  The untimed work
+ * is timed too: the planner budgets the run's wall, not its walks.
+ * *lost is the wall the walking thread spent off its CPU. */
+static double walk_once(struct lru_model *m, struct team *team, int w,
+			enum cache_mode cache, struct walk_result *res,
+			struct walk_stats *st, double *lost, long *switches)
+{
+	double t0, t, t1, cpu, untimed;
+	long n0, n1;
 
 	t0 = now();
 	evict(m, cache);
+	cpu = thread_cpu(&n0);
 	t1 = now();
 	st->flush_s += t1 - t0;
 	untimed = t1 - t0;
 	*res = team_walk(team, walks[w].fn);
 	t = now() - t1;
+	cpu = cpu < 0 ? t : thread_cpu(&n1) - cpu;
+	*lost = t - cpu;
+	*switches = n1 - n0;
 	check_result(m, w, *res);
 	if (m->access == ACCESS_ISOLATE) {
 		t0 = now();
@@ -2535,6 +2570,29 @@ static double time_walk(struct lru_model *m, struct team *team, int w,
 	if (!st->nr_samples)
 		st->first_untimed = untimed;
 	return t;
+}
+
+/* Time walk w, again (up to RETIMES times) while something else took
+ * its CPU: a stopped or preempted walk would print a wrong figure. */
+static double time_walk(struct lru_model *m, struct team *team, int w,
+			enum cache_mode cache, struct walk_result *res,
+			struct walk_stats *st)
+{
+	double t, lost;
+	long switches;
+	int tries;
+
+	for (tries = 0;; tries++) {
+		t = walk_once(m, team, w, cache, res, st, &lost, &switches);
+		if (lost <= LOST_SHARE * t || lost <= LOST_MIN_S)
+			return t;
+		if (tries == RETIMES) {
+			st->disturbed++;
+			return t;
+		}
+		st->retimed++;
+		st->preempted += switches > 0;
+	}
 }
 
 /*
@@ -2649,6 +2707,7 @@ static void print_plan(const struct params *p, const struct walk_stats *stats,
 static void print_spread(const struct lru_model *m, const struct params *p,
 			 const struct walk_stats *stats, int nr_rounds)
 {
+	int retimed, preempted, disturbed;
 	double flush, relink;
 	struct summary t, r;
 	int s;
@@ -2667,6 +2726,13 @@ static void print_spread(const struct lru_model *m, const struct params *p,
 	fprintf(p->text, "untimed work: flushing %.3fs (%s), relinking %.3fs\n",
 		flush, p->cache == CACHE_COLD ? m->clflushopt ? "clflushopt" : "by address" : "none, --cache=warm",
 		relink);
+	for (s = 0, retimed = preempted = disturbed = 0; s < p->nr_walks; s++) {
+		retimed += stats[s].retimed;
+		preempted += stats[s].preempted;
+		disturbed += stats[s].disturbed;
+	}
+	fprintf(p->text, "interference: %d walk%s timed again (%d preempted, %d off the CPU otherwise), %d kept disturbed\n",
+		retimed, retimed == 1 ? "" : "s", preempted, retimed - preempted, disturbed);
 	for (s = 1; s < p->nr_walks; s++) {
 		r = summarize(stats[s].ratio, nr_rounds);
 		fprintf(p->text, "%s/%s ratio: median %.3f, range %.3f to %.3f over %d round%s\n",
@@ -2719,6 +2785,10 @@ static void warn_untrusted(const struct lru_model *m, const struct params *p,
 			warn("%s walk takes %.3g s, under %.0f clock ticks of %.3g s: its time is mostly clock; use a larger -c",
 			     walks[p->walk[s]].label, t.median, MIN_TICKS, tick);
 	}
+	for (s = 0; s < p->nr_walks; s++)
+		if (stats[s].disturbed)
+			warn("%s: %d of %d timed walks lost over %.0f%% of their time to other work even when timed again: its figure is not clean",
+			     walks[p->walk[s]].label, stats[s].disturbed, stats[s].nr_samples, 100 * LOST_SHARE);
 	if (llc > 0 && bytes < LLC_FACTOR * llc)
 		warn("memmap (%s) is not %.0fx the last-level cache (%s): the ratios measure caches, not memory; use a larger -c",
 		     human(bytes, b1, 32), LLC_FACTOR, human(llc, b2, 32));
@@ -2940,6 +3010,8 @@ static void walk_fields(struct fields *f, const struct lru_model *m,
 	add_field(f, "speedup", "%.6f", r.median);
 	add_field(f, "speedup_min", "%.6f", r.min);
 	add_field(f, "speedup_max", "%.6f", r.max);
+	add_field(f, "retimed", "%d", st->retimed);
+	add_field(f, "disturbed", "%d", st->disturbed);
 }
 
 /* Fields as JSON members, each line but the last ending in a comma

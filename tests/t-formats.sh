@@ -12,7 +12,7 @@ csv_ok() {
 		nf = NF
 		for (i = 1; i <= NF; i++)
 			col[$i] = 1
-		split("walk label pages memory_bytes seed rounds timed median_s min_s max_s ns_per_page ns_per_folio speedup speedup_min speedup_max lru_fraction non_lru folios phys locality access lists chunk threads rmap_share rmap_hops struct_page thp huge_share cache cpu kernel", need, " ")
+		split("walk label pages memory_bytes seed rounds timed median_s min_s max_s ns_per_page ns_per_folio speedup speedup_min speedup_max retimed disturbed lru_fraction non_lru folios phys locality access lists chunk threads rmap_share rmap_hops struct_page thp huge_share cache cpu kernel", need, " ")
 		for (i in need)
 			if (!(need[i] in col)) {
 				print "# missing column " need[i]

@@ -104,7 +104,11 @@ if "$cc" -std=gnu11 -Wall -Wextra -Werror -O2 -DSCAN_NO_LINUX -pthread -o "$tmp/
 else
 	check "-DSCAN_NO_LINUX: builds without a warning" false
 fi
-if echo 'int main(void) { return 0; }' | "$cc" -m32 -x c -o "$tmp/m32" - 2>/dev/null; then
+# A 32-bit C library is there when a program using the headers scan.c
+# needs builds and links with -m32.
+printf '#include <errno.h>\n#include <pthread.h>\n#include <stdio.h>\n#include <sys/mman.h>\nint main(void) { return 0; }\n' >"$tmp/m32.c"
+if "$cc" -m32 -pthread -o "$tmp/m32" "$tmp/m32.c" 2>/dev/null; then
+	echo "$cc -m32 ... scan.c" >"$tmp/cmd"
 	check "-m32: builds without a warning" \
 		"$cc" -m32 -std=gnu11 -Wall -Wextra -Werror -O2 -pthread -o "$tmp/scan32" scan.c
 	if "$tmp/m32" 2>/dev/null; then
