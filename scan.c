@@ -2547,7 +2547,7 @@ static double walk_once(struct lru_model *m, struct team *team, int w,
 			struct walk_stats *st, double *lost, long *switches)
 {
 	double t0, t, t1, cpu, untimed;
-	long n0, n1;
+	long n0, n1 = 0;
 
 	t0 = now();
 	evict(m, cache);
