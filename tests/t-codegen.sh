@@ -37,19 +37,18 @@ for cc in gcc clang; do
 	done
 done
 i=0
+: >"$tmp/builds"
 for b in $builds; do
 	cc=${b%%:*}
 	flags=$(echo "${b#*:}" | tr _ ' ')
+	echo "$i $cc $flags" >>"$tmp/builds"
 	# shellcheck disable=SC2086 # flags is a list
 	"$cc" $flags -o "$tmp/scan.$i" scan.c 2>"$tmp/err.$i" &
 	i=$((i + 1))
 	[ $((i % 2)) -eq 0 ] && wait
 done
 wait
-i=0
-for b in $builds; do
-	cc=${b%%:*}
-	flags=$(echo "${b#*:}" | tr _ ' ')
+while read -r i cc flags; do
 	if [ -x "$tmp/scan.$i" ]; then
 		check "$cc $flags: walk functions present" \
 			[ "$(walks_found "$tmp/scan.$i")" -ge 3 ]
@@ -58,5 +57,4 @@ for b in $builds; do
 	else
 		check "$cc $flags: builds" false
 	fi
-	i=$((i + 1))
-done
+done <"$tmp/builds"
