@@ -3602,10 +3602,12 @@ static void catch_signals(void)
 /* Options, the preset and the checks across them: exit 2 on nonsense. */
 static void read_params(struct params *p, int argc, char **argv)
 {
+	/* Big enough for every line a run prints: see flush_results().
+	 * Static, since stdio uses it until the very end. */
+	static char results_buf[RESULTS_BUF];
 	int cpu[MAX_THREADS];
 
-	/* Big enough for every line a run prints: see flush_results(). */
-	setvbuf(stdout, malloc(RESULTS_BUF), _IOFBF, RESULTS_BUF);
+	setvbuf(stdout, results_buf, _IOFBF, sizeof(results_buf));
 	/* A buffered stderr, flushed at each newline: unbuffered, glibc
 	 * formats each message in 8 KiB of stack (see ulimit -s). */
 	setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
