@@ -81,13 +81,13 @@ for sig in $sigs; do
 	kill -s "${sig%:*}" "$(cat "$tmp/pid.${sig%:*}")"
 done
 for sig in $sigs; do
-	name=${sig%:*}
-	wait "$(cat "$tmp/pid.$name")"
+	signame=${sig%:*}
+	wait "$(cat "$tmp/pid.$signame")"
 	rc=$?
-	echo "$SCAN -c 2 -r 64, then SIG$name" >"$tmp/cmd"
-	cp "$tmp/err.$name" "$tmp/err"
-	check "SIG$name: exit ${sig#*:}" [ "$rc" -eq "${sig#*:}" ]
-	check "SIG$name: says so on stderr" err_has '^scan: interrupted$'
+	echo "$SCAN -c 2 -r 64, then SIG$signame" >"$tmp/cmd"
+	cp "$tmp/err.$signame" "$tmp/err"
+	check "SIG$signame: exit ${sig#*:}" [ "$rc" -eq "${sig#*:}" ]
+	check "SIG$signame: says so on stderr" err_has '^scan: interrupted$'
 done
 
 # The portable build: the Linux-only parts (affinity, /proc, smaps, THP
