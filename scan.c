@@ -534,6 +534,21 @@ static void *job_main(void *p)
 	return NULL;
 }
 
+/* Start a thread with a small stack (THREAD_STACK): what threads work
+ * on lives in the model, and 64 default stacks would be 512 MiB of the
+ * address space the memory check counts.  Returns pthread_create's. */
+static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t attr;
+	int err;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, THREAD_STACK);
+	err = pthread_create(tid, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	return err;
+}
+
 /* Run fn(arg, i, nr) for i = 0..nr-1 at once; the caller runs i = 0.  A
  * thread that cannot start has its part run by the caller instead. */
 static void run_parallel(void (*fn)(void *arg, int i, int nr), void *arg,
@@ -544,16 +559,11 @@ static void run_parallel(void (*fn)(void *arg, int i, int nr), void *arg,
 	int started[MAX_THREADS] = { 0 };
 	int i;
 
-	pthread_attr_t attr;
-
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, THREAD_STACK);
 	for (i = 0; i < nr; i++) {
 		job[i] = (struct job){ .fn = fn, .arg = arg, .i = i, .nr = nr };
 		if (i)
-			started[i] = !pthread_create(&tid[i], &attr, job_main, &job[i]);
+			started[i] = !start_thread(&tid[i], job_main, &job[i]);
 	}
-	pthread_attr_destroy(&attr);
 	for (i = 0; i < nr; i++)
 		if (!started[i])
 			fn(arg, i, nr);
@@ -2378,24 +2388,19 @@ static void *member_main(void *arg)
 static void start_team(struct team *team, const struct lru_model *m,
 		       const struct params *p)
 {
-	int i;
-
-	pthread_attr_t attr;
+	int i, err;
 
 	memset(team, 0, sizeof(*team));
 	team->m = m;
 	team->nr = p->threads;
 	plan_cpus(p, team->cpu);
 	pin_cpu(team->cpu[0]);
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, THREAD_STACK);
 	for (i = 1; i < team->nr; i++) {
 		team->member[i].team = team;
 		team->member[i].share = i;
-		if (pthread_create(&team->tid[i], &attr, member_main, &team->member[i]))
-			die("cannot start walker %d: %s", i, strerror(errno));
+		if ((err = start_thread(&team->tid[i], member_main, &team->member[i])))
+			die("cannot start walker %d: %s", i, strerror(err));
 	}
-	pthread_attr_destroy(&attr);
 }
 
 static void stop_team(struct team *team)
@@ -2719,18 +2724,17 @@ static void print_spread(const struct lru_model *m, const struct params *p,
 			t.median, t.min, t.max, t.median * 1e9 / m->nr_pages,
 			t.median * 1e9 / m->nr_lru);
 	}
-	for (s = 0, flush = relink = 0; s < p->nr_walks; s++) {
+	flush = relink = retimed = preempted = disturbed = 0;
+	for (s = 0; s < p->nr_walks; s++) {
 		flush += stats[s].flush_s;
 		relink += stats[s].relink_s;
-	}
-	fprintf(p->text, "untimed work: flushing %.3fs (%s), relinking %.3fs\n",
-		flush, p->cache == CACHE_COLD ? m->clflushopt ? "clflushopt" : "by address" : "none, --cache=warm",
-		relink);
-	for (s = 0, retimed = preempted = disturbed = 0; s < p->nr_walks; s++) {
 		retimed += stats[s].retimed;
 		preempted += stats[s].preempted;
 		disturbed += stats[s].disturbed;
 	}
+	fprintf(p->text, "untimed work: flushing %.3fs (%s), relinking %.3fs\n",
+		flush, p->cache == CACHE_COLD ? m->clflushopt ? "clflushopt" : "by address" : "none, --cache=warm",
+		relink);
 	fprintf(p->text, "interference: %d walk%s timed again (%d preempted, %d off the CPU otherwise), %d kept disturbed\n",
 		retimed, retimed == 1 ? "" : "s", preempted, retimed - preempted, disturbed);
 	for (s = 1; s < p->nr_walks; s++) {

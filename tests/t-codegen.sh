@@ -29,23 +29,17 @@ walks_found() {
 
 # The builds that matter: each compiler at -O2 (what people type) and at
 # -O3 -march=native (the most freedom to vectorize), built two at a time.
-builds=""
+i=0
+: >"$tmp/builds"
 for cc in gcc clang; do
 	have "$cc" || continue
 	for flags in "-O2" "-O3 -march=native"; do
-		builds="$builds $cc:$(echo "$flags" | tr ' ' _)"
+		echo "$i $cc $flags" >>"$tmp/builds"
+		# shellcheck disable=SC2086 # flags is a list
+		"$cc" $flags -o "$tmp/scan.$i" scan.c 2>"$tmp/err.$i" &
+		i=$((i + 1))
+		[ $((i % 2)) -eq 0 ] && wait
 	done
-done
-i=0
-: >"$tmp/builds"
-for b in $builds; do
-	cc=${b%%:*}
-	flags=$(echo "${b#*:}" | tr _ ' ')
-	echo "$i $cc $flags" >>"$tmp/builds"
-	# shellcheck disable=SC2086 # flags is a list
-	"$cc" $flags -o "$tmp/scan.$i" scan.c 2>"$tmp/err.$i" &
-	i=$((i + 1))
-	[ $((i % 2)) -eq 0 ] && wait
 done
 wait
 while read -r i cc flags; do
