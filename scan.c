@@ -1971,6 +1971,27 @@ static struct lru_check check_lru(const struct lru_model *m)
  * kernel's loop would read, does the per-folio work --access and --rmap
  * ask for, sums the ages and counts the folios, and returns both for the
  * self-check.  No allocation, timing or printing.
+ *
+ * The reference: the original's three loops (scan.c 1.1, 2023), as it
+ * timed them, in this order:
+ *
+ *	for (i = 0; i < count; i++)
+ *		total += memmap[i].age;
+ *
+ *	for (i = 0; i < count; i++)
+ *		total += lru_array[i]->age;
+ *
+ *	do {
+ *		total += page->age;
+ *		page = page->next;
+ *	} while (page != memmap);
+ *
+ * The per-folio work is a compile-time parameter of each walk's
+ * template, chosen once per walk, so that at the default knobs the
+ * kernels (walk_physical_plain, walk_array_plain, walk_list_plain) are
+ * these loops in machine code; the physical one adds the type and PG_lru
+ * tests a pfn scanner needs.  tests/t-codegen.sh checks that they hold
+ * no dispatch.
  */
 
 static void list_init(struct folio *head)
@@ -2032,16 +2053,20 @@ static inline unsigned long rmap_walk(const struct lru_model *m,
 
 /*
  * Every walk's visit to a folio: the --rmap and --access work, and the
- * age to sum.  Walks keep their sums in locals, which stay in registers;
- * a sum kept in the returned struct would go through memory each time.
+ * age to sum.  access and rmap are constants in every caller (see
+ * WITH_WORK), so the compiler keeps only the work asked for: at the
+ * defaults a visit is the load of the age.  Walks keep their sums in
+ * locals, which stay in registers; a sum kept in the returned struct
+ * would go through memory each time.
  */
 static inline unsigned long visit(const struct lru_model *m,
 				  struct folio *folio, enum access access,
-				  struct folio *isolated, unsigned long *sink)
+				  int rmap, struct folio *isolated,
+				  unsigned long *sink)
 {
 	unsigned long age = folio->age;
 
-	if (m->rmap && (folio->flags & PG_MAPPED))
+	if (rmap && (folio->flags & PG_MAPPED))
 		*sink += rmap_walk(m, folio);
 	switch (access) {
 	case ACCESS_READ:
@@ -2063,6 +2088,36 @@ static inline unsigned long visit(const struct lru_model *m,
 	return age;
 }
 
+/*
+ * Call a walk template with the model's per-folio work as constants:
+ * one switch per walk, none per folio.  The template's last two
+ * parameters are access and rmap.
+ */
+#define WITH_WORK(m, template, ...)					\
+	do {								\
+		int rmap_ = (m)->rmap != NULL;				\
+		switch ((m)->access) {					\
+		case ACCESS_READ:					\
+			return rmap_ ? template(__VA_ARGS__, ACCESS_READ, 1) : \
+				       template(__VA_ARGS__, ACCESS_READ, 0); \
+		case ACCESS_WRITE:					\
+			return rmap_ ? template(__VA_ARGS__, ACCESS_WRITE, 1) : \
+				       template(__VA_ARGS__, ACCESS_WRITE, 0); \
+		case ACCESS_ATOMIC:					\
+			return rmap_ ? template(__VA_ARGS__, ACCESS_ATOMIC, 1) : \
+				       template(__VA_ARGS__, ACCESS_ATOMIC, 0); \
+		default:						\
+			return rmap_ ? template(__VA_ARGS__, ACCESS_ISOLATE, 1) : \
+				       template(__VA_ARGS__, ACCESS_ISOLATE, 0); \
+		}							\
+	} while (0)
+
+/* The defaults' work, which the *_plain kernels are built for. */
+static int plain_work(const struct lru_model *m)
+{
+	return m->access == ACCESS_READ && !m->rmap;
+}
+
 /* A walk's result from its locals. */
 static struct walk_result result(unsigned long sum, unsigned long visits,
 				 unsigned long sink)
@@ -2082,10 +2137,10 @@ static struct walk_result result(unsigned long sum, unsigned long visits,
  */
 static ALWAYS_INLINE struct walk_result physical(const struct lru_model *m,
 						 int share, int jump,
-						 size_t size)
+						 size_t size,
+						 enum access access, int rmap)
 {
 	unsigned long sum = 0, visits = 0, sink = 0, pfn, end, w;
-	enum access access = m->access;
 	char *descs = m->descs;
 	struct folio isolated;
 
@@ -2101,7 +2156,8 @@ static ALWAYS_INLINE struct walk_result physical(const struct lru_model *m,
 					      PD_FOLIO_PTR(w) : (struct folio *)word;
 
 			if ((size == MEMDESC_SIZE ? folio->flags : w) & PG_LRU) {
-				sum += visit(m, folio, access, &isolated, &sink);
+				sum += visit(m, folio, access, rmap, &isolated,
+					     &sink);
 				visits++;
 			}
 			if (jump)
@@ -2113,23 +2169,38 @@ static ALWAYS_INLINE struct walk_result physical(const struct lru_model *m,
 	return result(sum, visits, sink);
 }
 
-/* One loop per descriptor size and mode, so each is as tight as the
- * kernel's would be: reading every page keeps pfn++ free of the loaded
- * word (a jump in the same loop invites the compiler to make every step
- * wait for the load), and the stride is a constant. */
+/* The original's physical loop, plus the type and PG_lru tests that a
+ * pfn scanner cannot leave out. */
+static NOINLINE struct walk_result walk_physical_plain(const struct lru_model *m,
+						       int share)
+{
+	return physical(m, share, 0, sizeof(struct page), ACCESS_READ, 0);
+}
+
+/* One loop per descriptor size, mode and work, so each is as tight as
+ * the kernel's would be: reading every page keeps pfn++ free of the
+ * loaded word (a jump in the same loop invites the compiler to make
+ * every step wait for the load), and the stride is a constant. */
 static NOINLINE struct walk_result walk_physical(const struct lru_model *m,
 						 int share)
 {
 	int jump = m->phys == PHYS_JUMP;
 
+	if (!jump && m->desc_size == sizeof(struct page) && plain_work(m))
+		return walk_physical_plain(m, share);
 	switch (m->desc_size) {
 	case 32:
-		return jump ? physical(m, share, 1, 32) : physical(m, share, 0, 32);
+		if (jump)
+			WITH_WORK(m, physical, m, share, 1, 32);
+		WITH_WORK(m, physical, m, share, 0, 32);
 	case MEMDESC_SIZE:
-		return jump ? physical(m, share, 1, MEMDESC_SIZE) :
-			      physical(m, share, 0, MEMDESC_SIZE);
+		if (jump)
+			WITH_WORK(m, physical, m, share, 1, MEMDESC_SIZE);
+		WITH_WORK(m, physical, m, share, 0, MEMDESC_SIZE);
 	default:
-		return jump ? physical(m, share, 1, 64) : physical(m, share, 0, 64);
+		if (jump)
+			WITH_WORK(m, physical, m, share, 1, 64);
+		WITH_WORK(m, physical, m, share, 0, 64);
 	}
 }
 
@@ -2140,13 +2211,13 @@ static NOINLINE struct walk_result walk_physical(const struct lru_model *m,
  * read before the visit, as list_for_each_entry_safe() does, so
  * isolation may unlink the folio.
  */
-static NOINLINE struct walk_result walk_list(const struct lru_model *m,
-					     int share)
+static ALWAYS_INLINE struct walk_result lists(const struct lru_model *m,
+					      int share, enum access access,
+					      int rmap)
 {
 	unsigned long sum = 0, visits = 0, sink = 0, start, end, chunk, n, i;
 	struct list_cursor *cur = m->cursors + (size_t)share * m->nr_lists;
 	struct folio *folio, *next, isolated;
-	enum access access = m->access;
 	int j, busy;
 
 	list_init(&isolated);
@@ -2165,7 +2236,8 @@ static NOINLINE struct walk_result walk_list(const struct lru_model *m,
 			folio = cur[j].folio;
 			for (i = 0; i < n; i++) {
 				next = folio->next;
-				sum += visit(m, folio, access, &isolated, &sink);
+				sum += visit(m, folio, access, rmap, &isolated,
+					     &sink);
 				folio = next;
 			}
 			cur[j].folio = folio;
@@ -2177,12 +2249,37 @@ static NOINLINE struct walk_result walk_list(const struct lru_model *m,
 	return result(sum, visits, sink);
 }
 
+/* The original's list loop: one chase from the share's first folio. */
+static NOINLINE struct walk_result walk_list_plain(const struct lru_model *m,
+						   int share)
+{
+	unsigned long sum = 0, start, end, i;
+	struct folio *folio;
+
+	share_range(m, share, &start, &end);
+	folio = start < end ? m->lru[start].folio : NULL;
+	OPAQUE(folio);
+	for (i = start; i < end; i++) {
+		sum += folio->age;
+		folio = folio->next;
+	}
+	return result(sum, end - start, 0);
+}
+
+static NOINLINE struct walk_result walk_list(const struct lru_model *m,
+					     int share)
+{
+	if (m->nr_lists == 1 && plain_work(m))
+		return walk_list_plain(m, share);
+	WITH_WORK(m, lists, m, share);
+}
+
 /* Folio pointers in LRU order: independent loads, many misses in flight. */
-static NOINLINE struct walk_result walk_array(const struct lru_model *m,
-					      int share)
+static ALWAYS_INLINE struct walk_result array(const struct lru_model *m,
+					      int share, enum access access,
+					      int rmap)
 {
 	unsigned long sum = 0, visits = 0, sink = 0, k, end;
-	enum access access = m->access;
 	union lru_slot *lru = m->lru;
 	struct folio isolated;
 
@@ -2192,19 +2289,34 @@ static NOINLINE struct walk_result walk_array(const struct lru_model *m,
 		struct folio *folio = lru[k].folio;
 
 		OPAQUE(folio);
-		sum += visit(m, folio, access, &isolated, &sink);
+		sum += visit(m, folio, access, rmap, &isolated, &sink);
 		visits++;
 	}
 	return result(sum, visits, sink);
 }
 
+/* The original's array loop. */
+static NOINLINE struct walk_result walk_array_plain(const struct lru_model *m,
+						    int share)
+{
+	return array(m, share, ACCESS_READ, 0);
+}
+
+static NOINLINE struct walk_result walk_array(const struct lru_model *m,
+					      int share)
+{
+	if (plain_work(m))
+		return walk_array_plain(m, share);
+	WITH_WORK(m, array, m, share);
+}
+
 /* The same pointers in the radix tree: down from the root to each leaf
  * (the upper levels stay in cache), then along its 64 slots. */
-static NOINLINE struct walk_result walk_xarray(const struct lru_model *m,
-					       int share)
+static ALWAYS_INLINE struct walk_result xarray(const struct lru_model *m,
+					       int share, enum access access,
+					       int rmap)
 {
 	unsigned long sum = 0, visits = 0, sink = 0, k, end, last;
-	enum access access = m->access;
 	struct folio isolated;
 	int level;
 
@@ -2222,11 +2334,17 @@ static NOINLINE struct walk_result walk_xarray(const struct lru_model *m,
 			struct folio *folio = node->slots[k & (XA_SLOTS - 1)];
 
 			OPAQUE(folio);
-			sum += visit(m, folio, access, &isolated, &sink);
+			sum += visit(m, folio, access, rmap, &isolated, &sink);
 			visits++;
 		}
 	}
 	return result(sum, visits, sink);
+}
+
+static NOINLINE struct walk_result walk_xarray(const struct lru_model *m,
+					       int share)
+{
+	WITH_WORK(m, xarray, m, share);
 }
 
 /*

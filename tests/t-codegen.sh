@@ -23,9 +23,44 @@ vector_loads() {
 		grep -cvE '^ *[0-9a-f]+:[[:space:]]+v?mov[dq][[:space:]]|\(%rip\)'
 }
 
+# dispatch BINARY FUNCTION: instructions of FUNCTION that read the
+# model's access or rmap field (displacements $offsets, from a probe
+# built on scan.c), do atomic work or call out.  The default kernels
+# must hold none: their per-folio work is fixed when they are compiled.
+# A function that is not there counts as one.
+dispatch() {
+	objdump -d --no-show-raw-insn "$1" |
+		awk -v f="<$2>:" '$2 == f { p = 1; next } /^$/ { p = 0 } p' \
+			>"$tmp/fn"
+	if [ -s "$tmp/fn" ]; then
+		grep -cE "[^0-9a-fx]($offsets)\\(|lock|xchg|call" "$tmp/fn"
+	else
+		echo 1
+	fi
+}
+
 walks_found() {
 	objdump -d "$1" | grep -cE '^[0-9a-f]+ <walk_[a-z_]*>:$'
 }
+
+cat >"$tmp/probe.c" <<'EOF'
+#include <stddef.h>
+#define main scan_main
+#include "scan.c"
+#undef main
+int main(void)
+{
+	printf("%#zx|%#zx\n", offsetof(struct lru_model, access),
+	       offsetof(struct lru_model, rmap));
+	return 0;
+}
+EOF
+offsets=
+for cc in cc gcc clang; do
+	have "$cc" && "$cc" -I. -o "$tmp/probe" "$tmp/probe.c" 2>/dev/null &&
+		offsets=$("$tmp/probe") && break
+done
+check "probe of the model's layout builds and runs" [ -n "$offsets" ]
 
 # The builds that matter: each compiler at -O2 (what people type) and at
 # -O3 -march=native (the most freedom to vectorize), built two at a time.
@@ -48,6 +83,10 @@ while read -r i cc flags; do
 			[ "$(walks_found "$tmp/scan.$i")" -ge 3 ]
 		check "$cc $flags: no vector loads or gathers in walks" \
 			[ "$(vector_loads "$tmp/scan.$i")" -eq 0 ]
+		for f in walk_physical_plain walk_list_plain walk_array_plain; do
+			check "$cc $flags: $f holds no dispatch on access or rmap" \
+				[ "$(dispatch "$tmp/scan.$i" "$f")" -eq 0 ]
+		done
 	else
 		check "$cc $flags: builds" false
 	fi
