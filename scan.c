@@ -224,6 +224,11 @@ static const char *const phys_names[] = { "every", "jump", NULL };
 
 /* What every walk does to each folio it visits (--access). */
 enum access { ACCESS_READ, ACCESS_WRITE, ACCESS_ATOMIC, ACCESS_ISOLATE };
+
+/* The memory's limits a walk is held against (calibrate()): streaming
+ * reads for the physical walk, a dependent chase for ListLRU,
+ * independent random loads for the pointer walks. */
+enum bound { BOUND_STREAM, BOUND_CHASE, BOUND_RANDOM, NR_BOUNDS };
 static const char *const access_names[] = { "read", "write", "atomic",
 					    "isolate", NULL };
 
@@ -309,6 +314,8 @@ struct lru_model {
 	struct region array;	/* backing of lru */
 	struct region rmap_map;	/* backing of rmap */
 	struct region xa_map;	/* backing of the tree's nodes */
+	double bound_ns[NR_BOUNDS]; /* this core's limits (calibrate()) */
+	double calibrate_s;	/* what measuring them cost */
 };
 
 /* Where walk_list is in one list: kept in the model, one per list of
@@ -2151,6 +2158,19 @@ static ALWAYS_INLINE struct walk_result physical(const struct lru_model *m,
 
 		OPAQUE(word);
 		w = *word;
+		/* The common case in one test: each test waits for its
+		 * load, and the fewer of them in flight, the more misses
+		 * the CPU keeps going (1.17x to 1.15x the streaming read
+		 * on a Xeon; a test per page is what is left). */
+		if (size != MEMDESC_SIZE &&
+		    (w & (PD_TYPE | PG_LRU)) == (PD_FOLIO | PG_LRU)) {
+			sum += visit(m, (struct folio *)word, access, rmap,
+				     &isolated, &sink);
+			visits++;
+			if (jump)
+				pfn += (1UL << PD_ORDER(w)) - 1;
+			continue;
+		}
 		if ((w & PD_TYPE) == PD_FOLIO) {
 			struct folio *folio = size == MEMDESC_SIZE ?
 					      PD_FOLIO_PTR(w) : (struct folio *)word;
@@ -2361,17 +2381,20 @@ struct walk {
 	const char *time_label;	/* in "%s scan in %fs" */
 	struct walk_result (*fn)(const struct lru_model *m, int share);
 	const char *help;	/* one line for usage */
+	enum bound bound;	/* the limit its loop is held against */
+	int at_bound;		/* at the defaults its loop is that bound's
+				 * loads and no more: off it, a warning */
 };
 
 static const struct walk walks[] = {
 	{ "physical", "Physical", "Physical", walk_physical,
-	  "every descriptor in pfn order" },
+	  "every descriptor in pfn order", BOUND_STREAM, 1 },
 	{ "list", "ListLRU", "ListLRU", walk_list,
-	  "follow lru.next around each list" },
+	  "follow lru.next around each list", BOUND_CHASE, 1 },
 	{ "array", "ArrayLRU", "Array", walk_array,
-	  "folio pointers in LRU order" },
+	  "folio pointers in LRU order", BOUND_RANDOM, 1 },
 	{ "xarray", "XArrayLRU", "XArray", walk_xarray,
-	  "the same pointers in a 64-way radix tree" },
+	  "the same pointers in a 64-way radix tree", BOUND_RANDOM, 0 },
 };
 
 #define NR_WALKS	((int)ARRAY_SIZE(walks))
@@ -2559,28 +2582,36 @@ static struct walk_result team_walk(struct team *team,
  * clflushopt (then one sfence) is used where CPUID has it; arm64 cleans
  * and invalidates with dc civac.  Where no flush instruction exists,
  * reading a buffer larger than the caches is the fallback.
+ *
+ * flush_line() flushes one line, unordered; flush_fence() orders the lot.
  */
-static void flush_range(const void *addr, size_t len, int opt)
+static inline void flush_line(const void *p, int opt)
 {
 #if defined(__x86_64__) || defined(__i386__)
-	const char *p = addr, *end = p + len;
-
-	if (opt) {
-		/* clflushopt's encoding, for assemblers that lack its name */
-		for (; p < end; p += 64)
-			__asm__ volatile(".byte 0x66; clflush %0" : "+m"(*(volatile char *)p));
-		__asm__ volatile("sfence" : : : "memory");
-		return;
-	}
-	for (; p < end; p += 64)
+	if (opt)	/* clflushopt's encoding, for assemblers that lack its name */
+		__asm__ volatile(".byte 0x66; clflush %0" : "+m"(*(volatile char *)p));
+	else
 		__asm__ volatile("clflush %0" : "+m"(*(volatile char *)p));
-	__asm__ volatile("mfence" : : : "memory");
 #elif defined(__aarch64__)
-	const char *p = addr, *end = p + len;
-
 	(void)opt;
-	for (; p < end; p += 64)
-		__asm__ volatile("dc civac, %0" : : "r"(p) : "memory");
+	__asm__ volatile("dc civac, %0" : : "r"(p) : "memory");
+#else
+	(void)p;
+	(void)opt;
+#endif
+}
+
+/* Wait for the flushes; where there is no flush instruction, evict
+ * everything by reading the buffer. */
+static void flush_fence(int opt)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	if (opt)
+		__asm__ volatile("sfence" : : : "memory");
+	else
+		__asm__ volatile("mfence" : : : "memory");
+#elif defined(__aarch64__)
+	(void)opt;
 	__asm__ volatile("dsb ish" : : : "memory");
 #else
 	static volatile unsigned long *buf;
@@ -2588,8 +2619,6 @@ static void flush_range(const void *addr, size_t len, int opt)
 	unsigned long sum = 0;
 	size_t i;
 
-	(void)addr;
-	(void)len;
 	(void)opt;
 	if (!buf)
 		buf = calloc(words, sizeof(long));
@@ -2599,6 +2628,15 @@ static void flush_range(const void *addr, size_t len, int opt)
 		sum += buf[i];
 	buf[0] = sum;
 #endif
+}
+
+static void flush_range(const void *addr, size_t len, int opt)
+{
+	const char *p = addr, *end = p + len;
+
+	for (; p < end; p += 64)
+		flush_line(p, opt);
+	flush_fence(opt);
 }
 
 static void evict(const struct lru_model *m, enum cache_mode cache)
@@ -2617,6 +2655,180 @@ static void evict(const struct lru_model *m, enum cache_mode cache)
 		xa_height(m->nr_lru, &nodes);
 		flush_range(m->xa_map.addr, nodes * sizeof(struct xa_node), m->clflushopt);
 	}
+}
+
+/*
+ * Calibration: this core's limits, measured over the memmap itself (its
+ * size, page size and placement) before the rounds, through the team so
+ * that -t measures every walker at once.  Each limit is the median of
+ * BOUND_REPS tries from the walks' cache state (the walks print medians
+ * too), a loop that does nothing but its loads:
+ *
+ *   stream  one word per 64-byte line in address order (the physical
+ *           walk's bound), at most BOUND_LINES lines;
+ *   chase   a dependent chase through a random permutation of the lines
+ *           (ListLRU's): each address waits for the load before it;
+ *   random  independent loads at the same addresses (the pointer walks').
+ *
+ * The random lines spread over the largest power of two of lines the
+ * memmap holds (at least half of it), none read twice (bound_line()).
+ */
+#define BOUND_REPS	5
+#define BOUND_WARN	0.15	/* off the bound by more: a warning */
+#define BOUND_LINES	(1UL << 20)	/* 64 MiB: flushed, a prefix streams as the whole */
+#define BOUND_LOADS	(1UL << 19)
+#define BOUND_STEPS	(1UL << 16)	/* dependent misses: ~10 ms */
+
+/* Always 0; read at run time, so the chase cannot be proved independent. */
+static volatile unsigned long bound_zero;
+
+static const char *const bound_names[] = { "streaming read", "dependent chase",
+					   "independent random loads" };
+
+/* The k-th line of a random bound: a Weyl sequence, k times an odd
+ * number (one-to-one on [0, mask]).  Consecutive lines lie about 0.62
+ * of the span apart, pages apart, where no prefetcher follows (they stay
+ * inside a 4 KiB page), and the loop costs one multiply per load: a
+ * costlier scramble (two rounds of multiply and xorshift) put the bound
+ * 20-40% above ArrayLRU's own time on a Xeon. */
+static inline unsigned long bound_line(uint64_t k, uint64_t mask)
+{
+	return (k * 0x9e3779b97f4a7c15ULL) & mask;
+}
+
+static unsigned long memmap_lines(const struct lru_model *m)
+{
+	return m->nr_pages * m->desc_size / 64;
+}
+
+/* The power-of-two span of lines the random bounds spread over. */
+static uint64_t random_mask(const struct lru_model *m)
+{
+	uint64_t span = 1;
+
+	while (span * 2 <= memmap_lines(m))
+		span *= 2;
+	return span - 1;
+}
+
+static unsigned long at_most(unsigned long n, unsigned long cap)
+{
+	return n < cap ? n : cap;
+}
+
+static NOINLINE struct walk_result bound_stream(const struct lru_model *m,
+						int share)
+{
+	unsigned long sum = 0, start, k, end;
+	char *descs = m->descs;
+
+	split(at_most(memmap_lines(m), BOUND_LINES), share, m->nr_shares, &start, &end);
+	for (k = start; k < end; k++) {
+		unsigned long *word = (unsigned long *)(descs + k * 64);
+
+		OPAQUE(word);
+		sum += *word;
+	}
+	return result(sum, end - start, 0);
+}
+
+static NOINLINE struct walk_result bound_chase(const struct lru_model *m,
+					       int share)
+{
+	unsigned long sum = 0, dep = 0, zero = bound_zero, start, k, end;
+	char *descs = m->descs;
+	uint64_t mask = random_mask(m);
+
+	split(at_most(mask + 1, BOUND_STEPS), share, m->nr_shares, &start, &end);
+	for (k = start; k < end; k++) {
+		/* dep is always 0, but the compiler and the CPU must wait
+		 * for the load to know it */
+		unsigned long w = *(unsigned long *)(descs + dep +
+						     bound_line(k, mask) * 64);
+
+		sum += w;
+		dep = w & zero;
+	}
+	return result(sum, end - start, 0);
+}
+
+static NOINLINE struct walk_result bound_random(const struct lru_model *m,
+						int share)
+{
+	unsigned long sum = 0, start, k, end;
+	char *descs = m->descs;
+	uint64_t mask = random_mask(m);
+
+	split(at_most(mask + 1, BOUND_LOADS), share, m->nr_shares, &start, &end);
+	for (k = start; k < end; k++) {
+		unsigned long *word = (unsigned long *)(descs +
+							bound_line(k, mask) * 64);
+
+		OPAQUE(word);
+		sum += *word;
+	}
+	return result(sum, end - start, 0);
+}
+
+static struct walk_result (*const bound_fn[NR_BOUNDS])(const struct lru_model *m,
+							int share) = {
+	bound_stream, bound_chase, bound_random
+};
+
+/* Flush what bound b will read, and only that: the memmap may be many
+ * times the lines a bound reads. */
+static void flush_bound(const struct lru_model *m, enum bound b)
+{
+	uint64_t mask = random_mask(m), k, n;
+
+	if (b == BOUND_STREAM) {
+		flush_range(m->descs, at_most(memmap_lines(m), BOUND_LINES) * 64,
+			    m->clflushopt);
+		return;
+	}
+	n = at_most(mask + 1, b == BOUND_CHASE ? BOUND_STEPS : BOUND_LOADS);
+	for (k = 0; k < n; k++)
+		flush_line(m->descs + bound_line(k, mask) * 64, m->clflushopt);
+	flush_fence(m->clflushopt);
+}
+
+/* Measure every bound into m->bound_ns: ns per page for the stream
+ * (the memmap's bytes per page), ns per load for the others. */
+static void calibrate(struct lru_model *m, struct team *team, enum cache_mode cache)
+{
+	double start = now(), t[NR_BOUNDS][BOUND_REPS];
+	unsigned long loads[NR_BOUNDS] = { 0 };
+	int b, rep;
+
+	for (rep = 0; rep < BOUND_REPS; rep++)	/* interleaved, as the rounds */
+		for (b = 0; b < NR_BOUNDS; b++) {
+			if (cache == CACHE_COLD)
+				flush_bound(m, b);
+			t[b][rep] = now();
+			loads[b] = team_walk(team, bound_fn[b]).visits;
+			t[b][rep] = now() - t[b][rep];
+		}
+	for (b = 0; b < NR_BOUNDS; b++) {
+		double median = summarize(t[b], BOUND_REPS).median;
+
+		m->bound_ns[b] = loads[b] ? median * 1e9 / loads[b] : 0;
+		if (b == BOUND_STREAM)
+			m->bound_ns[b] *= m->desc_size / 64.0;
+	}
+	m->calibrate_s = now() - start;
+}
+
+/* A walk's median against its bound: ns per page for the physical walk,
+ * per folio for the others; returns walk/bound, 0 if unmeasured. */
+static double against_bound(const struct lru_model *m, const struct walk_stats *st,
+			    int w, double *walk_ns, double *bound_ns)
+{
+	double median = summarize(st->sample, st->nr_samples).median;
+	enum bound b = walks[w].bound;
+
+	*walk_ns = median * 1e9 / (b == BOUND_STREAM ? m->nr_pages : m->nr_lru);
+	*bound_ns = m->bound_ns[b];
+	return *bound_ns > 0 ? *walk_ns / *bound_ns : 0;
 }
 
 /* What every walk must return: the ages 0..n-1 summed, n folios counted.
@@ -2842,6 +3054,15 @@ static void print_spread(const struct lru_model *m, const struct params *p,
 			t.median, t.min, t.max, t.median * 1e9 / m->nr_pages,
 			t.median * 1e9 / m->nr_lru);
 	}
+	for (s = 0; s < p->nr_walks; s++) {
+		double walk_ns, bound_ns;
+		double x = against_bound(m, &stats[s], p->walk[s], &walk_ns, &bound_ns);
+		enum bound b = walks[p->walk[s]].bound;
+
+		fprintf(p->text, "%s %.2f ns/%s, %.2fx this core's %s (%.2f)\n",
+			walks[p->walk[s]].label, walk_ns,
+			b == BOUND_STREAM ? "page" : "folio", x, bound_names[b], bound_ns);
+	}
 	flush = relink = retimed = preempted = disturbed = 0;
 	for (s = 0; s < p->nr_walks; s++) {
 		flush += stats[s].flush_s;
@@ -2850,9 +3071,9 @@ static void print_spread(const struct lru_model *m, const struct params *p,
 		preempted += stats[s].preempted;
 		disturbed += stats[s].disturbed;
 	}
-	fprintf(p->text, "untimed work: flushing %.3fs (%s), relinking %.3fs\n",
+	fprintf(p->text, "untimed work: flushing %.3fs (%s), relinking %.3fs, calibrating %.3fs\n",
 		flush, p->cache == CACHE_COLD ? m->clflushopt ? "clflushopt" : "by address" : "none, --cache=warm",
-		relink);
+		relink, m->calibrate_s);
 	fprintf(p->text, "interference: %d walk%s timed again (%d preempted, %d off the CPU otherwise), %d kept disturbed\n",
 		retimed, retimed == 1 ? "" : "s", preempted, retimed - preempted, disturbed);
 	for (s = 1; s < p->nr_walks; s++) {
@@ -2890,6 +3111,33 @@ static double llc_size(void)
 	return 0;
 }
 
+/* The original's model and work: where each walk should run at its
+ * bound, and the code, not the memory, is measured if it does not. */
+static int plain_knobs(const struct params *p)
+{
+	return p->access == ACCESS_READ && p->rmap_share == 0 &&
+	       p->lru_fraction == 1 && p->folio_share[0] == 1 &&
+	       p->locality == 1 && p->nr_lists == 1 &&
+	       p->desc_size == DEF_DESC_SIZE && p->phys == PHYS_EVERY &&
+	       p->threads == 1;
+}
+
+static void warn_off_bound(const struct lru_model *m, const struct params *p,
+			   const struct walk_stats *stats)
+{
+	double walk_ns, bound_ns, x;
+	int s;
+
+	for (s = 0; s < p->nr_walks; s++) {
+		x = against_bound(m, &stats[s], p->walk[s], &walk_ns, &bound_ns);
+		if (walks[p->walk[s]].at_bound && x > 0 &&
+		    (x > 1 + BOUND_WARN || x < 1 - BOUND_WARN))
+			warn("%s runs at %.2fx this core's %s (%.2f against %.2f ns): the code, not the memory, is being measured",
+			     walks[p->walk[s]].label, x, bound_names[walks[p->walk[s]].bound],
+			     walk_ns, bound_ns);
+	}
+}
+
 /* Say on stderr, with the remedy, when a printed figure cannot be trusted. */
 static void warn_untrusted(const struct lru_model *m, const struct params *p,
 			   const struct walk_stats *stats, int nr_rounds)
@@ -2914,6 +3162,8 @@ static void warn_untrusted(const struct lru_model *m, const struct params *p,
 	if (llc > 0 && bytes < LLC_FACTOR * llc)
 		warn("memmap (%s) is not %.0fx the last-level cache (%s): the ratios measure caches, not memory; use a larger -c",
 		     human(bytes, b1, 32), LLC_FACTOR, human(llc, b2, 32));
+	else if (plain_knobs(p))
+		warn_off_bound(m, p, stats);
 	for (s = 1; s < p->nr_walks && nr_rounds > 1; s++) {
 		r = summarize(stats[s].ratio, nr_rounds);
 		if (r.q3 - r.q1 > SPREAD_WARN * r.median)
@@ -3120,6 +3370,8 @@ static void walk_fields(struct fields *f, const struct lru_model *m,
 {
 	struct summary t = summarize(st->sample, st->nr_samples);
 	struct summary r = summarize(st->ratio, nr_rounds);
+	double walk_ns, bound_ns;
+	double x = against_bound(m, st, p->walk[s], &walk_ns, &bound_ns);
 
 	add_string(f, "walk", walks[p->walk[s]].name);
 	add_string(f, "label", walks[p->walk[s]].label);
@@ -3132,6 +3384,9 @@ static void walk_fields(struct fields *f, const struct lru_model *m,
 	add_field(f, "speedup", "%.6f", r.median);
 	add_field(f, "speedup_min", "%.6f", r.min);
 	add_field(f, "speedup_max", "%.6f", r.max);
+	add_string(f, "bound", bound_names[walks[p->walk[s]].bound]);
+	add_field(f, "bound_ns", "%.4f", bound_ns);
+	add_field(f, "bound_ratio", "%.4f", x);
 	add_field(f, "retimed", "%d", st->retimed);
 	add_field(f, "disturbed", "%d", st->disturbed);
 }
@@ -3805,6 +4060,7 @@ int main(int argc, char **argv)
 	catch_signals();
 	set_up(&m, &p);
 	start_team(&team, &m, &p);	/* setup used every CPU; now pin */
+	calibrate(&m, &team, p.cache);
 	nr_rounds = measure(&m, &team, &p, stats, last);
 	stop_team(&team);
 	report(&m, &p, stats, last, nr_rounds);

@@ -33,7 +33,8 @@ dispatch() {
 		awk -v f="<$2>:" '$2 == f { p = 1; next } /^$/ { p = 0 } p' \
 			>"$tmp/fn"
 	if [ -s "$tmp/fn" ]; then
-		grep -cE "[^0-9a-fx]($offsets)\\(|lock|xchg|call" "$tmp/fn"
+		grep -vE 'xchg +%ax,%ax' "$tmp/fn" |	# a 2-byte nop
+			grep -cE "[^0-9a-fx]($offsets)\\(|lock|xchg|call"
 	else
 		echo 1
 	fi

@@ -30,7 +30,13 @@ check "-vv: spread per walk" \
 	out_has '^ListLRU: 2 timed walks, median [0-9.]+s, min [0-9.]+s, max [0-9.]+s, [0-9.]+ ns/page, [0-9.]+ ns/folio$'
 check "-vv: spread per ratio" \
 	out_has '^ListLRU/Physical ratio: median [0-9.]+, range [0-9.]+ to [0-9.]+ over 2 rounds$'
-check "-vv: untimed work" out_has '^untimed work: flushing [0-9.]+s \((clflushopt|by address)\), relinking [0-9.]+s$'
+check "-vv: untimed work" out_has '^untimed work: flushing [0-9.]+s \((clflushopt|by address)\), relinking [0-9.]+s, calibrating [0-9.]+s$'
+check "-vv: Physical against the streaming read" \
+	out_has '^Physical [0-9.]+ ns/page, [0-9.]+x this core.s streaming read \([0-9]+\.[0-9]{2}\)$'
+check "-vv: ListLRU against the dependent chase" \
+	out_has '^ListLRU [0-9.]+ ns/folio, [0-9.]+x this core.s dependent chase \([0-9]+\.[0-9]{2}\)$'
+check "-vv: ArrayLRU against independent random loads" \
+	out_has '^ArrayLRU [0-9.]+ ns/folio, [0-9.]+x this core.s independent random loads \([0-9]+\.[0-9]{2}\)$'
 check "-vv: interference" out_has '^interference: [0-9]+ walks? timed again \([0-9]+ preempted, [0-9]+ off the CPU otherwise\), [0-9]+ kept disturbed$'
 check "-vv: no setup lines yet" sh -c "! grep -q '^Allocated memmap' '$tmp/out'"
 

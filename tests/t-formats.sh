@@ -12,7 +12,7 @@ csv_ok() {
 		nf = NF
 		for (i = 1; i <= NF; i++)
 			col[$i] = 1
-		split("walk label pages memory_bytes seed rounds timed median_s min_s max_s ns_per_page ns_per_folio speedup speedup_min speedup_max retimed disturbed lru_fraction non_lru folios phys locality access lists chunk threads rmap_share rmap_hops struct_page thp huge_share cache cpu kernel", need, " ")
+		split("walk label pages memory_bytes seed rounds timed median_s min_s max_s ns_per_page ns_per_folio speedup speedup_min speedup_max bound bound_ns bound_ratio retimed disturbed lru_fraction non_lru folios phys locality access lists chunk threads rmap_share rmap_hops struct_page thp huge_share cache cpu kernel", need, " ")
 		for (i in need)
 			if (!(need[i] in col)) {
 				print "# missing column " need[i]
@@ -50,6 +50,9 @@ assert names == ["physical", "list", "xarray"], names
 for w in d["walks"]:
     for k in ("median_s", "min_s", "max_s", "ns_per_page", "speedup", "timed"):
         assert k in w, k
+    assert w["bound_ns"] > 0 and w["bound_ratio"] > 0, w
+bounds = [w["bound"] for w in d["walks"]]
+assert bounds == ["streaming read", "dependent chase", "independent random loads"], bounds
 ' "$tmp/out"
 else
 	skip "json: parses" "no python3"
