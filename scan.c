@@ -270,6 +270,7 @@ struct params {
 	int rmap_hops;		/* dependent misses per mapped folio */
 	int desc_size;		/* bytes per page descriptor */
 	int kernel_like;	/* --kernel-like: the preset fills the gaps */
+	int original;		/* --original: the 2023 protocol */
 	enum format format;	/* --format: how results are written */
 	char preset[512];	/* what --kernel-like set, for -v */
 	FILE *text;		/* where the text lines go: stdout, or with
@@ -2877,7 +2878,7 @@ static double thread_cpu(long *switches)
  * the LRU (untimed) if the walk isolated its folios.  The untimed work
  * is timed too: the planner budgets the run's wall, not its walks.
  * *lost is the wall the walking thread spent off its CPU. */
-static double walk_once(struct lru_model *m, struct team *team, int w,
+static double timed_once(struct lru_model *m, struct team *team, int w,
 			enum cache_mode cache, struct walk_result *res,
 			struct walk_stats *st, double *lost, long *switches)
 {
@@ -2918,7 +2919,7 @@ static double time_walk(struct lru_model *m, struct team *team, int w,
 	int tries;
 
 	for (tries = 0;; tries++) {
-		t = walk_once(m, team, w, cache, res, st, &lost, &switches);
+		t = timed_once(m, team, w, cache, res, st, &lost, &switches);
 		if (lost <= LOST_SHARE * t || lost <= LOST_MIN_S)
 			return t;
 		if (tries == RETIMES) {
@@ -3026,10 +3027,24 @@ static void print_walk_line(const struct params *p, const struct walk_stats *st,
 		fprintf(p->text, "total = %lu\n", last.sum);
 }
 
+/* The i-th walk in the order --original times and prints them, the
+ * original's: Physical, Array, ListLRU.  Otherwise the table's. */
+static int timing_order(const struct params *p, int i)
+{
+	static const int original[] = { 0, 2, 1 };
+
+	return p->original ? original[i] : i;
+}
+
 static void print_plan(const struct params *p, const struct walk_stats *stats,
 		       int nr_rounds)
 {
 	int s;
+
+	if (p->original) {
+		fprintf(p->text, "the original's protocol (scan.c 1.1, 2023): each walk timed once right after setup, Physical, Array, ListLRU; caches as setup left them; THP as the system sets it\n");
+		return;
+	}
 
 	fprintf(p->text, "%d round%s over %d model%s, cache %s before each walk, timed walks per round:",
 		nr_rounds, nr_rounds > 1 ? "s" : "", p->builds, p->builds > 1 ? "s" : "",
@@ -3059,7 +3074,8 @@ static void print_spread(const struct lru_model *m, const struct params *p,
 		double x = against_bound(m, &stats[s], p->walk[s], &walk_ns, &bound_ns);
 		enum bound b = walks[p->walk[s]].bound;
 
-		fprintf(p->text, "%s %.2f ns/%s, %.2fx this core's %s (%.2f)\n",
+		if (x > 0)
+			fprintf(p->text, "%s %.2f ns/%s, %.2fx this core's %s (%.2f)\n",
 			walks[p->walk[s]].label, walk_ns,
 			b == BOUND_STREAM ? "page" : "folio", x, bound_names[b], bound_ns);
 	}
@@ -3355,6 +3371,7 @@ static void run_fields(struct fields *f, const struct lru_model *m,
 	add_field(f, "huge_share", "%.3f", huge_share(&m->memmap));
 	add_string(f, "cache", cache_names[p->cache]);
 	add_field(f, "kernel_like", "%d", p->kernel_like);
+	add_field(f, "original", "%d", p->original);
 	add_string(f, "cpu", mc->cpu);
 	add_field(f, "cpus", "%ld", mc->cpus);
 	add_field(f, "ram_bytes", "%.0f", mc->memory);
@@ -3616,6 +3633,13 @@ static void set_kernel_like(struct params *p, const char *opt, const char *arg)
 	p->kernel_like = 1;
 }
 
+static void set_original(struct params *p, const char *opt, const char *arg)
+{
+	(void)opt;
+	(void)arg;
+	p->original = 1;
+}
+
 static void show_help(struct params *p, const char *opt, const char *arg);
 
 static void show_version(struct params *p, const char *opt, const char *arg)
@@ -3686,6 +3710,8 @@ static const struct option_spec options[] = {
 	  "bytes per page descriptor (default 64)" },
 	{ 0, "kernel-like", NULL, set_kernel_like,
 	  "realistic values for every knob not given" },
+	{ 0, "original", NULL, set_original,
+	  "the 2023 protocol: each walk once, no flush, system THP" },
 	{ 'h', "help", NULL, show_help,
 	  "print this help and exit" },
 	{ 'V', "version", NULL, show_version,
@@ -3887,6 +3913,16 @@ static void parse_options(struct params *p, int argc, char **argv)
 /* Checks across options, once all are known. */
 static void check_params(const struct params *p)
 {
+	static const char *const fixed[] = { "walks", "thp", "cache", "builds",
+					     "kernel-like" };
+	size_t i;
+
+	if (p->original && p->rounds)
+		die_usage("--original times each walk once, as the original did: drop -r");
+	for (i = 0; p->original && i < ARRAY_SIZE(fixed); i++)
+		if (knob_given(p, find_long(fixed[i], strlen(fixed[i]))))
+			die_usage("--original runs the 2023 protocol, which fixes what --%s sets: drop one",
+				  fixed[i]);
 	if (p->rounds * p->builds > MAX_ROUNDS)
 		die_usage("-r %d with --builds=%d: at most %d rounds in all", p->rounds, p->builds, MAX_ROUNDS);
 	if (p->cpu >= 0 && p->threads > 1)
@@ -3901,6 +3937,31 @@ static unsigned long clock_seed(void)
 	return (unsigned long)ts.tv_sec * 1000000000UL + ts.tv_nsec + getpid();
 }
 
+/*
+ * The 2023 protocol (--original): right after setup, each walk timed
+ * once in the original's order (physical, array, list), from the cache
+ * state setup left, never timed again; the self-check stays.
+ */
+static int original_round(struct lru_model *m, struct team *team,
+			  const struct params *p, struct walk_stats *stats,
+			  struct walk_result *last)
+{
+	double lost;
+	long switches;
+	int i, s;
+
+	for (i = 0; i < p->nr_walks; i++) {
+		s = timing_order(p, i);
+		stats[s].sample[0] = timed_once(m, team, p->walk[s], CACHE_WARM,
+					       &last[s], &stats[s], &lost, &switches);
+		stats[s].nr_samples = 1;
+		stats[s].round_time[0] = stats[s].sample[0];
+	}
+	for (s = 0; s < p->nr_walks; s++)
+		stats[s].ratio[0] = stats[s].round_time[0] / stats[0].round_time[0];
+	return 1;
+}
+
 /* Build, time and check every model; returns the rounds taken. */
 static int measure(struct lru_model *m, struct team *team,
 		   const struct params *p, struct walk_stats *stats,
@@ -3910,6 +3971,8 @@ static int measure(struct lru_model *m, struct team *team,
 
 	for (s = 0; s < p->nr_walks; s++)
 		stats[s].reps = 1;
+	if (p->original)
+		return original_round(m, team, p, stats, last);
 	for (b = 0; b < p->builds; b++) {
 		if (b)
 			build_model(m, p, build_seed(p->seed, b), 0);
@@ -3993,6 +4056,11 @@ static void read_params(struct params *p, int argc, char **argv)
 	if (p->kernel_like)
 		apply_preset(p, p->preset, sizeof(p->preset));
 	check_params(p);
+	if (p->original) {	/* as scan.c 1.1 ran: see original_round() */
+		p->thp = THP_SYSTEM;
+		p->cache = CACHE_WARM;
+		p->rounds = 1;
+	}
 	if (!p->size_opt) {
 		p->size_opt = "-c";
 		p->size_arg = "1";
@@ -4028,12 +4096,14 @@ static void report(const struct lru_model *m, const struct params *p,
 		   const struct walk_stats *stats,
 		   const struct walk_result *last, int nr_rounds)
 {
-	int s;
+	int i, s;
 
 	if (p->verbose >= 1) {
 		print_plan(p, stats, nr_rounds);
-		for (s = 0; s < p->nr_walks; s++)
+		for (i = 0; i < p->nr_walks; i++) {
+			s = timing_order(p, i);
 			print_walk_line(p, &stats[s], p->walk[s], last[s]);
+		}
 	}
 	if (p->verbose >= 2)
 		print_spread(m, p, stats, nr_rounds);
@@ -4060,7 +4130,8 @@ int main(int argc, char **argv)
 	catch_signals();
 	set_up(&m, &p);
 	start_team(&team, &m, &p);	/* setup used every CPU; now pin */
-	calibrate(&m, &team, p.cache);
+	if (!p.original)	/* which walked right after setup */
+		calibrate(&m, &team, p.cache);
 	nr_rounds = measure(&m, &team, &p, stats, last);
 	stop_team(&team);
 	report(&m, &p, stats, last, nr_rounds);

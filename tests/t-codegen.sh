@@ -14,11 +14,11 @@ if ! have objdump; then
 fi
 
 # vector_loads BINARY: count gathers, and loads from memory into vector
-# registers wider than one 8-byte word, inside walk_* functions (AT&T
+# registers wider than one 8-byte word, inside walk_* and bound_* (AT&T
 # syntax: "op (mem),%xmm0"; constants from %rip and stores do not count).
 vector_loads() {
 	objdump -d --no-show-raw-insn "$1" |
-		awk '/^[0-9a-f]+ <walk_[a-z_]*>:$/ { f = 1; next } /^$/ { f = 0 } f' |
+		awk '/^[0-9a-f]+ <(walk|bound)_[a-z_]*>:$/ { f = 1; next } /^$/ { f = 0 } f' |
 		grep -E 'gather|\)(\{[^}]*\})?,%[xyz]mm' |
 		grep -cvE '^ *[0-9a-f]+:[[:space:]]+v?mov[dq][[:space:]]|\(%rip\)'
 }
@@ -41,7 +41,7 @@ dispatch() {
 }
 
 walks_found() {
-	objdump -d "$1" | grep -cE '^[0-9a-f]+ <walk_[a-z_]*>:$'
+	objdump -d "$1" | grep -cE '^[0-9a-f]+ <(walk|bound)_[a-z_]*>:$'
 }
 
 cat >"$tmp/probe.c" <<'EOF'

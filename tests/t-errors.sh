@@ -82,3 +82,11 @@ run --locality=0
 check "bounds are printed as integers" err_has "must be from 1 to 8388607 "
 run --walks=foo
 check "one help hint" sh -c "[ \$(grep -o 'scan -h' '$tmp/err' | wc -l) -eq 1 ]"
+
+# --original fixes its protocol; what would change it is refused
+bad "--original with -r" -c 0.01 --original -r 2
+bad "--original with --thp" -c 0.01 --original --thp=never
+bad "--original with --cache" -c 0.01 --original --cache=cold
+bad "--original with --walks" -c 0.01 --original --walks=list
+bad "--original with --builds" -c 0.01 --original --builds=2
+bad "--original with --kernel-like" -c 0.01 --original --kernel-like

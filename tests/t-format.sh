@@ -67,3 +67,19 @@ check "--thp=system: reported" out_has 'in huge pages \(--thp=system\)$'
 
 run -c 0.01 -r 1 --cpu=0
 check "--cpu=0 runs" [ "$rc" -eq 0 ]
+
+# --original: the 2023 protocol, its lines in its order
+run -c 0.01 -s 5 --original -vvv
+check "--original: exit 0" [ "$rc" -eq 0 ]
+check "--original -v: says it is the original's protocol" \
+	out_has "^the original's protocol \\(scan.c 1.1, 2023\\): each walk timed once"
+check "--original: time lines in the original's order" \
+	sh -c "grep ' scan in ' '$tmp/out' | cut -d' ' -f1 | tr '\n' ' ' | grep -qx 'Physical Array ListLRU '"
+check "--original: each walk once, checked" \
+	sh -c "grep -c '^total = 49995000\$' '$tmp/out' | grep -qx 3"
+check "--original: the system's THP policy" out_has '\(--thp=system\)$'
+check "--original: nothing flushed, nothing calibrated" \
+	out_has '^untimed work: flushing 0\.000s \(none, --cache=warm\), relinking 0\.000s, calibrating 0\.000s$'
+check "--original: no bounds without calibration" sh -c "! grep -q \"this core's\" '$tmp/out'"
+check "--original: ends with the two ratio lines" \
+	sh -c "tail -n 2 '$tmp/out' | grep -Ec '^Physical scan is [0-9.]+ faster than (ListLRU|ArrayLRU)\$' | grep -qx 2"
