@@ -2,26 +2,33 @@
 # vs-yardstick.sh - run the yardstick and scan in turn, and compare the
 # spread of their ratios and their wall times.
 #
-# usage: scripts/vs-yardstick.sh [-h] [-n RUNS] [-c SIZE] NAIVE [SCAN_OPTION...]
+# usage: scripts/vs-yardstick.sh [-h] [-n RUNS] [-c SIZE] [-o OPTIONS]...
+#                                NAIVE [SCAN_OPTION...]
 #
 # NAIVE is the yardstick binary (cc -O2 ../shared/yardstick/naive.c -o naive).
 # Runs NAIVE SIZE and ./scan -c SIZE, alternately, RUNS times each
 # (default 8, SIZE 4), then prints for each program and ratio the
-# median, the coefficient of variation (CV) over runs, and the median
-# wall time.  Extra arguments go to scan.
+# median, the range and the coefficient of variation (CV) over runs,
+# and the median wall time.  Extra arguments go to scan.  Each -o adds
+# a scan run with those options (one word list, '' for the defaults);
+# every run of a round takes its turn: NAIVE, then each scan in order.
 set -eu
 
 usage() {
-	sed -n '2,12s/^# \{0,1\}//p' "$0"
+	sed -n '2,14s/^# \{0,1\}//p' "$0"
 }
 
 runs=8
 size=4
-while getopts hn:c: opt; do
+configs=$(mktemp)
+log=$(mktemp)
+trap 'rm -f "$log" "$configs"' EXIT INT TERM
+while getopts hn:c:o: opt; do
 	case $opt in
 	h) usage; exit 0 ;;
 	n) runs=$OPTARG ;;
 	c) size=$OPTARG ;;
+	o) printf '%s\n' "$OPTARG" >>"$configs" ;;
 	*) usage >&2; exit 2 ;;
 	esac
 done
@@ -29,9 +36,8 @@ shift $((OPTIND - 1))
 [ $# -ge 1 ] || { usage >&2; exit 2; }
 naive=$1
 shift
+[ -s "$configs" ] || printf '%s\n' "$*" >>"$configs"
 scan=${SCAN:-./scan}
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT INT TERM
 
 i=1
 while [ "$i" -le "$runs" ]; do
@@ -40,14 +46,17 @@ while [ "$i" -le "$runs" ]; do
 	t1=$(date +%s.%N)
 	printf '%s\n' "$out" | awk -v t="$t0" -v u="$t1" \
 		'/^ratio/ { print "naive", $2, $3, u - t }' >>"$log"
-	t0=$(date +%s.%N)
-	out=$("$scan" -c "$size" "$@" 2>/dev/null)
-	t1=$(date +%s.%N)
-	printf '%s\n' "$out" | awk -v t="$t0" -v u="$t1" '
-		/faster than ListLRU$/ { l = $4 }
-		/faster than ArrayLRU$/ { a = $4 }
-		END { print "scan", l, a, u - t }' >>"$log"
-	tail -n 2 "$log" >&2
+	while IFS= read -r opts; do
+		t0=$(date +%s.%N)
+		# shellcheck disable=SC2086 # opts is a word list
+		out=$("$scan" -c "$size" $opts 2>/dev/null)
+		t1=$(date +%s.%N)
+		printf '%s\n' "$out" | awk -v t="$t0" -v u="$t1" -v o="${opts:-defaults}" '
+			/faster than ListLRU$/ { l = $4 }
+			/faster than ArrayLRU$/ { a = $4 }
+			END { gsub(/ /, "_", o); print "scan:" o, l, a, u - t }' >>"$log"
+	done <"$configs"
+	echo "round $i of $runs done" >&2
 	i=$((i + 1))
 done
 
@@ -68,18 +77,23 @@ function cv(v, n,    i, m, s) {
 	return n > 1 ? 100 * sqrt(s / (n - 1)) / m : 0
 }
 {
+	if (!($1 in n))
+		order[++progs] = $1
 	k = ++n[$1]
 	list[$1, k] = $2; array[$1, k] = $3; wall[$1, k] = $4
 }
 END {
-	printf "%-6s %5s %10s %7s %10s %7s %9s\n", "prog", "runs",
-	    "ListLRU", "CV%", "ArrayLRU", "CV%", "wall_s"
-	for (p in n) {
+	printf "%-34s %4s %7s %15s %5s %7s %13s %5s %7s\n", "prog", "runs",
+	    "ListLRU", "range", "CV%", "ArrayLRU", "range", "CV%", "wall_s"
+	for (q = 1; q <= progs; q++) {
+		p = order[q]
 		for (i = 1; i <= n[p]; i++) {
 			l[i] = list[p, i]; a[i] = array[p, i]; w[i] = wall[p, i]
 		}
 		lc = cv(l, n[p]); ac = cv(a, n[p])
-		printf "%-6s %5d %10.2f %7.1f %10.3f %7.1f %9.2f\n", p, n[p],
-		    median(l, n[p]), lc, median(a, n[p]), ac, median(w, n[p])
+		lm = median(l, n[p]); lo = l[1]; lh = l[n[p]]
+		am = median(a, n[p]); ao = a[1]; ah = a[n[p]]
+		printf "%-34s %4d %7.2f %7.2f-%-7.2f %5.1f %7.3f %6.3f-%-6.3f %5.1f %7.2f\n",
+		    p, n[p], lm, lo, lh, lc, am, ao, ah, ac, median(w, n[p])
 	}
 }' "$log"
