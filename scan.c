@@ -1997,9 +1997,10 @@ static struct lru_check check_lru(const struct lru_model *m)
  * The per-folio work is a compile-time parameter of each walk's
  * template, chosen once per walk, so that at the default knobs the
  * kernels (walk_physical_plain, walk_array_plain, walk_list_plain) are
- * these loops in machine code; the physical one adds the type and PG_lru
- * tests a pfn scanner needs.  tests/t-codegen.sh checks that they hold
- * no dispatch.
+ * these loops in machine code.  tests/t-codegen.sh checks that they
+ * hold no dispatch.  Where the model puts a pfn off the LRU, the
+ * physical walk tests each page's type and PG_lru, as a pfn scanner
+ * must.
  */
 
 static void list_init(struct folio *head)
