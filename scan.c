@@ -890,23 +890,26 @@ static double parse_real(const char *opt, const char *s, double min,
 /* ORDER:PERCENT,... : the share of LRU pages in folios of each order. */
 static void parse_folios(const char *opt, const char *s, double *share)
 {
-	char buf[256], *item, *save, *colon;
+	char buf[256], order[320], percent[320], *item, *save, *colon;
 	double total = 0;
 	int k;
 
 	if (strlen(s) >= sizeof(buf))
 		die_usage("%s '%.20s...': too long", opt, s);
 	strcpy(buf, s);
+	/* errors in one item quote the whole value, then the item */
+	snprintf(order, sizeof(order), "%s '%s': order", opt, s);
+	snprintf(percent, sizeof(percent), "%s '%s': percentage", opt, s);
 	memset(share, 0, (MAX_ORDER + 1) * sizeof(*share));
 	for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
 		colon = strchr(item, ':');
 		if (!colon)
 			die_usage("%s '%s': '%s' is not ORDER:PERCENT", opt, s, item);
 		*colon = 0;
-		k = parse_ulong(opt, item, 0, MAX_ORDER);
+		k = parse_ulong(order, item, 0, MAX_ORDER);
 		if (share[k] > 0)
 			die_usage("%s '%s': order %d given twice", opt, s, k);
-		share[k] = parse_real(opt, colon + 1, 0, 100) / 100;
+		share[k] = parse_real(percent, colon + 1, 0, 100) / 100;
 		if (share[k] <= 0)
 			die_usage("%s '%s': order %d needs a share above 0", opt, s, k);
 		total += share[k];
@@ -3593,14 +3596,17 @@ static void set_chunk(struct params *p, const char *opt, const char *arg)
 static void set_rmap(struct params *p, const char *opt, const char *arg)
 {
 	const char *colon = strchr(arg, ':');
-	char share[64];
+	char share[64], what[128];
 
 	if (!colon || (size_t)(colon - arg) >= sizeof(share))
 		die_usage("%s '%s': not SHARE:HOPS (e.g. 0.5:3)", opt, arg);
 	memcpy(share, arg, colon - arg);
 	share[colon - arg] = 0;
-	p->rmap_share = parse_real(opt, share, 0, 1);
-	p->rmap_hops = parse_ulong(opt, colon + 1, 1, MAX_RMAP_HOPS);
+	/* errors in one part quote the whole value, then the part */
+	snprintf(what, sizeof(what), "%s '%s': share", opt, arg);
+	p->rmap_share = parse_real(what, share, 0, 1);
+	snprintf(what, sizeof(what), "%s '%s': hops", opt, arg);
+	p->rmap_hops = parse_ulong(what, colon + 1, 1, MAX_RMAP_HOPS);
 }
 
 static void set_struct_page(struct params *p, const char *opt, const char *arg)

@@ -90,3 +90,11 @@ bad "--original with --cache" -c 0.01 --original --cache=cold
 bad "--original with --walks" -c 0.01 --original --walks=list
 bad "--original with --builds" -c 0.01 --original --builds=2
 bad "--original with --kernel-like" -c 0.01 --original --kernel-like
+
+# an error in one item of a list value quotes the whole value, then the item
+run -c 0.01 --folios=0:50,12:50
+check "--folios: the whole value and the bad order" \
+	err_has "^scan: --folios '0:50,12:50': order '12': must be from 0 to 10 "
+run -c 0.01 --rmap=0.5:x
+check "--rmap: the whole value and the bad part" \
+	err_has "^scan: --rmap '0.5:x': hops 'x': not a whole number "
