@@ -34,6 +34,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,10 +68,6 @@
 #define SIM_PAGE_SIZE	4096.0
 /* The memmap is mapped with PMD-sized pages when --thp=always asks. */
 #define HUGE_PAGE_SIZE	(2UL << 20)
-/* The kernel maps its memmap with 2 MiB pages (vmemmap PMDs on x86-64),
- * so the simulated one asks for them too; --thp=system is the original's
- * chance, whatever the system policy gives. */
-#define DEF_THP		THP_ALWAYS
 /* Today's struct page is 64 bytes, one cache line. */
 #define DEF_DESC_SIZE	64
 /* Below this many bytes setup runs on one thread: starting more costs
@@ -88,9 +85,6 @@
 /* Prefetch distance for setup's random accesses: enough misses in flight
  * to cover memory latency without overrunning the miss buffers. */
 #define PREFETCH_DIST	16
-/* One list by default, as the original; N lists are walked N at a time,
- * one folio from each in turn unless --chunk says more. */
-#define DEF_CHUNK	1
 #define MAX_LISTS	1024
 /* The rmap pool (anon_vma, VMAs, page tables) is sized like page tables,
  * an eighth of the memmap, and never below this: it must miss the caches. */
@@ -3499,53 +3493,11 @@ static void set_count(struct params *p, const char *opt, const char *arg)
 	p->size_arg = arg;
 }
 
-static void set_seed(struct params *p, const char *opt, const char *arg)
-{
-	p->seed = parse_number(opt, arg, 0, ULONG_MAX, 1);
-}
-
 static void set_verbose(struct params *p, const char *opt, const char *arg)
 {
 	(void)opt;
 	(void)arg;
 	p->verbose++;
-}
-
-static void set_rounds(struct params *p, const char *opt, const char *arg)
-{
-	p->rounds = parse_ulong(opt, arg, 1, MAX_ROUNDS);
-}
-
-static void set_builds(struct params *p, const char *opt, const char *arg)
-{
-	p->builds = parse_ulong(opt, arg, 1, MAX_ROUNDS);	/* a round each */
-}
-
-static void set_thp(struct params *p, const char *opt, const char *arg)
-{
-	p->thp = parse_choice(opt, arg, thp_names);
-}
-
-static void set_cache(struct params *p, const char *opt, const char *arg)
-{
-	p->cache = parse_choice(opt, arg, cache_names);
-}
-
-static void set_cpu(struct params *p, const char *opt, const char *arg)
-{
-	p->cpu = parse_ulong(opt, arg, 0, 65535);
-}
-
-static void set_lru_fraction(struct params *p, const char *opt, const char *arg)
-{
-	p->lru_fraction = parse_real(opt, arg, 0, 1);
-	if (p->lru_fraction <= 0)
-		die_usage("%s '%s': must be more than 0", opt, arg);
-}
-
-static void set_non_lru(struct params *p, const char *opt, const char *arg)
-{
-	p->non_lru = parse_choice(opt, arg, non_lru_names);
 }
 
 /* --folio-order=K and --folios=MIX both set the mix, so not both. */
@@ -3560,36 +3512,6 @@ static void set_folios(struct params *p, const char *opt, const char *arg)
 	}
 	memset(p->folio_share, 0, sizeof(p->folio_share));
 	p->folio_share[parse_ulong(opt, arg, 0, MAX_ORDER)] = 1;
-}
-
-static void set_phys(struct params *p, const char *opt, const char *arg)
-{
-	p->phys = parse_choice(opt, arg, phys_names);
-}
-
-static void set_locality(struct params *p, const char *opt, const char *arg)
-{
-	p->locality = parse_real(opt, arg, 1, MAX_RUN);
-}
-
-static void set_access(struct params *p, const char *opt, const char *arg)
-{
-	p->access = parse_choice(opt, arg, access_names);
-}
-
-static void set_threads(struct params *p, const char *opt, const char *arg)
-{
-	p->threads = parse_ulong(opt, arg, 1, MAX_THREADS);
-}
-
-static void set_lists(struct params *p, const char *opt, const char *arg)
-{
-	p->nr_lists = parse_ulong(opt, arg, 1, MAX_LISTS);
-}
-
-static void set_chunk(struct params *p, const char *opt, const char *arg)
-{
-	p->chunk = parse_ulong(opt, arg, 1, UINT32_MAX);
 }
 
 /* --rmap=M:J: a share M of folios is mapped, each costing J hops. */
@@ -3645,25 +3567,6 @@ static void set_walks(struct params *p, const char *opt, const char *arg)
 		p->xarray |= walks[p->walk[s]].fn == walk_xarray;
 }
 
-static void set_format(struct params *p, const char *opt, const char *arg)
-{
-	p->format = parse_choice(opt, arg, format_names);
-}
-
-static void set_kernel_like(struct params *p, const char *opt, const char *arg)
-{
-	(void)opt;
-	(void)arg;
-	p->kernel_like = 1;
-}
-
-static void set_original(struct params *p, const char *opt, const char *arg)
-{
-	(void)opt;
-	(void)arg;
-	p->original = 1;
-}
-
 static void show_help(struct params *p, const char *opt, const char *arg);
 
 static void show_version(struct params *p, const char *opt, const char *arg)
@@ -3676,71 +3579,170 @@ static void show_version(struct params *p, const char *opt, const char *arg)
 	exit(0);
 }
 
-/* The option table: the parser and the usage text both read it. */
+/* How an option's value reaches its field of struct params. */
+enum opt_kind {
+	OPT_CUSTOM,	/* .set reads it: the grammar needs its own code */
+	OPT_FLAG,	/* no value: the int field becomes 1 */
+	OPT_INT,	/* a whole number in [lo, hi], into an int */
+	OPT_ULONG,	/* the same into an unsigned long (.hex: 0x too) */
+	OPT_REAL,	/* a decimal in [min, max] (.above: not min itself) */
+	OPT_CHOICE,	/* one of .names, its index into an int-sized enum */
+};
+
+_Static_assert(sizeof(enum access) == sizeof(int) && sizeof(enum thp_mode) == sizeof(int),
+	       "OPT_CHOICE writes enums as int");
+
+/*
+ * The option table: parsing, the defaults, the usage text, the preset
+ * and --original's checks all read it.  .field is the option's knob:
+ * options that set the same field (-c and -m, --folio-order and
+ * --folios) are one knob, so the preset and --original can tell what
+ * the command line set.  A typed row's .def is its default; its help
+ * gets "(default ...)" from it when .show_def says so.
+ */
 struct option_spec {
 	char short_name;	/* 0 for a long option only */
 	const char *long_name;	/* NULL for a short option only */
 	const char *metavar;	/* NULL if it takes no value */
+	enum opt_kind kind;
+	size_t field;		/* offsetof(struct params, its field) */
+	unsigned long lo, hi;	/* OPT_INT, OPT_ULONG */
+	double min, max;	/* OPT_REAL */
+	int above, hex, show_def;
+	const char *const *names; /* OPT_CHOICE */
+	double def;		/* a typed row's default */
 	void (*set)(struct params *p, const char *opt, const char *arg);
 	const char *help;
 };
 
+#define FIELD(f)	.field = offsetof(struct params, f)
+#define NO_FIELD	.field = (size_t)-1
+#define CUSTOM(f, fn)	.kind = OPT_CUSTOM, FIELD(f), .set = fn
+#define FLAG(f)		.kind = OPT_FLAG, FIELD(f)
+#define INT(f, l, h, d)	.kind = OPT_INT, FIELD(f), .lo = l, .hi = h, .def = d
+#define ULONG(f, l, h, d) .kind = OPT_ULONG, FIELD(f), .lo = l, .hi = h, .def = d
+#define REAL(f, l, h, d) .kind = OPT_REAL, FIELD(f), .min = l, .max = h, .def = d
+#define CHOICE(f, n, d)	.kind = OPT_CHOICE, FIELD(f), .names = n, .def = d
+
 static const struct option_spec options[] = {
-	{ 'c', NULL, "N", set_count,
-	  "N million pages (decimals allowed; default 1)" },
-	{ 'm', NULL, "SIZE", set_count,
-	  "memory to simulate in 4 KiB pages (64M, 40G)" },
-	{ 's', NULL, "SEED", set_seed,
-	  "seed of the layout and LRU order (default: clock)" },
-	{ 'r', NULL, "N", set_rounds,
-	  "time each walk N times (default: by cost)" },
-	{ 't', NULL, "N", set_threads,
-	  "N threads walk their own shares at once (1)" },
-	{ 'v', NULL, NULL, set_verbose,
-	  "more detail: -v, -vv, -vvv" },
-	{ 0, "walks", "NAME,...", set_walks,
-	  "walks to compare with the physical one, in order" },
-	{ 0, "format", "text|csv|json", set_format,
-	  "results as the original's lines (default) or data" },
-	{ 0, "thp", "always|never|system", set_thp,
-	  "2 MiB memmap pages (default), 4 KiB, or any" },
-	{ 0, "cache", "cold|warm", set_cache,
-	  "flush caches before each walk (default) or not" },
-	{ 0, "cpu", "N", set_cpu,
-	  "run on CPU N only" },
-	{ 0, "builds", "N", set_builds,
-	  "build and time N models in turn (default 1)" },
-	{ 0, "lru-fraction", "F", set_lru_fraction,
-	  "share of pages on the LRU, 0 < F <= 1 (default 1)" },
-	{ 0, "non-lru", "spread|pageblock|buddy", set_non_lru,
-	  "where the other pages sit (default spread)" },
-	{ 0, "folio-order", "K", set_folios,
-	  "LRU folios of 2^K pages, K = 0..10 (default 0)" },
-	{ 0, "folios", "ORDER:PCT,...", set_folios,
-	  "a mix of folio orders by share of LRU pages" },
-	{ 0, "phys", "every|jump", set_phys,
-	  "physical walk reads every page (default) or jumps" },
-	{ 0, "locality", "L", set_locality,
-	  "mean run of pfn-adjacent folios in LRU order (1)" },
-	{ 0, "access", "read|write|atomic|isolate", set_access,
-	  "work per folio in every walk (default read)" },
-	{ 0, "lists", "K", set_lists,
-	  "LRU lists per thread, walked in turn (default 1)" },
-	{ 0, "chunk", "N", set_chunk,
-	  "folios taken from each list per turn (default 1)" },
-	{ 0, "rmap", "SHARE:HOPS", set_rmap,
-	  "mapped folios cost HOPS dependent misses each" },
-	{ 0, "struct-page", "64|32|8", set_struct_page,
-	  "bytes per page descriptor (default 64)" },
-	{ 0, "kernel-like", NULL, set_kernel_like,
-	  "realistic values for every knob not given" },
-	{ 0, "original", NULL, set_original,
-	  "the 2023 protocol: each walk once, no flush, system THP" },
-	{ 'h', "help", NULL, show_help,
-	  "print this help and exit" },
-	{ 'V', "version", NULL, show_version,
-	  "print the version and exit" },
+	{ 'c', NULL, "N", CUSTOM(nr_pages, set_count),
+	  .help = "N million pages (decimals allowed; default 1)" },
+	{ 'm', NULL, "SIZE", CUSTOM(nr_pages, set_count),
+	  .help = "memory to simulate in 4 KiB pages (64M, 40G)" },
+	{ 's', NULL, "SEED", ULONG(seed, 0, ULONG_MAX, 0), .hex = 1,
+	  .help = "seed of the layout and LRU order (default: clock)" },
+	{ 'r', NULL, "N", INT(rounds, 1, MAX_ROUNDS, 0),	/* 0: by cost */
+	  .help = "time each walk N times (default: by cost)" },
+	{ 't', NULL, "N", INT(threads, 1, MAX_THREADS, 1), .show_def = 1,
+	  .help = "N threads walk their own shares at once" },
+	{ 'v', NULL, NULL, CUSTOM(verbose, set_verbose),
+	  .help = "more detail: -v, -vv, -vvv" },
+	{ 0, "walks", "NAME,...", CUSTOM(walk, set_walks),
+	  .help = "walks to compare with the physical one, in order" },
+	{ 0, "format", "text|csv|json", CHOICE(format, format_names, FORMAT_TEXT),
+	  .help = "results as the original's lines (default) or data" },
+	/* the kernel maps its memmap with 2 MiB pages (vmemmap PMDs on
+	 * x86-64); --thp=system is the original's chance */
+	{ 0, "thp", "always|never|system", CHOICE(thp, thp_names, THP_ALWAYS),
+	  .help = "2 MiB memmap pages (default), 4 KiB, or any" },
+	{ 0, "cache", "cold|warm", CHOICE(cache, cache_names, CACHE_COLD),
+	  .help = "flush caches before each walk (default) or not" },
+	{ 0, "cpu", "N", INT(cpu, 0, 65535, -1),	/* -1: the kernel places it */
+	  .help = "run on CPU N only" },
+	{ 0, "builds", "N", INT(builds, 1, MAX_ROUNDS, 1), .show_def = 1,
+	  .help = "build and time N models in turn" },
+	{ 0, "lru-fraction", "F", REAL(lru_fraction, 0, 1, 1), .above = 1, .show_def = 1,
+	  .help = "share of pages on the LRU, 0 < F <= 1" },
+	{ 0, "non-lru", "spread|pageblock|buddy", CHOICE(non_lru, non_lru_names, NON_LRU_SPREAD),
+	  .show_def = 1, .help = "where the other pages sit" },
+	{ 0, "folio-order", "K", CUSTOM(folio_share, set_folios),
+	  .help = "LRU folios of 2^K pages, K = 0..10 (default 0)" },
+	{ 0, "folios", "ORDER:PCT,...", CUSTOM(folio_share, set_folios),
+	  .help = "a mix of folio orders by share of LRU pages" },
+	{ 0, "phys", "every|jump", CHOICE(phys, phys_names, PHYS_EVERY),
+	  .help = "physical walk reads every page (default) or jumps" },
+	{ 0, "locality", "L", REAL(locality, 1, MAX_RUN, 1), .show_def = 1,
+	  .help = "mean run of pfn-adjacent LRU folios" },
+	{ 0, "access", "read|write|atomic|isolate", CHOICE(access, access_names, ACCESS_READ),
+	  .show_def = 1, .help = "work per folio in every walk" },
+	/* one list, as the original; K lists are walked in turn, one folio
+	 * from each unless --chunk says more */
+	{ 0, "lists", "K", INT(nr_lists, 1, MAX_LISTS, 1), .show_def = 1,
+	  .help = "LRU lists per thread, walked in turn" },
+	{ 0, "chunk", "N", ULONG(chunk, 1, UINT32_MAX, 1), .show_def = 1,
+	  .help = "folios taken from each list per turn" },
+	{ 0, "rmap", "SHARE:HOPS", CUSTOM(rmap_share, set_rmap),
+	  .help = "mapped folios cost HOPS dependent misses each" },
+	{ 0, "struct-page", "64|32|8", CUSTOM(desc_size, set_struct_page),
+	  .help = "bytes per page descriptor (default 64)" },
+	{ 0, "kernel-like", NULL, FLAG(kernel_like),
+	  .help = "realistic values for every knob not given" },
+	{ 0, "original", NULL, FLAG(original),
+	  .help = "the 2023 protocol: walks once, no flush, system THP" },
+	{ 'h', "help", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_help,
+	  .help = "print this help and exit" },
+	{ 'V', "version", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_version,
+	  .help = "print the version and exit" },
 };
+
+/* Read one option's value into its field. */
+static void set_option(struct params *p, const struct option_spec *o,
+		       const char *opt, const char *arg)
+{
+	void *field = (char *)p + o->field;
+	double v;
+
+	switch (o->kind) {
+	case OPT_CUSTOM:
+		o->set(p, opt, arg);
+		break;
+	case OPT_FLAG:
+		*(int *)field = 1;
+		break;
+	case OPT_INT:
+		*(int *)field = parse_number(opt, arg, o->lo, o->hi, 0);
+		break;
+	case OPT_ULONG:
+		*(unsigned long *)field = parse_number(opt, arg, o->lo, o->hi, o->hex);
+		break;
+	case OPT_REAL:
+		v = parse_real(opt, arg, o->min, o->max);
+		if (o->above && v <= o->min)
+			die_usage("%s '%s': must be more than %.10g", opt, arg, o->min);
+		*(double *)field = v;
+		break;
+	case OPT_CHOICE:
+		*(int *)field = parse_choice(opt, arg, o->names);
+		break;
+	}
+}
+
+/* Every typed row's default into its field. */
+static void set_defaults(struct params *p)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(options); i++) {
+		const struct option_spec *o = &options[i];
+		void *field = (char *)p + o->field;
+
+		if (o->kind == OPT_INT || o->kind == OPT_CHOICE)
+			*(int *)field = (int)o->def;
+		else if (o->kind == OPT_ULONG)
+			*(unsigned long *)field = (unsigned long)o->def;
+		else if (o->kind == OPT_REAL)
+			*(double *)field = o->def;
+	}
+}
+
+/* A typed row's default as help prints it. */
+static const char *default_text(const struct option_spec *o, char *buf, size_t len)
+{
+	if (o->kind == OPT_CHOICE)
+		return o->names[(int)o->def];
+	snprintf(buf, len, "%.10g", o->def);
+	return buf;
+}
 
 /*
  * --kernel-like: realistic values for the model's knobs, each from how
@@ -3776,7 +3778,7 @@ static void show_help(struct params *p, const char *opt, const char *arg)
 	       "options:\n");
 	for (i = 0; i < ARRAY_SIZE(options); i++) {
 		const struct option_spec *o = &options[i];
-		char left[64];
+		char left[64], help[128], def[32];
 
 		if (o->short_name && o->long_name)
 			snprintf(left, sizeof(left), "-%c, --%s", o->short_name, o->long_name);
@@ -3786,10 +3788,15 @@ static void show_help(struct params *p, const char *opt, const char *arg)
 			snprintf(left, sizeof(left), "--%s=%s", o->long_name, o->metavar);
 		else
 			snprintf(left, sizeof(left), "--%s", o->long_name);
-		if (strlen(left) > 26)
-			printf("  %s\n  %-26s %s\n", left, "", o->help);
+		if (o->show_def)
+			snprintf(help, sizeof(help), "%s (default %s)", o->help,
+				 default_text(o, def, sizeof(def)));
 		else
-			printf("  %-26s %s\n", left, o->help);
+			snprintf(help, sizeof(help), "%s", o->help);
+		if (strlen(left) > 26)
+			printf("  %s\n  %-26s %s\n", left, "", help);
+		else
+			printf("  %-26s %s\n", left, help);
 	}
 	printf("\nwalks (the first is the baseline):\n");
 	for (w = 0; w < NR_WALKS; w++)
@@ -3824,7 +3831,7 @@ static void apply(struct params *p, const struct option_spec *o,
 		  const char *opt, const char *arg)
 {
 	p->given |= 1ULL << (o - options);
-	o->set(p, opt, arg);
+	set_option(p, o, opt, arg);
 }
 
 /* "--name=value" or "--name value"; returns how many arguments it used. */
@@ -3881,14 +3888,14 @@ static int parse_short(struct params *p, char **argv)
 	return 1;
 }
 
-/* Was a knob set on the command line?  Options that share a setter (-c
- * and -m, --folio-order and --folios) set the same knob. */
+/* Was o's knob set on the command line, by o or by another option of
+ * the same field? */
 static int knob_given(const struct params *p, const struct option_spec *o)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(options); i++)
-		if ((p->given >> i & 1) && options[i].set == o->set)
+		if ((p->given >> i & 1) && options[i].field == o->field)
 			return 1;
 	return 0;
 }
@@ -3909,7 +3916,7 @@ static void apply_preset(struct params *p, char *shown, size_t len)
 		if (knob_given(p, o))
 			continue;
 		snprintf(opt, sizeof(opt), "%.*s", (int)(eq - entry), entry);
-		o->set(p, opt, eq + 1);
+		set_option(p, o, opt, eq + 1);
 		used += snprintf(shown + used, len > used ? len - used : 0, " %s", entry);
 	}
 	p->given = given;
@@ -4022,17 +4029,16 @@ static int measure(struct lru_model *m, struct team *team,
 /* The original's run: every knob as it is when no option says otherwise. */
 static void default_params(struct params *p)
 {
+	/* what the option table's typed rows do not hold: the original's
+	 * model is every page an order-0 LRU folio in one list, read once
+	 * by each of its three walks */
 	static const struct params defaults = {
-		.nr_pages = DEF_NR_PAGES, .builds = 1, .threads = 1,
-		.thp = DEF_THP, .cpu = -1,
-		.walk = { 0, 1, 2 }, .nr_walks = 3,	/* the original's three */
-		/* the original's model: every page an order-0 LRU folio on
-		 * one list, in random order, read once by every walk */
-		.lru_fraction = 1, .folio_share = { 1 }, .locality = 1,
-		.nr_lists = 1, .chunk = DEF_CHUNK, .desc_size = DEF_DESC_SIZE,
+		.nr_pages = DEF_NR_PAGES, .walk = { 0, 1, 2 }, .nr_walks = 3,
+		.folio_share = { 1 }, .desc_size = DEF_DESC_SIZE,
 	};
 
 	*p = defaults;
+	set_defaults(p);
 	p->seed = clock_seed();
 }
 
@@ -4064,17 +4070,10 @@ static void catch_signals(void)
 }
 
 /* Options, the preset and the checks across them: exit 2 on nonsense. */
-static void read_params(struct params *p, int argc, char **argv)
+/* The command line into *p: defaults, options, the preset, the checks
+ * across options.  main and tests/fuzz-options.c both enter here. */
+static void parse_params(struct params *p, int argc, char **argv)
 {
-	/* Big enough for every line a run prints: see flush_results().
-	 * Static, since stdio uses it until the very end. */
-	static char results_buf[RESULTS_BUF];
-	int cpu[MAX_THREADS];
-
-	setvbuf(stdout, results_buf, _IOFBF, sizeof(results_buf));
-	/* A buffered stderr, flushed at each newline: unbuffered, glibc
-	 * formats each message in 8 KiB of stack (see ulimit -s). */
-	setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
 	default_params(p);
 	parse_options(p, argc, argv);
 	if (p->kernel_like)
@@ -4089,6 +4088,20 @@ static void read_params(struct params *p, int argc, char **argv)
 		p->size_opt = "-c";
 		p->size_arg = "1";
 	}
+}
+
+static void read_params(struct params *p, int argc, char **argv)
+{
+	/* Big enough for every line a run prints: see flush_results().
+	 * Static, since stdio uses it until the very end. */
+	static char results_buf[RESULTS_BUF];
+	int cpu[MAX_THREADS];
+
+	setvbuf(stdout, results_buf, _IOFBF, sizeof(results_buf));
+	/* A buffered stderr, flushed at each newline: unbuffered, glibc
+	 * formats each message in 8 KiB of stack (see ulimit -s). */
+	setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
+	parse_params(p, argc, argv);
 	plan_cpus(p, cpu);	/* refuse CPUs we may not use, before setup */
 	p->text = p->format == FORMAT_TEXT ? stdout : stderr;
 }

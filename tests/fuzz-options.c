@@ -72,10 +72,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	argv[argc] = NULL;
 	if (setjmp(fuzz_return))
 		return 0;
-	default_params(&p);
-	parse_options(&p, argc, argv);
-	if (p.kernel_like)
-		apply_preset(&p, p.preset, sizeof(p.preset));
-	check_params(&p);
+	parse_params(&p, argc, argv);
 	return 0;
 }
