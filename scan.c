@@ -56,9 +56,7 @@
 
 #define SCAN_VERSION "2.0"
 
-/*
- * Defaults, each with its reason
- */
+/* ==== Defaults, each with its reason ==================================== */
 
 /* -c counts millions of pages, as the original did: -c 10 is 10M pages. */
 #define PAGES_PER_COUNT	1000000.0
@@ -115,9 +113,9 @@
 /* The memmap should dwarf the last-level cache, or the walks time caches. */
 #define LLC_FACTOR	4.0
 
+/* ==== Data model ======================================================== */
+
 /*
- * Data model
- *
  *   memmap (descriptors in pfn order)          lru[] (LRU order, by age)
  *   +---------+---------+---------+---------+   +------+------+------+
  *   | pfn 0   | pfn 1   | pfn 2   | pfn 3   |   | age0 | age1 | age2 | ...
@@ -202,37 +200,54 @@ struct xa_node {
 };
 
 enum thp_mode { THP_SYSTEM, THP_ALWAYS, THP_NEVER };
-static const char *const thp_names[] = { "system", "always", "never", NULL };
+static const char *const thp_names[] = {
+	[THP_SYSTEM] = "system", [THP_ALWAYS] = "always", [THP_NEVER] = "never",
+	[THP_NEVER + 1] = NULL
+};
 
 enum cache_mode { CACHE_COLD, CACHE_WARM };
-static const char *const cache_names[] = { "cold", "warm", NULL };
+static const char *const cache_names[] = {
+	[CACHE_COLD] = "cold", [CACHE_WARM] = "warm", [CACHE_WARM + 1] = NULL
+};
 
 /* Where pages off the LRU sit (--non-lru). */
 enum non_lru { NON_LRU_SPREAD, NON_LRU_PAGEBLOCK, NON_LRU_BUDDY };
-static const char *const non_lru_names[] = { "spread", "pageblock", "buddy",
-					     NULL };
+static const char *const non_lru_names[] = {
+	[NON_LRU_SPREAD] = "spread", [NON_LRU_PAGEBLOCK] = "pageblock",
+	[NON_LRU_BUDDY] = "buddy", [NON_LRU_BUDDY + 1] = NULL
+};
 
 /* How the physical walk passes a large folio (--phys). */
 enum phys_mode { PHYS_EVERY, PHYS_JUMP };
-static const char *const phys_names[] = { "every", "jump", NULL };
+static const char *const phys_names[] = {
+	[PHYS_EVERY] = "every", [PHYS_JUMP] = "jump", [PHYS_JUMP + 1] = NULL
+};
 
 /* What every walk does to each folio it visits (--access). */
 enum access { ACCESS_READ, ACCESS_WRITE, ACCESS_ATOMIC, ACCESS_ISOLATE };
+static const char *const access_names[] = {
+	[ACCESS_READ] = "read", [ACCESS_WRITE] = "write", [ACCESS_ATOMIC] = "atomic",
+	[ACCESS_ISOLATE] = "isolate", [ACCESS_ISOLATE + 1] = NULL
+};
 
 /* The memory's limits a walk is held against (calibrate()): streaming
  * reads for the physical walk, a dependent chase for ListLRU,
  * independent random loads for the pointer walks. */
 enum bound { BOUND_STREAM, BOUND_CHASE, BOUND_RANDOM, NR_BOUNDS };
-static const char *const access_names[] = { "read", "write", "atomic",
-					    "isolate", NULL };
 
 /* How results are written (--format). */
 enum format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON };
-static const char *const format_names[] = { "text", "csv", "json", NULL };
+static const char *const format_names[] = {
+	[FORMAT_TEXT] = "text", [FORMAT_CSV] = "csv", [FORMAT_JSON] = "json",
+	[FORMAT_JSON + 1] = NULL
+};
 
-/* The descriptor sizes --struct-page accepts. */
-static const char *const desc_names[] = { "64", "32", "8", NULL };
-static const int desc_sizes[] = { 64, 32, MEMDESC_SIZE };
+/* The descriptor sizes --struct-page accepts: today's struct page, the
+ * 32-byte one of the memdesc plan, and the 8-byte memdesc. */
+static const struct desc_kind {
+	const char *name;
+	int size;
+} desc_kinds[] = { { "64", 64 }, { "32", 32 }, { "8", MEMDESC_SIZE } };
 
 #define NR_WALKS_MAX	8
 
@@ -342,9 +357,7 @@ struct walk_stats {
 	int disturbed;			/* kept disturbed: no clean walk */
 };
 
-/*
- * Helpers
- */
+/* ==== Helpers =========================================================== */
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -1149,9 +1162,9 @@ static double huge_share(const struct region *r)
 	return share;
 }
 
+/* ==== Building the model ================================================ */
+
 /*
- * Building the model
- *
  * A build lays the memmap out (which pfns are LRU folios of which order,
  * tail pages, free buddy blocks or other pages), puts the LRU folios in
  * a random order, and links them.  The first build also faults the
@@ -1969,9 +1982,9 @@ static struct lru_check check_lru(const struct lru_model *m)
 	return c;
 }
 
+/* ==== Walks ============================================================= */
+
 /*
- * Walks
- *
  * A walk only walks its share (all of it unless -t): it reads what the
  * kernel's loop would read, does the per-folio work --access and --rmap
  * ask for, sums the ages and counts the folios, and returns both for the
@@ -2498,6 +2511,8 @@ static void pin_cpu(int cpu)
 #endif
 }
 
+/* ==== Walkers =========================================================== */
+
 /*
  * Walkers: with -t T, T threads walk their shares at once.  Between
  * walks they wait spinning, so a walk's time runs from the release to
@@ -2590,6 +2605,8 @@ static struct walk_result team_walk(struct team *team,
 	return sum;
 }
 
+/* ==== Cache state ======================================================= */
+
 /*
  * Evict the model from every cache level, so each timed walk starts
  * from memory, as reclaim does on a large machine.  Flushing by address
@@ -2673,6 +2690,8 @@ static void evict(const struct lru_model *m, enum cache_mode cache)
 	}
 }
 
+/* ==== Calibration ======================================================= */
+
 /*
  * Calibration: this core's limits, measured over the memmap itself (its
  * size, page size and placement) before the rounds, through the team so
@@ -2698,8 +2717,10 @@ static void evict(const struct lru_model *m, enum cache_mode cache)
 /* Always 0; read at run time, so the chase cannot be proved independent. */
 static volatile unsigned long bound_zero;
 
-static const char *const bound_names[] = { "streaming read", "dependent chase",
-					   "independent random loads" };
+static const char *const bound_names[] = {
+	[BOUND_STREAM] = "streaming read", [BOUND_CHASE] = "dependent chase",
+	[BOUND_RANDOM] = "independent random loads"
+};
 
 /* The k-th line of a random bound: a Weyl sequence, k times an odd
  * number (one-to-one on [0, mask]).  Consecutive lines lie about 0.62
@@ -2846,6 +2867,8 @@ static double against_bound(const struct lru_model *m, const struct walk_stats *
 	*bound_ns = m->bound_ns[b];
 	return *bound_ns > 0 ? *walk_ns / *bound_ns : 0;
 }
+
+/* ==== Timing ============================================================ */
 
 /* What every walk must return: the ages 0..n-1 summed, n folios counted.
  * Computed so it wraps exactly as the walks' unsigned long sums do. */
@@ -3029,9 +3052,7 @@ static int plan_rounds(struct walk_stats *stats, int nr_walks, int builds)
 	return rounds < 1 ? 1 : rounds;
 }
 
-/*
- * Reporting
- */
+/* ==== Reporting ========================================================= */
 
 static void print_walk_line(const struct params *p, const struct walk_stats *st,
 			    int w, struct walk_result last)
@@ -3477,9 +3498,7 @@ static void print_results(const struct lru_model *m, const struct params *p,
 	free(run);
 }
 
-/*
- * Options, usage, main
- */
+/* ==== Options, usage, main ============================================== */
 
 /* -c and -m: the last of them wins, but not both. */
 static void set_count(struct params *p, const char *opt, const char *arg)
@@ -3533,7 +3552,15 @@ static void set_rmap(struct params *p, const char *opt, const char *arg)
 
 static void set_struct_page(struct params *p, const char *opt, const char *arg)
 {
-	p->desc_size = desc_sizes[parse_choice(opt, arg, desc_names)];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(desc_kinds); i++)
+		if (!strcmp(arg, desc_kinds[i].name)) {
+			p->desc_size = desc_kinds[i].size;
+			return;
+		}
+	die_usage("%s '%s': must be one of %s|%s|%s", opt, arg, desc_kinds[0].name,
+		  desc_kinds[1].name, desc_kinds[2].name);
 }
 
 /* --walks=NAME,...: the walks to time, by short or printed name; the
