@@ -251,13 +251,30 @@ static const struct desc_kind {
 
 #define NR_WALKS_MAX	8
 
-/* What the command line asked for. */
-struct params {
+/* What the memmap holds and how its LRU is ordered. */
+struct layout_knobs {
 	unsigned long nr_pages;	/* pfns in the memmap */
-	const char *size_opt;	/* "-c" or "-m", whichever set nr_pages */
-	const char *size_arg;	/* its value, for messages */
 	unsigned long seed;	/* seeds the layout and the LRU order */
-	int verbose;		/* -v count */
+	int desc_size;		/* bytes per page descriptor */
+	double lru_fraction;	/* share of pages in LRU folios */
+	enum non_lru non_lru;	/* where the other pages sit */
+	double folio_share[MAX_ORDER + 1]; /* share of LRU pages per order */
+	double locality;	/* mean run of pfn-adjacent folios */
+};
+
+/* What every walk does per folio, and how it takes the lists: the model
+ * holds a copy, so a walk reads only the model. */
+struct work_knobs {
+	enum phys_mode phys;	/* how the physical walk passes folios */
+	enum access access;	/* per-folio work of every walk */
+	int nr_lists;		/* LRU lists per thread's share */
+	unsigned long chunk;	/* folios taken from a list per turn */
+	double rmap_share;	/* share of folios that are mapped */
+	int rmap_hops;		/* dependent misses per mapped folio */
+};
+
+/* How the walks are run and timed. */
+struct run_knobs {
 	int rounds;		/* -r; 0 picks by cost */
 	int builds;		/* models built and timed in turn */
 	int threads;		/* -t: walkers at once, each on its share */
@@ -266,25 +283,30 @@ struct params {
 	int cpu;		/* --cpu; -1 leaves placement to the kernel */
 	int walk[NR_WALKS_MAX];	/* the walks to time, baseline first */
 	int nr_walks;
-	double lru_fraction;	/* share of pages in LRU folios */
-	enum non_lru non_lru;	/* where the other pages sit */
-	double folio_share[MAX_ORDER + 1]; /* share of LRU pages per order */
-	const char *folio_opt;	/* the option that set folio_share */
-	enum phys_mode phys;	/* how the physical walk passes folios */
-	double locality;	/* mean run of pfn-adjacent folios */
-	enum access access;	/* per-folio work of every walk */
-	int nr_lists;		/* LRU lists per thread's share */
-	unsigned long chunk;	/* folios taken from a list per turn */
-	double rmap_share;	/* share of folios that are mapped */
-	int rmap_hops;		/* dependent misses per mapped folio */
-	int desc_size;		/* bytes per page descriptor */
+	int xarray;		/* XArrayLRU is timed: build its tree */
 	int kernel_like;	/* --kernel-like: the preset fills the gaps */
 	int original;		/* --original: the 2023 protocol */
+};
+
+/* Where the results go, and how much of them. */
+struct output {
+	int verbose;		/* -v count */
 	enum format format;	/* --format: how results are written */
-	char preset[512];	/* what --kernel-like set, for -v */
 	FILE *text;		/* where the text lines go: stdout, or with
 				 * csv and json, stderr if -v, else nowhere */
-	int xarray;		/* XArrayLRU is timed: build its tree */
+};
+
+/* What the command line asked for, in its groups, and how it said it
+ * (for messages, the preset and --original). */
+struct params {
+	struct layout_knobs layout;
+	struct work_knobs work;
+	struct run_knobs run;
+	struct output out;
+	const char *size_opt;	/* "-c" or "-m", whichever set nr_pages */
+	const char *size_arg;	/* its value, for messages */
+	const char *folio_opt;	/* the option that set folio_share */
+	char preset[512];	/* what --kernel-like set, for -v */
 	unsigned long long given; /* options on the command line, by index */
 };
 
@@ -307,15 +329,12 @@ struct lru_model {
 	unsigned long lru_pages; /* pages in those folios */
 	unsigned long nr_mapped; /* folios with PG_MAPPED */
 	int nr_shares;		/* -t: the walks split into this many shares */
-	int nr_lists;		/* lists per share */
-	unsigned long chunk;	/* folios per list per turn */
-	enum phys_mode phys;	/* copied from the parameters, so a walk */
-	enum access access;	/* reads only the model */
+	struct work_knobs work;	/* copied from the parameters, so a walk
+				 * reads only the model */
 	atomic_int *locks;	/* per-list lru_lock: isolating with -t */
 	struct list_cursor *cursors; /* walk_list's place in each list */
 	uint32_t *rmap;		/* --rmap: the pool of random hops */
 	unsigned long rmap_mask; /* its entries - 1, a power of two */
-	int rmap_hops;
 	struct xa_node *xa_root; /* XArrayLRU's tree, when it is walked */
 	int xa_height;		/* levels, 1 when the root is a leaf */
 	int clflushopt;		/* the CPU has it: evict() uses it */
@@ -1250,17 +1269,17 @@ static void add_kind(struct layout *lay, unsigned long type, int order,
 
 static void plan_layout(struct layout *lay, const struct params *p)
 {
-	double other = 1 - p->lru_fraction;
+	double other = 1 - p->layout.lru_fraction;
 	int k;
 
 	memset(lay, 0, sizeof(*lay));
-	lay->mapped = p->rmap_share;
+	lay->mapped = p->work.rmap_share;
 	for (k = 0; k <= MAX_ORDER; k++)
-		if (p->folio_share[k] > 0)
-			add_kind(lay, PD_FOLIO, k, p->lru_fraction * p->folio_share[k]);
+		if (p->layout.folio_share[k] > 0)
+			add_kind(lay, PD_FOLIO, k, p->layout.lru_fraction * p->layout.folio_share[k]);
 	if (other <= 0)
 		return;
-	switch (p->non_lru) {
+	switch (p->layout.non_lru) {
 	case NON_LRU_SPREAD:
 		add_kind(lay, PD_OTHER, 0, other);
 		break;
@@ -1574,7 +1593,7 @@ static void share_range(const struct lru_model *m, int t, unsigned long *start,
 
 static unsigned long share_chunk(const struct lru_model *m, unsigned long len)
 {
-	return m->nr_lists > 1 ? m->chunk : (len ? len : 1);
+	return m->work.nr_lists > 1 ? m->work.chunk : (len ? len : 1);
 }
 
 /* Folios in list j of a share of len positions. */
@@ -1586,8 +1605,8 @@ static unsigned long list_len(const struct lru_model *m, unsigned long len,
 
 	if ((unsigned long)j >= chunks)
 		return 0;
-	n = ((chunks - 1 - j) / m->nr_lists + 1) * chunk;
-	if ((chunks - 1) % m->nr_lists == (unsigned long)j)
+	n = ((chunks - 1 - j) / m->work.nr_lists + 1) * chunk;
+	if ((chunks - 1) % m->work.nr_lists == (unsigned long)j)
 		n -= chunks * chunk - len;
 	return n;
 }
@@ -1601,17 +1620,17 @@ static unsigned long list_next(const struct lru_model *m, unsigned long start,
 
 	if ((i + 1) % chunk && i + 1 < len)
 		return k + 1;
-	i = (i / chunk + m->nr_lists) * chunk;
+	i = (i / chunk + m->work.nr_lists) * chunk;
 	if (i < len)
 		return start + i;
-	return start + (k - start) / chunk % m->nr_lists * chunk;
+	return start + (k - start) / chunk % m->work.nr_lists * chunk;
 }
 
 /* The list of position k, numbered across all shares. */
 static unsigned int list_of(const struct lru_model *m, unsigned long start,
 			    unsigned long end, int t, unsigned long k)
 {
-	return t * m->nr_lists + (k - start) / share_chunk(m, end - start) % m->nr_lists;
+	return t * m->work.nr_lists + (k - start) / share_chunk(m, end - start) % m->work.nr_lists;
 }
 
 /*
@@ -1765,8 +1784,8 @@ static double expected_folios(const struct params *p)
 	int k;
 
 	for (k = 0; k <= MAX_ORDER; k++)
-		n += p->lru_fraction * p->folio_share[k] / (1UL << k);
-	return n * p->nr_pages;
+		n += p->layout.lru_fraction * p->layout.folio_share[k] / (1UL << k);
+	return n * p->layout.nr_pages;
 }
 
 /* What each part of the model takes, in bytes; folios and tree nodes
@@ -1780,13 +1799,13 @@ static struct model_size model_size(const struct params *p)
 	struct model_size s = { 0, 0, 0, 0, 0 };
 	unsigned long nodes;
 
-	s.memmap = (double)p->nr_pages * p->desc_size;
-	if (p->desc_size == MEMDESC_SIZE)
+	s.memmap = (double)p->layout.nr_pages * p->layout.desc_size;
+	if (p->layout.desc_size == MEMDESC_SIZE)
 		s.folios = 1.05 * expected_folios(p) * sizeof(struct page);
-	s.array = (double)p->nr_pages * sizeof(union lru_slot);
-	if (p->rmap_share > 0)
-		s.rmap = (double)rmap_entries(p->nr_pages) * sizeof(uint32_t);
-	if (p->xarray) {
+	s.array = (double)p->layout.nr_pages * sizeof(union lru_slot);
+	if (p->work.rmap_share > 0)
+		s.rmap = (double)rmap_entries(p->layout.nr_pages) * sizeof(uint32_t);
+	if (p->run.xarray) {
 		xa_height(1.05 * expected_folios(p) + 1, &nodes);
 		s.xarray = (double)nodes * sizeof(struct xa_node);
 	}
@@ -1823,44 +1842,40 @@ static void check_fits(const struct params *p)
 	need += 5 * 2 * HUGE_PAGE_SIZE + MAX_THREADS * THREAD_STACK + (16UL << 20);
 	if (avail.bytes >= 0 && need > avail.bytes)
 		refuse_size(p, &s, need, &avail);
-	if (p->nr_pages > UINT32_MAX)
+	if (p->layout.nr_pages > UINT32_MAX)
 		die("%s %s is %lu pages; a folio's age, its LRU position, has 32 bits, so at most %lu",
-		    p->size_opt, p->size_arg, p->nr_pages, (unsigned long)UINT32_MAX);
+		    p->size_opt, p->size_arg, p->layout.nr_pages, (unsigned long)UINT32_MAX);
 }
 
 static void map_model(struct lru_model *m, const struct params *p)
 {
-	unsigned long n = p->nr_pages, nodes;
+	unsigned long n = p->layout.nr_pages, nodes;
 
 	memset(m, 0, sizeof(*m));
 	m->nr_pages = n;
-	m->desc_size = p->desc_size;
-	m->nr_shares = p->threads;
-	m->nr_lists = p->nr_lists;
-	m->chunk = p->chunk;
-	m->phys = p->phys;
-	m->access = p->access;
-	m->rmap_hops = p->rmap_hops;
+	m->desc_size = p->layout.desc_size;
+	m->nr_shares = p->run.threads;
+	m->work = p->work;
 	m->clflushopt = has_clflushopt();
 	/* Mappings are sized for the worst case; only what the layout
 	 * uses is ever faulted in. */
-	map_region(&m->memmap, n * m->desc_size, p->thp);
-	map_region(&m->array, n * sizeof(union lru_slot), p->thp);
+	map_region(&m->memmap, n * m->desc_size, p->run.thp);
+	map_region(&m->array, n * sizeof(union lru_slot), p->run.thp);
 	if (m->desc_size == MEMDESC_SIZE)
-		map_region(&m->folio_map, n * sizeof(struct page), p->thp);
-	if (p->rmap_share > 0) {
+		map_region(&m->folio_map, n * sizeof(struct page), p->run.thp);
+	if (p->work.rmap_share > 0) {
 		m->rmap_mask = rmap_entries(n) - 1;
-		map_region(&m->rmap_map, (m->rmap_mask + 1) * sizeof(uint32_t), p->thp);
+		map_region(&m->rmap_map, (m->rmap_mask + 1) * sizeof(uint32_t), p->run.thp);
 	}
-	if (p->xarray) {
+	if (p->run.xarray) {
 		xa_height(n, &nodes);
-		map_region(&m->xa_map, nodes * sizeof(struct xa_node), p->thp);
+		map_region(&m->xa_map, nodes * sizeof(struct xa_node), p->run.thp);
 	}
-	m->cursors = calloc((size_t)p->threads * p->nr_lists, sizeof(*m->cursors));
+	m->cursors = calloc((size_t)p->run.threads * p->work.nr_lists, sizeof(*m->cursors));
 	if (!m->cursors)
 		die("out of memory for the list cursors");
-	if (p->access == ACCESS_ISOLATE && p->threads > 1) {
-		m->locks = calloc((size_t)p->threads * p->nr_lists, sizeof(*m->locks));
+	if (p->work.access == ACCESS_ISOLATE && p->run.threads > 1) {
+		m->locks = calloc((size_t)p->run.threads * p->work.nr_lists, sizeof(*m->locks));
 		if (!m->locks)
 			die("out of memory for the list locks");
 	}
@@ -1903,8 +1918,8 @@ static void build_model(struct lru_model *m, const struct params *p,
 	if (m->desc_size == MEMDESC_SIZE)
 		make_folios(m, fault);
 	rng_seed(&rng, seed);
-	if (p->locality > 1)
-		order_runs(m, &rng, p->locality);
+	if (p->layout.locality > 1)
+		order_runs(m, &rng, p->layout.locality);
 	else
 		shuffle(m->lru, m->nr_lru, &rng);
 	run_parallel(point_part, m, nr);
@@ -2065,7 +2080,7 @@ static inline unsigned long rmap_walk(const struct lru_model *m,
 			    m->rmap_mask;
 	int hop;
 
-	for (hop = 0; hop < m->rmap_hops; hop++)
+	for (hop = 0; hop < m->work.rmap_hops; hop++)
 		idx = m->rmap[idx];
 	return idx;
 }
@@ -2115,7 +2130,7 @@ static inline unsigned long visit(const struct lru_model *m,
 #define WITH_WORK(m, template, ...)					\
 	do {								\
 		int rmap_ = (m)->rmap != NULL;				\
-		switch ((m)->access) {					\
+		switch ((m)->work.access) {					\
 		case ACCESS_READ:					\
 			return rmap_ ? template(__VA_ARGS__, ACCESS_READ, 1) : \
 				       template(__VA_ARGS__, ACCESS_READ, 0); \
@@ -2134,7 +2149,7 @@ static inline unsigned long visit(const struct lru_model *m,
 /* The defaults' work, which the *_plain kernels are built for. */
 static int plain_work(const struct lru_model *m)
 {
-	return m->access == ACCESS_READ && !m->rmap;
+	return m->work.access == ACCESS_READ && !m->rmap;
 }
 
 /* A walk's result from its locals. */
@@ -2232,7 +2247,7 @@ static NOINLINE struct walk_result walk_physical_plain(const struct lru_model *m
 static NOINLINE struct walk_result walk_physical(const struct lru_model *m,
 						 int share)
 {
-	int jump = m->phys == PHYS_JUMP;
+	int jump = m->work.phys == PHYS_JUMP;
 
 	if (m->desc_size == sizeof(struct page) && m->nr_lru == m->nr_pages &&
 	    plain_work(m))
@@ -2265,14 +2280,14 @@ static ALWAYS_INLINE struct walk_result lists(const struct lru_model *m,
 					      int rmap)
 {
 	unsigned long sum = 0, visits = 0, sink = 0, start, end, chunk, n, i;
-	struct list_cursor *cur = m->cursors + (size_t)share * m->nr_lists;
+	struct list_cursor *cur = m->cursors + (size_t)share * m->work.nr_lists;
 	struct folio *folio, *next, isolated;
 	int j, busy;
 
 	list_init(&isolated);
 	share_range(m, share, &start, &end);
 	chunk = share_chunk(m, end - start);
-	for (j = 0; j < m->nr_lists; j++) {
+	for (j = 0; j < m->work.nr_lists; j++) {
 		cur[j].left = list_len(m, end - start, j);
 		folio = cur[j].left ? m->lru[start + j * chunk].folio : NULL;
 		OPAQUE(folio);		/* no gathers here either */
@@ -2280,7 +2295,7 @@ static ALWAYS_INLINE struct walk_result lists(const struct lru_model *m,
 	}
 	do {
 		busy = 0;
-		for (j = 0; j < m->nr_lists; j++) {
+		for (j = 0; j < m->work.nr_lists; j++) {
 			n = cur[j].left < chunk ? cur[j].left : chunk;
 			folio = cur[j].folio;
 			for (i = 0; i < n; i++) {
@@ -2318,7 +2333,7 @@ static NOINLINE struct walk_result walk_list_plain(const struct lru_model *m,
 static NOINLINE struct walk_result walk_list(const struct lru_model *m,
 					     int share)
 {
-	if (m->nr_lists == 1 && plain_work(m))
+	if (m->work.nr_lists == 1 && plain_work(m))
 		return walk_list_plain(m, share);
 	WITH_WORK(m, lists, m, share);
 }
@@ -2478,22 +2493,22 @@ static void plan_cpus(const struct params *p, int *cpu)
 {
 	int cpus[MAX_THREADS], nr = allowed_cpus(cpus, MAX_THREADS), i, t;
 
-	for (t = 0; t < p->threads; t++)
+	for (t = 0; t < p->run.threads; t++)
 		cpu[t] = -1;
 #ifndef SCAN_LINUX
-	if (p->cpu >= 0)
-		die("--cpu %d: pinning to a CPU is not supported on this system", p->cpu);
+	if (p->run.cpu >= 0)
+		die("--cpu %d: pinning to a CPU is not supported on this system", p->run.cpu);
 #endif
-	if (p->cpu >= 0) {
-		for (i = 0; i < nr && cpus[i] != p->cpu; i++)
+	if (p->run.cpu >= 0) {
+		for (i = 0; i < nr && cpus[i] != p->run.cpu; i++)
 			;
 		if (i == nr)
-			die("--cpu %d: not a CPU this process may run on (see nproc)", p->cpu);
-		cpu[0] = p->cpu;
+			die("--cpu %d: not a CPU this process may run on (see nproc)", p->run.cpu);
+		cpu[0] = p->run.cpu;
 	}
-	if (p->threads > nr)
-		die("-t %d: only %d CPU%s to run on; walkers must not share one", p->threads, nr, nr > 1 ? "s" : "");
-	for (t = 0; p->threads > 1 && t < p->threads; t++)
+	if (p->run.threads > nr)
+		die("-t %d: only %d CPU%s to run on; walkers must not share one", p->run.threads, nr, nr > 1 ? "s" : "");
+	for (t = 0; p->run.threads > 1 && t < p->run.threads; t++)
 		cpu[t] = cpus[t];
 }
 
@@ -2564,7 +2579,7 @@ static void start_team(struct team *team, const struct lru_model *m,
 
 	memset(team, 0, sizeof(*team));
 	team->m = m;
-	team->nr = p->threads;
+	team->nr = p->run.threads;
 	plan_cpus(p, team->cpu);
 	pin_cpu(team->cpu[0]);
 	for (i = 1; i < team->nr; i++) {
@@ -2935,7 +2950,7 @@ static double timed_once(struct lru_model *m, struct team *team, int w,
 	*lost = t - cpu;
 	*switches = n1 - n0;
 	check_result(m, w, *res);
-	if (m->access == ACCESS_ISOLATE) {
+	if (m->work.access == ACCESS_ISOLATE) {
 		t0 = now();
 		link_lru(m);
 		st->relink_s += now() - t0;
@@ -2983,28 +2998,28 @@ static void run_round(struct lru_model *m, struct team *team,
 	int first[NR_WALKS_MAX], done[NR_WALKS_MAX] = { 0 };
 	int i, s, next, total = 0;
 
-	for (s = 0; s < p->nr_walks; s++) {
+	for (s = 0; s < p->run.nr_walks; s++) {
 		first[s] = stats[s].nr_samples;
 		total += stats[s].reps;
 	}
 	while (total--) {
 		/* the walk furthest behind its share of the round */
-		for (next = -1, i = 0; i < p->nr_walks; i++) {
-			s = (round + i) % p->nr_walks;
+		for (next = -1, i = 0; i < p->run.nr_walks; i++) {
+			s = (round + i) % p->run.nr_walks;
 			if (done[s] < stats[s].reps &&
 			    (next < 0 || (done[s] + 0.5) * stats[next].reps <
 					 (done[next] + 0.5) * stats[s].reps))
 				next = s;
 		}
 		stats[next].sample[stats[next].nr_samples] =
-			time_walk(m, team, p->walk[next], p->cache, &last[next], &stats[next]);
+			time_walk(m, team, p->run.walk[next], p->run.cache, &last[next], &stats[next]);
 		stats[next].nr_samples++;
 		done[next]++;
 	}
-	for (s = 0; s < p->nr_walks; s++)
+	for (s = 0; s < p->run.nr_walks; s++)
 		stats[s].round_time[round] =
 			summarize(&stats[s].sample[first[s]], stats[s].reps).median;
-	for (s = 0; s < p->nr_walks; s++)
+	for (s = 0; s < p->run.nr_walks; s++)
 		stats[s].ratio[round] = stats[s].round_time[round] /
 					stats[0].round_time[round];
 }
@@ -3057,10 +3072,10 @@ static int plan_rounds(struct walk_stats *stats, int nr_walks, int builds)
 static void print_walk_line(const struct params *p, const struct walk_stats *st,
 			    int w, struct walk_result last)
 {
-	fprintf(p->text, "%s scan in %fs\n", walks[w].time_label,
+	fprintf(p->out.text, "%s scan in %fs\n", walks[w].time_label,
 		summarize(st->sample, st->nr_samples).median);
-	if (p->verbose >= 3)
-		fprintf(p->text, "total = %lu\n", last.sum);
+	if (p->out.verbose >= 3)
+		fprintf(p->out.text, "total = %lu\n", last.sum);
 }
 
 /* The i-th walk in the order --original times and prints them, the
@@ -3069,7 +3084,7 @@ static int timing_order(const struct params *p, int i)
 {
 	static const int original[] = { 0, 2, 1 };
 
-	return p->original ? original[i] : i;
+	return p->run.original ? original[i] : i;
 }
 
 static void print_plan(const struct params *p, const struct walk_stats *stats,
@@ -3077,17 +3092,17 @@ static void print_plan(const struct params *p, const struct walk_stats *stats,
 {
 	int s;
 
-	if (p->original) {
-		fprintf(p->text, "the original's protocol (scan.c 1.1, 2023): each walk timed once right after setup, Physical, Array, ListLRU; caches as setup left them; THP as the system sets it\n");
+	if (p->run.original) {
+		fprintf(p->out.text, "the original's protocol (scan.c 1.1, 2023): each walk timed once right after setup, Physical, Array, ListLRU; caches as setup left them; THP as the system sets it\n");
 		return;
 	}
 
-	fprintf(p->text, "%d round%s over %d model%s, cache %s before each walk, timed walks per round:",
-		nr_rounds, nr_rounds > 1 ? "s" : "", p->builds, p->builds > 1 ? "s" : "",
-		p->cache == CACHE_COLD ? "flushed" : "left warm");
-	for (s = 0; s < p->nr_walks; s++)
-		fprintf(p->text, " %s %d", walks[p->walk[s]].time_label, stats[s].reps);
-	fprintf(p->text, "\n");
+	fprintf(p->out.text, "%d round%s over %d model%s, cache %s before each walk, timed walks per round:",
+		nr_rounds, nr_rounds > 1 ? "s" : "", p->run.builds, p->run.builds > 1 ? "s" : "",
+		p->run.cache == CACHE_COLD ? "flushed" : "left warm");
+	for (s = 0; s < p->run.nr_walks; s++)
+		fprintf(p->out.text, " %s %d", walks[p->run.walk[s]].time_label, stats[s].reps);
+	fprintf(p->out.text, "\n");
 }
 
 static void print_spread(const struct lru_model *m, const struct params *p,
@@ -3098,40 +3113,40 @@ static void print_spread(const struct lru_model *m, const struct params *p,
 	struct summary t, r;
 	int s;
 
-	for (s = 0; s < p->nr_walks; s++) {
+	for (s = 0; s < p->run.nr_walks; s++) {
 		t = summarize(stats[s].sample, stats[s].nr_samples);
-		fprintf(p->text, "%s: %d timed walks, median %.6fs, min %.6fs, max %.6fs, %.2f ns/page, %.2f ns/folio\n",
-			walks[p->walk[s]].time_label, stats[s].nr_samples,
+		fprintf(p->out.text, "%s: %d timed walks, median %.6fs, min %.6fs, max %.6fs, %.2f ns/page, %.2f ns/folio\n",
+			walks[p->run.walk[s]].time_label, stats[s].nr_samples,
 			t.median, t.min, t.max, t.median * 1e9 / m->nr_pages,
 			t.median * 1e9 / m->nr_lru);
 	}
-	for (s = 0; s < p->nr_walks; s++) {
+	for (s = 0; s < p->run.nr_walks; s++) {
 		double walk_ns, bound_ns;
-		double x = against_bound(m, &stats[s], p->walk[s], &walk_ns, &bound_ns);
-		enum bound b = walks[p->walk[s]].bound;
+		double x = against_bound(m, &stats[s], p->run.walk[s], &walk_ns, &bound_ns);
+		enum bound b = walks[p->run.walk[s]].bound;
 
 		if (x > 0)
-			fprintf(p->text, "%s %.2f ns/%s, %.2fx this core's %s (%.2f)\n",
-			walks[p->walk[s]].label, walk_ns,
+			fprintf(p->out.text, "%s %.2f ns/%s, %.2fx this core's %s (%.2f)\n",
+			walks[p->run.walk[s]].label, walk_ns,
 			b == BOUND_STREAM ? "page" : "folio", x, bound_names[b], bound_ns);
 	}
 	flush = relink = retimed = preempted = disturbed = 0;
-	for (s = 0; s < p->nr_walks; s++) {
+	for (s = 0; s < p->run.nr_walks; s++) {
 		flush += stats[s].flush_s;
 		relink += stats[s].relink_s;
 		retimed += stats[s].retimed;
 		preempted += stats[s].preempted;
 		disturbed += stats[s].disturbed;
 	}
-	fprintf(p->text, "untimed work: flushing %.3fs (%s), relinking %.3fs, calibrating %.3fs\n",
-		flush, p->cache == CACHE_COLD ? m->clflushopt ? "clflushopt" : "by address" : "none, --cache=warm",
+	fprintf(p->out.text, "untimed work: flushing %.3fs (%s), relinking %.3fs, calibrating %.3fs\n",
+		flush, p->run.cache == CACHE_COLD ? m->clflushopt ? "clflushopt" : "by address" : "none, --cache=warm",
 		relink, m->calibrate_s);
-	fprintf(p->text, "interference: %d walk%s timed again (%d preempted, %d off the CPU otherwise), %d kept disturbed\n",
+	fprintf(p->out.text, "interference: %d walk%s timed again (%d preempted, %d off the CPU otherwise), %d kept disturbed\n",
 		retimed, retimed == 1 ? "" : "s", preempted, retimed - preempted, disturbed);
-	for (s = 1; s < p->nr_walks; s++) {
+	for (s = 1; s < p->run.nr_walks; s++) {
 		r = summarize(stats[s].ratio, nr_rounds);
-		fprintf(p->text, "%s/%s ratio: median %.3f, range %.3f to %.3f over %d round%s\n",
-			walks[p->walk[s]].label, walks[p->walk[0]].label,
+		fprintf(p->out.text, "%s/%s ratio: median %.3f, range %.3f to %.3f over %d round%s\n",
+			walks[p->run.walk[s]].label, walks[p->run.walk[0]].label,
 			r.median, r.min, r.max, nr_rounds, nr_rounds > 1 ? "s" : "");
 	}
 }
@@ -3141,10 +3156,10 @@ static void print_ratios(const struct params *p, const struct walk_stats *stats,
 {
 	int s;
 
-	for (s = 1; s < p->nr_walks; s++)
-		fprintf(p->text, "Physical scan is %f faster than %s\n",
+	for (s = 1; s < p->run.nr_walks; s++)
+		fprintf(p->out.text, "Physical scan is %f faster than %s\n",
 			summarize(stats[s].ratio, nr_rounds).median,
-			walks[p->walk[s]].label);
+			walks[p->run.walk[s]].label);
 }
 
 /* Last-level cache size in bytes, as the system reports it; 0 if unknown. */
@@ -3167,11 +3182,11 @@ static double llc_size(void)
  * bound, and the code, not the memory, is measured if it does not. */
 static int plain_knobs(const struct params *p)
 {
-	return p->access == ACCESS_READ && p->rmap_share == 0 &&
-	       p->lru_fraction == 1 && p->folio_share[0] == 1 &&
-	       p->locality == 1 && p->nr_lists == 1 &&
-	       p->desc_size == DEF_DESC_SIZE && p->phys == PHYS_EVERY &&
-	       p->threads == 1;
+	return p->work.access == ACCESS_READ && p->work.rmap_share == 0 &&
+	       p->layout.lru_fraction == 1 && p->layout.folio_share[0] == 1 &&
+	       p->layout.locality == 1 && p->work.nr_lists == 1 &&
+	       p->layout.desc_size == DEF_DESC_SIZE && p->work.phys == PHYS_EVERY &&
+	       p->run.threads == 1;
 }
 
 static void warn_off_bound(const struct lru_model *m, const struct params *p,
@@ -3180,12 +3195,12 @@ static void warn_off_bound(const struct lru_model *m, const struct params *p,
 	double walk_ns, bound_ns, x;
 	int s;
 
-	for (s = 0; s < p->nr_walks; s++) {
-		x = against_bound(m, &stats[s], p->walk[s], &walk_ns, &bound_ns);
-		if (walks[p->walk[s]].at_bound && x > 0 &&
+	for (s = 0; s < p->run.nr_walks; s++) {
+		x = against_bound(m, &stats[s], p->run.walk[s], &walk_ns, &bound_ns);
+		if (walks[p->run.walk[s]].at_bound && x > 0 &&
 		    (x > 1 + BOUND_WARN || x < 1 - BOUND_WARN))
 			warn("%s runs at %.2fx this core's %s (%.2f against %.2f ns): the code, not the memory, is being measured",
-			     walks[p->walk[s]].label, x, bound_names[walks[p->walk[s]].bound],
+			     walks[p->run.walk[s]].label, x, bound_names[walks[p->run.walk[s]].bound],
 			     walk_ns, bound_ns);
 	}
 }
@@ -3201,26 +3216,26 @@ static void warn_untrusted(const struct lru_model *m, const struct params *p,
 	char b1[32], b2[32];
 	int s;
 
-	for (s = 0; s < p->nr_walks; s++) {
+	for (s = 0; s < p->run.nr_walks; s++) {
 		t = summarize(stats[s].sample, stats[s].nr_samples);
 		if (t.median < MIN_TICKS * tick)
 			warn("%s walk takes %.3g s, under %.0f clock ticks of %.3g s: its time is mostly clock; use a larger -c",
-			     walks[p->walk[s]].label, t.median, MIN_TICKS, tick);
+			     walks[p->run.walk[s]].label, t.median, MIN_TICKS, tick);
 	}
-	for (s = 0; s < p->nr_walks; s++)
+	for (s = 0; s < p->run.nr_walks; s++)
 		if (stats[s].disturbed)
 			warn("%s: %d of %d timed walks lost over %.0f%% of their time to other work even when timed again: its figure is not clean",
-			     walks[p->walk[s]].label, stats[s].disturbed, stats[s].nr_samples, 100 * LOST_SHARE);
+			     walks[p->run.walk[s]].label, stats[s].disturbed, stats[s].nr_samples, 100 * LOST_SHARE);
 	if (llc > 0 && bytes < LLC_FACTOR * llc)
 		warn("memmap (%s) is not %.0fx the last-level cache (%s): the ratios measure caches, not memory; use a larger -c",
 		     human(bytes, b1, 32), LLC_FACTOR, human(llc, b2, 32));
 	else if (plain_knobs(p))
 		warn_off_bound(m, p, stats);
-	for (s = 1; s < p->nr_walks && nr_rounds > 1; s++) {
+	for (s = 1; s < p->run.nr_walks && nr_rounds > 1; s++) {
 		r = summarize(stats[s].ratio, nr_rounds);
 		if (r.q3 - r.q1 > SPREAD_WARN * r.median)
 			warn("%s ratio spreads %.0f%% between rounds (quartiles %.3f and %.3f): the machine is noisy; rerun with more rounds (-r) or on a quieter machine",
-			     walks[p->walk[s]].label, 100 * (r.q3 - r.q1) / r.median, r.q1, r.q3);
+			     walks[p->run.walk[s]].label, 100 * (r.q3 - r.q1) / r.median, r.q1, r.q3);
 	}
 }
 
@@ -3231,10 +3246,10 @@ static void print_memmap(const struct lru_model *m, const struct params *p)
 
 	if (share >= 0)
 		snprintf(hp, sizeof(hp), "%.0f%%", 100 * share);
-	fprintf(p->text, "memmap %s for %lu pages (%s simulated), %s in huge pages (--thp=%s)\n",
+	fprintf(p->out.text, "memmap %s for %lu pages (%s simulated), %s in huge pages (--thp=%s)\n",
 		human((double)m->nr_pages * m->desc_size, b1, 32), m->nr_pages,
-		human(m->nr_pages * SIM_PAGE_SIZE, b2, 32), hp, thp_names[p->thp]);
-	if (p->thp == THP_ALWAYS && share >= 0 && share < 0.5 &&
+		human(m->nr_pages * SIM_PAGE_SIZE, b2, 32), hp, thp_names[p->run.thp]);
+	if (p->run.thp == THP_ALWAYS && share >= 0 && share < 0.5 &&
 	    m->memmap.len >= 4 * HUGE_PAGE_SIZE)
 		warn("--thp=always, but only %.0f%% of the memmap is in huge pages: see /sys/kernel/mm/transparent_hugepage/enabled", 100 * share);
 }
@@ -3247,9 +3262,9 @@ static const char *folio_mix(const struct params *p, char *buf, size_t len)
 
 	buf[0] = 0;
 	for (k = 0; k <= MAX_ORDER && used < len; k++)
-		if (p->folio_share[k] > 0)
+		if (p->layout.folio_share[k] > 0)
 			used += snprintf(buf + used, len - used, "%s%d:%g",
-					 used ? "," : "", k, 100 * p->folio_share[k]);
+					 used ? "," : "", k, 100 * p->layout.folio_share[k]);
 	return buf;
 }
 
@@ -3259,19 +3274,19 @@ static void print_model(const struct lru_model *m, const struct params *p)
 
 	if (m->rmap)
 		snprintf(rmap, sizeof(rmap), "%g:%d (%lu folios mapped, %s pool)",
-			 p->rmap_share, p->rmap_hops, m->nr_mapped,
+			 p->work.rmap_share, p->work.rmap_hops, m->nr_mapped,
 			 human((m->rmap_mask + 1.0) * sizeof(*m->rmap), pool, 32));
-	fprintf(p->text, "model: %lu LRU folios of %lu pages (%.1f%% of pfns), other pages %s, folios %s, locality %g, %d-byte struct page\n",
+	fprintf(p->out.text, "model: %lu LRU folios of %lu pages (%.1f%% of pfns), other pages %s, folios %s, locality %g, %d-byte struct page\n",
 		m->nr_lru, m->lru_pages, 100.0 * m->lru_pages / m->nr_pages,
-		non_lru_names[p->non_lru], folio_mix(p, mix, sizeof(mix)),
-		p->locality, p->desc_size);
-	if (p->nr_lists > 1)
+		non_lru_names[p->layout.non_lru], folio_mix(p, mix, sizeof(mix)),
+		p->layout.locality, p->layout.desc_size);
+	if (p->work.nr_lists > 1)
 		snprintf(lists, sizeof(lists), "%d lists per thread taken %lu at a time",
-			 p->nr_lists, p->chunk);
-	fprintf(p->text, "work: access %s, physical walk reads %s, %s, %d thread%s, rmap %s\n",
-		access_names[p->access],
-		p->phys == PHYS_JUMP ? "heads and jumps" : "every page",
-		lists, p->threads, p->threads > 1 ? "s" : "", rmap);
+			 p->work.nr_lists, p->work.chunk);
+	fprintf(p->out.text, "work: access %s, physical walk reads %s, %s, %d thread%s, rmap %s\n",
+		access_names[p->work.access],
+		p->work.phys == PHYS_JUMP ? "heads and jumps" : "every page",
+		lists, p->run.threads, p->run.threads > 1 ? "s" : "", rmap);
 }
 
 /*
@@ -3285,16 +3300,16 @@ static void print_break_even(const struct lru_model *m, const struct params *p,
 	double share = (double)m->lru_pages / m->nr_pages, even;
 	int s;
 
-	for (s = 1; s < p->nr_walks; s++) {
+	for (s = 1; s < p->run.nr_walks; s++) {
 		even = share / summarize(stats[s].ratio, nr_rounds).median;
 		if (even < 1)
-			fprintf(p->text, "break-even against %s: the physical walk wins while more than %.3g%% of pages are on the LRU\n",
-				walks[p->walk[s]].label, 100 * even);
+			fprintf(p->out.text, "break-even against %s: the physical walk wins while more than %.3g%% of pages are on the LRU\n",
+				walks[p->run.walk[s]].label, 100 * even);
 		else
-			fprintf(p->text, "break-even against %s: the physical walk loses even with every page on the LRU\n",
-				walks[p->walk[s]].label);
+			fprintf(p->out.text, "break-even against %s: the physical walk loses even with every page on the LRU\n",
+				walks[p->run.walk[s]].label);
 	}
-	fprintf(p->text, "(assuming the physical walk costs the same per pfn, and each LRU walk the same per folio, at any LRU share)\n");
+	fprintf(p->out.text, "(assuming the physical walk costs the same per pfn, and each LRU walk the same per folio, at any LRU share)\n");
 }
 
 /*
@@ -3386,28 +3401,28 @@ static void run_fields(struct fields *f, const struct lru_model *m,
 			*c = ' ';
 	add_field(f, "pages", "%lu", m->nr_pages);
 	add_field(f, "memory_bytes", "%.0f", m->nr_pages * SIM_PAGE_SIZE);
-	add_field(f, "seed", "%lu", p->seed);
+	add_field(f, "seed", "%lu", p->layout.seed);
 	add_field(f, "rounds", "%d", nr_rounds);
-	add_field(f, "builds", "%d", p->builds);
+	add_field(f, "builds", "%d", p->run.builds);
 	add_field(f, "lru_folios", "%lu", m->nr_lru);
 	add_field(f, "lru_pages", "%lu", m->lru_pages);
-	add_field(f, "lru_fraction", "%g", p->lru_fraction);
-	add_string(f, "non_lru", non_lru_names[p->non_lru]);
+	add_field(f, "lru_fraction", "%g", p->layout.lru_fraction);
+	add_string(f, "non_lru", non_lru_names[p->layout.non_lru]);
 	add_string(f, "folios", mix);
-	add_string(f, "phys", phys_names[p->phys]);
-	add_field(f, "locality", "%g", p->locality);
-	add_string(f, "access", access_names[p->access]);
-	add_field(f, "lists", "%d", p->nr_lists);
-	add_field(f, "chunk", "%lu", p->chunk);
-	add_field(f, "threads", "%d", p->threads);
-	add_field(f, "rmap_share", "%g", p->rmap_share);
-	add_field(f, "rmap_hops", "%d", p->rmap_hops);
-	add_field(f, "struct_page", "%d", p->desc_size);
-	add_string(f, "thp", thp_names[p->thp]);
+	add_string(f, "phys", phys_names[p->work.phys]);
+	add_field(f, "locality", "%g", p->layout.locality);
+	add_string(f, "access", access_names[p->work.access]);
+	add_field(f, "lists", "%d", p->work.nr_lists);
+	add_field(f, "chunk", "%lu", p->work.chunk);
+	add_field(f, "threads", "%d", p->run.threads);
+	add_field(f, "rmap_share", "%g", p->work.rmap_share);
+	add_field(f, "rmap_hops", "%d", p->work.rmap_hops);
+	add_field(f, "struct_page", "%d", p->layout.desc_size);
+	add_string(f, "thp", thp_names[p->run.thp]);
 	add_field(f, "huge_share", "%.3f", huge_share(&m->memmap));
-	add_string(f, "cache", cache_names[p->cache]);
-	add_field(f, "kernel_like", "%d", p->kernel_like);
-	add_field(f, "original", "%d", p->original);
+	add_string(f, "cache", cache_names[p->run.cache]);
+	add_field(f, "kernel_like", "%d", p->run.kernel_like);
+	add_field(f, "original", "%d", p->run.original);
 	add_string(f, "cpu", mc->cpu);
 	add_field(f, "cpus", "%ld", mc->cpus);
 	add_field(f, "ram_bytes", "%.0f", mc->memory);
@@ -3424,10 +3439,10 @@ static void walk_fields(struct fields *f, const struct lru_model *m,
 	struct summary t = summarize(st->sample, st->nr_samples);
 	struct summary r = summarize(st->ratio, nr_rounds);
 	double walk_ns, bound_ns;
-	double x = against_bound(m, st, p->walk[s], &walk_ns, &bound_ns);
+	double x = against_bound(m, st, p->run.walk[s], &walk_ns, &bound_ns);
 
-	add_string(f, "walk", walks[p->walk[s]].name);
-	add_string(f, "label", walks[p->walk[s]].label);
+	add_string(f, "walk", walks[p->run.walk[s]].name);
+	add_string(f, "label", walks[p->run.walk[s]].label);
 	add_field(f, "timed", "%d", st->nr_samples);
 	add_field(f, "median_s", "%.9f", t.median);
 	add_field(f, "min_s", "%.9f", t.min);
@@ -3437,7 +3452,7 @@ static void walk_fields(struct fields *f, const struct lru_model *m,
 	add_field(f, "speedup", "%.6f", r.median);
 	add_field(f, "speedup_min", "%.6f", r.min);
 	add_field(f, "speedup_max", "%.6f", r.max);
-	add_string(f, "bound", bound_names[walks[p->walk[s]].bound]);
+	add_string(f, "bound", bound_names[walks[p->run.walk[s]].bound]);
 	add_field(f, "bound_ns", "%.4f", bound_ns);
 	add_field(f, "bound_ratio", "%.4f", x);
 	add_field(f, "retimed", "%d", st->retimed);
@@ -3471,19 +3486,19 @@ static void print_results(const struct lru_model *m, const struct params *p,
 
 	read_machine(&mc);
 	run_fields(run, m, p, &mc, nr_rounds);
-	if (p->format == FORMAT_JSON)
+	if (p->out.format == FORMAT_JSON)
 		printf("{\n");
-	for (s = 0; s < p->nr_walks; s++) {
+	for (s = 0; s < p->run.nr_walks; s++) {
 		memset(walk, 0, sizeof(*walk));
 		walk_fields(walk, m, p, &stats[s], s, nr_rounds);
-		if (p->format == FORMAT_JSON) {
+		if (p->out.format == FORMAT_JSON) {
 			if (!s) {
 				print_json_fields(run, "  ", 1);
 				printf("  \"walks\": [\n");
 			}
 			printf("    {\n");
 			print_json_fields(walk, "      ", 0);
-			printf("    }%s\n", s + 1 < p->nr_walks ? "," : "");
+			printf("    }%s\n", s + 1 < p->run.nr_walks ? "," : "");
 			continue;
 		}
 		for (i = 0; !s && i < walk->nr + run->nr; i++)
@@ -3493,7 +3508,7 @@ static void print_results(const struct lru_model *m, const struct params *p,
 			printf("%s%s", i < walk->nr ? walk->value[i] : run->value[i - walk->nr],
 			       i + 1 < walk->nr + run->nr ? "," : "\n");
 	}
-	if (p->format == FORMAT_JSON)
+	if (p->out.format == FORMAT_JSON)
 		printf("  ]\n}\n");
 	free(run);
 }
@@ -3507,7 +3522,7 @@ static void set_count(struct params *p, const char *opt, const char *arg)
 
 	if (p->size_opt && strcmp(p->size_opt, name))
 		die_usage("%s '%s': -c and -m both give the size; use one", opt, arg);
-	p->nr_pages = opt[1] == 'c' ? parse_count(opt, arg) : parse_size(opt, arg);
+	p->layout.nr_pages = opt[1] == 'c' ? parse_count(opt, arg) : parse_size(opt, arg);
 	p->size_opt = name;
 	p->size_arg = arg;
 }
@@ -3516,7 +3531,7 @@ static void set_verbose(struct params *p, const char *opt, const char *arg)
 {
 	(void)opt;
 	(void)arg;
-	p->verbose++;
+	p->out.verbose++;
 }
 
 /* --folio-order=K and --folios=MIX both set the mix, so not both. */
@@ -3526,11 +3541,11 @@ static void set_folios(struct params *p, const char *opt, const char *arg)
 		die_usage("%s '%s': --folio-order and --folios both give the folio sizes; use one", opt, arg);
 	p->folio_opt = !strcmp(opt, "--folios") ? "--folios" : "--folio-order";
 	if (!strcmp(opt, "--folios")) {
-		parse_folios(opt, arg, p->folio_share);
+		parse_folios(opt, arg, p->layout.folio_share);
 		return;
 	}
-	memset(p->folio_share, 0, sizeof(p->folio_share));
-	p->folio_share[parse_ulong(opt, arg, 0, MAX_ORDER)] = 1;
+	memset(p->layout.folio_share, 0, sizeof(p->layout.folio_share));
+	p->layout.folio_share[parse_ulong(opt, arg, 0, MAX_ORDER)] = 1;
 }
 
 /* --rmap=M:J: a share M of folios is mapped, each costing J hops. */
@@ -3545,9 +3560,9 @@ static void set_rmap(struct params *p, const char *opt, const char *arg)
 	share[colon - arg] = 0;
 	/* errors in one part quote the whole value, then the part */
 	snprintf(what, sizeof(what), "%s '%s': share", opt, arg);
-	p->rmap_share = parse_real(what, share, 0, 1);
+	p->work.rmap_share = parse_real(what, share, 0, 1);
 	snprintf(what, sizeof(what), "%s '%s': hops", opt, arg);
-	p->rmap_hops = parse_ulong(what, colon + 1, 1, MAX_RMAP_HOPS);
+	p->work.rmap_hops = parse_ulong(what, colon + 1, 1, MAX_RMAP_HOPS);
 }
 
 static void set_struct_page(struct params *p, const char *opt, const char *arg)
@@ -3556,7 +3571,7 @@ static void set_struct_page(struct params *p, const char *opt, const char *arg)
 
 	for (i = 0; i < ARRAY_SIZE(desc_kinds); i++)
 		if (!strcmp(arg, desc_kinds[i].name)) {
-			p->desc_size = desc_kinds[i].size;
+			p->layout.desc_size = desc_kinds[i].size;
 			return;
 		}
 	die_usage("%s '%s': must be one of %s|%s|%s", opt, arg, desc_kinds[0].name,
@@ -3573,8 +3588,8 @@ static void set_walks(struct params *p, const char *opt, const char *arg)
 	if (strlen(arg) >= sizeof(buf))
 		die_usage("%s '%.20s...': too long", opt, arg);
 	strcpy(buf, arg);
-	p->walk[0] = 0;
-	p->nr_walks = 1;
+	p->run.walk[0] = 0;
+	p->run.nr_walks = 1;
 	for (name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		for (w = 0; w < NR_WALKS; w++)
 			if (!strcmp(name, walks[w].name) || !strcmp(name, walks[w].label))
@@ -3583,15 +3598,15 @@ static void set_walks(struct params *p, const char *opt, const char *arg)
 			die_usage("%s '%s': no walk named '%s'", opt, arg, name);
 		if (!w)
 			die_usage("%s '%s': the physical walk is always timed, as the baseline; name only the walks to compare with it", opt, arg);
-		for (s = 0; s < p->nr_walks; s++)
-			if (p->walk[s] == w)
+		for (s = 0; s < p->run.nr_walks; s++)
+			if (p->run.walk[s] == w)
 				die_usage("%s '%s': '%s' given twice", opt, arg, name);
-		p->walk[p->nr_walks++] = w;
+		p->run.walk[p->run.nr_walks++] = w;
 	}
-	if (p->nr_walks < 2)
+	if (p->run.nr_walks < 2)
 		die_usage("%s '%s': name at least one walk to compare with the physical one", opt, arg);
-	for (s = 0, p->xarray = 0; s < p->nr_walks; s++)
-		p->xarray |= walks[p->walk[s]].fn == walk_xarray;
+	for (s = 0, p->run.xarray = 0; s < p->run.nr_walks; s++)
+		p->run.xarray |= walks[p->run.walk[s]].fn == walk_xarray;
 }
 
 static void show_help(struct params *p, const char *opt, const char *arg);
@@ -3652,59 +3667,59 @@ struct option_spec {
 #define CHOICE(f, n, d)	.kind = OPT_CHOICE, FIELD(f), .names = n, .def = d
 
 static const struct option_spec options[] = {
-	{ 'c', NULL, "N", CUSTOM(nr_pages, set_count),
+	{ 'c', NULL, "N", CUSTOM(layout.nr_pages, set_count),
 	  .help = "N million pages (decimals allowed; default 1)" },
-	{ 'm', NULL, "SIZE", CUSTOM(nr_pages, set_count),
+	{ 'm', NULL, "SIZE", CUSTOM(layout.nr_pages, set_count),
 	  .help = "memory to simulate in 4 KiB pages (64M, 40G)" },
-	{ 's', NULL, "SEED", ULONG(seed, 0, ULONG_MAX, 0), .hex = 1,
+	{ 's', NULL, "SEED", ULONG(layout.seed, 0, ULONG_MAX, 0), .hex = 1,
 	  .help = "seed of the layout and LRU order (default: clock)" },
-	{ 'r', NULL, "N", INT(rounds, 1, MAX_ROUNDS, 0),	/* 0: by cost */
+	{ 'r', NULL, "N", INT(run.rounds, 1, MAX_ROUNDS, 0),	/* 0: by cost */
 	  .help = "time each walk N times (default: by cost)" },
-	{ 't', NULL, "N", INT(threads, 1, MAX_THREADS, 1), .show_def = 1,
+	{ 't', NULL, "N", INT(run.threads, 1, MAX_THREADS, 1), .show_def = 1,
 	  .help = "N threads walk their own shares at once" },
-	{ 'v', NULL, NULL, CUSTOM(verbose, set_verbose),
+	{ 'v', NULL, NULL, CUSTOM(out.verbose, set_verbose),
 	  .help = "more detail: -v, -vv, -vvv" },
-	{ 0, "walks", "NAME,...", CUSTOM(walk, set_walks),
+	{ 0, "walks", "NAME,...", CUSTOM(run.walk, set_walks),
 	  .help = "walks to compare with the physical one, in order" },
-	{ 0, "format", "text|csv|json", CHOICE(format, format_names, FORMAT_TEXT),
+	{ 0, "format", "text|csv|json", CHOICE(out.format, format_names, FORMAT_TEXT),
 	  .help = "results as the original's lines (default) or data" },
 	/* the kernel maps its memmap with 2 MiB pages (vmemmap PMDs on
 	 * x86-64); --thp=system is the original's chance */
-	{ 0, "thp", "always|never|system", CHOICE(thp, thp_names, THP_ALWAYS),
+	{ 0, "thp", "always|never|system", CHOICE(run.thp, thp_names, THP_ALWAYS),
 	  .help = "2 MiB memmap pages (default), 4 KiB, or any" },
-	{ 0, "cache", "cold|warm", CHOICE(cache, cache_names, CACHE_COLD),
+	{ 0, "cache", "cold|warm", CHOICE(run.cache, cache_names, CACHE_COLD),
 	  .help = "flush caches before each walk (default) or not" },
-	{ 0, "cpu", "N", INT(cpu, 0, 65535, -1),	/* -1: the kernel places it */
+	{ 0, "cpu", "N", INT(run.cpu, 0, 65535, -1),	/* -1: the kernel places it */
 	  .help = "run on CPU N only" },
-	{ 0, "builds", "N", INT(builds, 1, MAX_ROUNDS, 1), .show_def = 1,
+	{ 0, "builds", "N", INT(run.builds, 1, MAX_ROUNDS, 1), .show_def = 1,
 	  .help = "build and time N models in turn" },
-	{ 0, "lru-fraction", "F", REAL(lru_fraction, 0, 1, 1), .above = 1, .show_def = 1,
+	{ 0, "lru-fraction", "F", REAL(layout.lru_fraction, 0, 1, 1), .above = 1, .show_def = 1,
 	  .help = "share of pages on the LRU, 0 < F <= 1" },
-	{ 0, "non-lru", "spread|pageblock|buddy", CHOICE(non_lru, non_lru_names, NON_LRU_SPREAD),
+	{ 0, "non-lru", "spread|pageblock|buddy", CHOICE(layout.non_lru, non_lru_names, NON_LRU_SPREAD),
 	  .show_def = 1, .help = "where the other pages sit" },
-	{ 0, "folio-order", "K", CUSTOM(folio_share, set_folios),
+	{ 0, "folio-order", "K", CUSTOM(layout.folio_share, set_folios),
 	  .help = "LRU folios of 2^K pages, K = 0..10 (default 0)" },
-	{ 0, "folios", "ORDER:PCT,...", CUSTOM(folio_share, set_folios),
+	{ 0, "folios", "ORDER:PCT,...", CUSTOM(layout.folio_share, set_folios),
 	  .help = "a mix of folio orders by share of LRU pages" },
-	{ 0, "phys", "every|jump", CHOICE(phys, phys_names, PHYS_EVERY),
+	{ 0, "phys", "every|jump", CHOICE(work.phys, phys_names, PHYS_EVERY),
 	  .help = "physical walk reads every page (default) or jumps" },
-	{ 0, "locality", "L", REAL(locality, 1, MAX_RUN, 1), .show_def = 1,
+	{ 0, "locality", "L", REAL(layout.locality, 1, MAX_RUN, 1), .show_def = 1,
 	  .help = "mean run of pfn-adjacent LRU folios" },
-	{ 0, "access", "read|write|atomic|isolate", CHOICE(access, access_names, ACCESS_READ),
+	{ 0, "access", "read|write|atomic|isolate", CHOICE(work.access, access_names, ACCESS_READ),
 	  .show_def = 1, .help = "work per folio in every walk" },
 	/* one list, as the original; K lists are walked in turn, one folio
 	 * from each unless --chunk says more */
-	{ 0, "lists", "K", INT(nr_lists, 1, MAX_LISTS, 1), .show_def = 1,
+	{ 0, "lists", "K", INT(work.nr_lists, 1, MAX_LISTS, 1), .show_def = 1,
 	  .help = "LRU lists per thread, walked in turn" },
-	{ 0, "chunk", "N", ULONG(chunk, 1, UINT32_MAX, 1), .show_def = 1,
+	{ 0, "chunk", "N", ULONG(work.chunk, 1, UINT32_MAX, 1), .show_def = 1,
 	  .help = "folios taken from each list per turn" },
-	{ 0, "rmap", "SHARE:HOPS", CUSTOM(rmap_share, set_rmap),
+	{ 0, "rmap", "SHARE:HOPS", CUSTOM(work.rmap_share, set_rmap),
 	  .help = "mapped folios cost HOPS dependent misses each" },
-	{ 0, "struct-page", "64|32|8", CUSTOM(desc_size, set_struct_page),
+	{ 0, "struct-page", "64|32|8", CUSTOM(layout.desc_size, set_struct_page),
 	  .help = "bytes per page descriptor (default 64)" },
-	{ 0, "kernel-like", NULL, FLAG(kernel_like),
+	{ 0, "kernel-like", NULL, FLAG(run.kernel_like),
 	  .help = "realistic values for every knob not given" },
-	{ 0, "original", NULL, FLAG(original),
+	{ 0, "original", NULL, FLAG(run.original),
 	  .help = "the 2023 protocol: walks once, no flush, system THP" },
 	{ 'h', "help", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_help,
 	  .help = "print this help and exit" },
@@ -3975,16 +3990,16 @@ static void check_params(const struct params *p)
 					     "kernel-like" };
 	size_t i;
 
-	if (p->original && p->rounds)
+	if (p->run.original && p->run.rounds)
 		die_usage("--original times each walk once, as the original did: drop -r");
-	for (i = 0; p->original && i < ARRAY_SIZE(fixed); i++)
+	for (i = 0; p->run.original && i < ARRAY_SIZE(fixed); i++)
 		if (knob_given(p, find_long(fixed[i], strlen(fixed[i]))))
 			die_usage("--original runs the 2023 protocol, which fixes what --%s sets: drop one",
 				  fixed[i]);
-	if (p->rounds * p->builds > MAX_ROUNDS)
-		die_usage("-r %d with --builds=%d: at most %d rounds in all", p->rounds, p->builds, MAX_ROUNDS);
-	if (p->cpu >= 0 && p->threads > 1)
-		die_usage("--cpu %d with -t %d: --cpu pins one walker; -t places its walkers itself", p->cpu, p->threads);
+	if (p->run.rounds * p->run.builds > MAX_ROUNDS)
+		die_usage("-r %d with --builds=%d: at most %d rounds in all", p->run.rounds, p->run.builds, MAX_ROUNDS);
+	if (p->run.cpu >= 0 && p->run.threads > 1)
+		die_usage("--cpu %d with -t %d: --cpu pins one walker; -t places its walkers itself", p->run.cpu, p->run.threads);
 }
 
 static unsigned long clock_seed(void)
@@ -4008,14 +4023,14 @@ static int original_round(struct lru_model *m, struct team *team,
 	long switches;
 	int i, s;
 
-	for (i = 0; i < p->nr_walks; i++) {
+	for (i = 0; i < p->run.nr_walks; i++) {
 		s = timing_order(p, i);
-		stats[s].sample[0] = timed_once(m, team, p->walk[s], CACHE_WARM,
+		stats[s].sample[0] = timed_once(m, team, p->run.walk[s], CACHE_WARM,
 					       &last[s], &stats[s], &lost, &switches);
 		stats[s].nr_samples = 1;
 		stats[s].round_time[0] = stats[s].sample[0];
 	}
-	for (s = 0; s < p->nr_walks; s++)
+	for (s = 0; s < p->run.nr_walks; s++)
 		stats[s].ratio[0] = stats[s].round_time[0] / stats[0].round_time[0];
 	return 1;
 }
@@ -4025,29 +4040,29 @@ static int measure(struct lru_model *m, struct team *team,
 		   const struct params *p, struct walk_stats *stats,
 		   struct walk_result *last)
 {
-	int b, r, s, rounds = p->rounds ? p->rounds : 1, nr_rounds = 0;
+	int b, r, s, rounds = p->run.rounds ? p->run.rounds : 1, nr_rounds = 0;
 
-	for (s = 0; s < p->nr_walks; s++)
+	for (s = 0; s < p->run.nr_walks; s++)
 		stats[s].reps = 1;
-	if (p->original)
+	if (p->run.original)
 		return original_round(m, team, p, stats, last);
-	for (b = 0; b < p->builds; b++) {
+	for (b = 0; b < p->run.builds; b++) {
 		if (b)
-			build_model(m, p, build_seed(p->seed, b), 0);
-		if (p->verbose >= 3) {
+			build_model(m, p, build_seed(p->layout.seed, b), 0);
+		if (p->out.verbose >= 3) {
 			struct lru_check c = check_lru(m);
 
 			if (!c.ok)
 				die("self-check failed: the LRU links of build %d are inconsistent", b);
-			fprintf(p->text, "LRU fingerprint %016llx (links checked)\n",
+			fprintf(p->out.text, "LRU fingerprint %016llx (links checked)\n",
 				(unsigned long long)c.fingerprint);
-			fprintf(p->text, "LRU order: runs of pfn-adjacent folios %.2f long on average\n",
+			fprintf(p->out.text, "LRU order: runs of pfn-adjacent folios %.2f long on average\n",
 				c.mean_run);
 		}
 		for (r = 0; r < rounds && nr_rounds < MAX_ROUNDS; r++) {
 			run_round(m, team, p, stats, nr_rounds++, last);
-			if (nr_rounds == 1 && !p->rounds)
-				rounds = plan_rounds(stats, p->nr_walks, p->builds);
+			if (nr_rounds == 1 && !p->run.rounds)
+				rounds = plan_rounds(stats, p->run.nr_walks, p->run.builds);
 		}
 	}
 	return nr_rounds;
@@ -4060,13 +4075,14 @@ static void default_params(struct params *p)
 	 * model is every page an order-0 LRU folio in one list, read once
 	 * by each of its three walks */
 	static const struct params defaults = {
-		.nr_pages = DEF_NR_PAGES, .walk = { 0, 1, 2 }, .nr_walks = 3,
-		.folio_share = { 1 }, .desc_size = DEF_DESC_SIZE,
+		.layout = { .nr_pages = DEF_NR_PAGES, .desc_size = DEF_DESC_SIZE,
+			    .folio_share = { 1 } },
+		.run = { .walk = { 0, 1, 2 }, .nr_walks = 3 },
 	};
 
 	*p = defaults;
 	set_defaults(p);
-	p->seed = clock_seed();
+	p->layout.seed = clock_seed();
 }
 
 /*
@@ -4103,13 +4119,13 @@ static void parse_params(struct params *p, int argc, char **argv)
 {
 	default_params(p);
 	parse_options(p, argc, argv);
-	if (p->kernel_like)
+	if (p->run.kernel_like)
 		apply_preset(p, p->preset, sizeof(p->preset));
 	check_params(p);
-	if (p->original) {	/* as scan.c 1.1 ran: see original_round() */
-		p->thp = THP_SYSTEM;
-		p->cache = CACHE_WARM;
-		p->rounds = 1;
+	if (p->run.original) {	/* as scan.c 1.1 ran: see original_round() */
+		p->run.thp = THP_SYSTEM;
+		p->run.cache = CACHE_WARM;
+		p->run.rounds = 1;
 	}
 	if (!p->size_opt) {
 		p->size_opt = "-c";
@@ -4130,7 +4146,7 @@ static void read_params(struct params *p, int argc, char **argv)
 	setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
 	parse_params(p, argc, argv);
 	plan_cpus(p, cpu);	/* refuse CPUs we may not use, before setup */
-	p->text = p->format == FORMAT_TEXT ? stdout : stderr;
+	p->out.text = p->out.format == FORMAT_TEXT ? stdout : stderr;
 }
 
 /* Map, fault in, lay out, order and link the model, and say so. */
@@ -4139,17 +4155,17 @@ static void set_up(struct lru_model *m, const struct params *p)
 	double start = now();
 
 	map_model(m, p);
-	if (p->verbose >= 3)
-		fprintf(p->text, "Allocated memmap for %lu pages in %fs\n", m->nr_pages, now() - start);
-	if (p->verbose >= 2)
-		fprintf(p->text, "random seed %lu\n", p->seed);
-	build_model(m, p, p->seed, 1);
-	if (p->verbose >= 3)
-		fprintf(p->text, "Created shuffled list in %fs\n", now() - start);
-	if (p->verbose < 1)
+	if (p->out.verbose >= 3)
+		fprintf(p->out.text, "Allocated memmap for %lu pages in %fs\n", m->nr_pages, now() - start);
+	if (p->out.verbose >= 2)
+		fprintf(p->out.text, "random seed %lu\n", p->layout.seed);
+	build_model(m, p, p->layout.seed, 1);
+	if (p->out.verbose >= 3)
+		fprintf(p->out.text, "Created shuffled list in %fs\n", now() - start);
+	if (p->out.verbose < 1)
 		return;
-	if (p->kernel_like)
-		fprintf(p->text, "--kernel-like set:%s\n", *p->preset ? p->preset : " nothing (every knob given)");
+	if (p->run.kernel_like)
+		fprintf(p->out.text, "--kernel-like set:%s\n", *p->preset ? p->preset : " nothing (every knob given)");
 	print_memmap(m, p);
 	print_model(m, p);
 	flush_results(0);	/* the setup lines now, before a long run */
@@ -4162,20 +4178,20 @@ static void report(const struct lru_model *m, const struct params *p,
 {
 	int i, s;
 
-	if (p->verbose >= 1) {
+	if (p->out.verbose >= 1) {
 		print_plan(p, stats, nr_rounds);
-		for (i = 0; i < p->nr_walks; i++) {
+		for (i = 0; i < p->run.nr_walks; i++) {
 			s = timing_order(p, i);
-			print_walk_line(p, &stats[s], p->walk[s], last[s]);
+			print_walk_line(p, &stats[s], p->run.walk[s], last[s]);
 		}
 	}
-	if (p->verbose >= 2)
+	if (p->out.verbose >= 2)
 		print_spread(m, p, stats, nr_rounds);
-	if (p->verbose >= 1)
+	if (p->out.verbose >= 1)
 		print_break_even(m, p, stats, nr_rounds);
-	if (p->format == FORMAT_TEXT || p->verbose)
+	if (p->out.format == FORMAT_TEXT || p->out.verbose)
 		print_ratios(p, stats, nr_rounds);
-	if (p->format != FORMAT_TEXT)
+	if (p->out.format != FORMAT_TEXT)
 		print_results(m, p, stats, nr_rounds);
 	warn_untrusted(m, p, stats, nr_rounds);
 }
@@ -4194,8 +4210,8 @@ int main(int argc, char **argv)
 	catch_signals();
 	set_up(&m, &p);
 	start_team(&team, &m, &p);	/* setup used every CPU; now pin */
-	if (!p.original)	/* which walked right after setup */
-		calibrate(&m, &team, p.cache);
+	if (!p.run.original)	/* which walked right after setup */
+		calibrate(&m, &team, p.run.cache);
 	nr_rounds = measure(&m, &team, &p, stats, last);
 	stop_team(&team);
 	report(&m, &p, stats, last, nr_rounds);

@@ -51,7 +51,7 @@ cat >"$tmp/probe.c" <<'EOF'
 #undef main
 int main(void)
 {
-	printf("%#zx|%#zx\n", offsetof(struct lru_model, access),
+	printf("%#zx|%#zx\n", offsetof(struct lru_model, work.access),
 	       offsetof(struct lru_model, rmap));
 	return 0;
 }
