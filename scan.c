@@ -283,7 +283,6 @@ struct run_knobs {
 	int cpu;		/* --cpu; -1 leaves placement to the kernel */
 	int walk[NR_WALKS_MAX];	/* the walks to time, baseline first */
 	int nr_walks;
-	int xarray;		/* XArrayLRU is timed: build its tree */
 	int kernel_like;	/* --kernel-like: the preset fills the gaps */
 	int original;		/* --original: the 2023 protocol */
 };
@@ -316,7 +315,19 @@ struct region {
 	size_t len;		/* usable bytes */
 	void *map;		/* the whole reservation, guards included */
 	size_t map_len;
+	size_t used;		/* what the built model uses: each timed
+				 * walk starts with it flushed */
 };
+
+/*
+ * The model's memory, each part in a region of its own: the memmap, the
+ * LRU array, the folios of 8-byte descriptors, the rmap pool, then one
+ * for each walk that brings a structure of its own (walk w's is
+ * R_WALK + w; see the walk table).  The fit check, the refusal message,
+ * mapping, eviction and freeing are loops over them.
+ */
+enum region_id { R_MEMMAP, R_ARRAY, R_FOLIOS, R_RMAP, R_WALK,
+		 NR_REGIONS = R_WALK + NR_WALKS_MAX };
 
 /* The simulated memmap and its LRU: everything a walk may read. */
 struct lru_model {
@@ -338,11 +349,7 @@ struct lru_model {
 	struct xa_node *xa_root; /* XArrayLRU's tree, when it is walked */
 	int xa_height;		/* levels, 1 when the root is a leaf */
 	int clflushopt;		/* the CPU has it: evict() uses it */
-	struct region memmap;	/* backing of descs */
-	struct region folio_map; /* backing of folios */
-	struct region array;	/* backing of lru */
-	struct region rmap_map;	/* backing of rmap */
-	struct region xa_map;	/* backing of the tree's nodes */
+	struct region region[NR_REGIONS]; /* backing of all of it */
 	double bound_ns[NR_BOUNDS]; /* this core's limits (calibrate()) */
 	double calibrate_s;	/* what measuring them cost */
 };
@@ -1394,8 +1401,8 @@ static void layout_part(void *arg, int i, int nr)
 		pfn = c * CHUNK_PFNS;
 		end = pfn + CHUNK_PFNS < m->nr_pages ? pfn + CHUNK_PFNS : m->nr_pages;
 		if (b->fault) {
-			fault_in(&m->array, pfn * sizeof(union lru_slot), end * sizeof(union lru_slot));
-			fault_in(&m->memmap, pfn * m->desc_size, end * m->desc_size);
+			fault_in(&m->region[R_ARRAY], pfn * sizeof(union lru_slot), end * sizeof(union lru_slot));
+			fault_in(&m->region[R_MEMMAP], pfn * m->desc_size, end * m->desc_size);
 		}
 		rng_seed(&rng, b->seed ^ (0x9e3779b97f4a7c15ULL * (c + 1)));
 		cur = &b->chunk[c];
@@ -1470,7 +1477,7 @@ static void make_folios_part(void *arg, int i, int nr)
 
 static void make_folios(struct lru_model *m, int fault)
 {
-	struct fault_job job = { &m->folio_map, m->nr_lru * sizeof(struct page) };
+	struct fault_job job = { &m->region[R_FOLIOS], m->nr_lru * sizeof(struct page) };
 	int nr = setup_threads(m->nr_pages * sizeof(struct page));
 
 	if (fault)
@@ -1690,7 +1697,7 @@ static void rmap_part(void *arg, int i, int nr)
 	for (b = first; b < last; b++) {
 		k = b * CHUNK_PFNS;
 		end = k + CHUNK_PFNS < entries ? k + CHUNK_PFNS : entries;
-		fault_in(&m->rmap_map, k * sizeof(*m->rmap), end * sizeof(*m->rmap));
+		fault_in(&m->region[R_RMAP], k * sizeof(*m->rmap), end * sizeof(*m->rmap));
 		rng_seed(&rng, 0x726d6170ULL ^ b);
 		for (; k < end; k++)
 			m->rmap[k] = rng_next(&rng) & m->rmap_mask;
@@ -1729,15 +1736,15 @@ static int xa_height(unsigned long n, unsigned long *nodes)
  * pointers in LRU order, 64 to a node, and every node sits at a random
  * place in a pool, as slab-allocated xa_nodes do.
  */
-static void build_xarray(struct lru_model *m, struct rng *rng)
+static void build_xarray(struct lru_model *m, struct xa_node *pool,
+			 unsigned long nodes, struct rng *rng)
 {
-	struct xa_node *pool = m->xa_map.addr, *node, *child;
-	unsigned long nodes, count = m->nr_lru, width, k, i, e, tmp;
+	unsigned long count = m->nr_lru, width, k, i, e, tmp;
 	unsigned long first = 0, below = 0;
+	struct xa_node *node, *child;
 	uint32_t *place;
 	int h;
 
-	m->xa_height = xa_height(count, &nodes);
 	place = malloc(nodes * sizeof(*place));
 	if (!place)
 		die("out of memory for the XArrayLRU tree");
@@ -1788,60 +1795,62 @@ static double expected_folios(const struct params *p)
 	return n * p->layout.nr_pages;
 }
 
-/* What each part of the model takes, in bytes; folios and tree nodes
- * as the layout is expected to make them, with 5% to spare. */
-struct model_size {
-	double memmap, folios, array, rmap, xarray;
-};
+/* Bytes of region r: as the layout is expected to fill it (folios and
+ * tree nodes with 5% to spare), or in the worst case, which is what is
+ * mapped; 0 when the run does not use it.  After the walk table. */
+static double region_bytes(const struct params *p, int r, int worst);
+static const char *region_name(int r);
+static void prepare_walks(struct lru_model *m, const struct params *p,
+			  struct rng *rng, int fault);
 
-static struct model_size model_size(const struct params *p)
+static double base_region_bytes(const struct params *p, int r, int worst)
 {
-	struct model_size s = { 0, 0, 0, 0, 0 };
-	unsigned long nodes;
+	double n = p->layout.nr_pages;
+	double folios = worst ? n : 1.05 * expected_folios(p);
 
-	s.memmap = (double)p->layout.nr_pages * p->layout.desc_size;
-	if (p->layout.desc_size == MEMDESC_SIZE)
-		s.folios = 1.05 * expected_folios(p) * sizeof(struct page);
-	s.array = (double)p->layout.nr_pages * sizeof(union lru_slot);
-	if (p->work.rmap_share > 0)
-		s.rmap = (double)rmap_entries(p->layout.nr_pages) * sizeof(uint32_t);
-	if (p->run.xarray) {
-		xa_height(1.05 * expected_folios(p) + 1, &nodes);
-		s.xarray = (double)nodes * sizeof(struct xa_node);
+	switch (r) {
+	case R_MEMMAP:
+		return n * p->layout.desc_size;
+	case R_ARRAY:
+		return n * sizeof(union lru_slot);
+	case R_FOLIOS:
+		return p->layout.desc_size == MEMDESC_SIZE ? folios * sizeof(struct page) : 0;
+	case R_RMAP:
+		return p->work.rmap_share > 0 ?
+		       (double)rmap_entries(p->layout.nr_pages) * sizeof(uint32_t) : 0;
 	}
-	return s;
+	return 0;
 }
 
-/* Say what a size needs, part by part, and what is available; exit 1. */
-static void refuse_size(const struct params *p, const struct model_size *s,
-			double need, const struct mem_limit *avail)
+static void refuse_size(const struct params *p, double need,
+			const struct mem_limit *avail)
 {
-	char b[7][32], extra[160] = "";
+	char b[3][32], parts[320] = "";
 	size_t used = 0;
+	int r;
 
-	if (s->folios > 0)
-		used += snprintf(extra + used, sizeof(extra) - used, " + folios %s", human(s->folios, b[3], 32));
-	if (s->rmap > 0)
-		used += snprintf(extra + used, sizeof(extra) - used, " + rmap pool %s", human(s->rmap, b[4], 32));
-	if (s->xarray > 0)
-		snprintf(extra + used, sizeof(extra) - used, " + XArray nodes %s", human(s->xarray, b[5], 32));
-	die("%s %s needs %s (memmap %s + LRU array %s%s), only %s available (%s)",
-	    p->size_opt, p->size_arg, human(need, b[0], 32),
-	    human(s->memmap, b[1], 32), human(s->array, b[2], 32), extra,
-	    human(avail->bytes, b[6], 32), avail->name);
+	for (r = 0; r < NR_REGIONS; r++)
+		if (region_bytes(p, r, 0) > 0)
+			used += snprintf(parts + used, sizeof(parts) - used, "%s%s %s",
+					 r ? " + " : "", region_name(r),
+					 human(region_bytes(p, r, 0), b[0], 32));
+	die("%s %s needs %s (%s), only %s available (%s)",
+	    p->size_opt, p->size_arg, human(need, b[1], 32), parts,
+	    human(avail->bytes, b[2], 32), avail->name);
 }
 
 /* Refuse, before allocating anything, a size this machine cannot hold. */
 static void check_fits(const struct params *p)
 {
-	struct model_size s = model_size(p);
-	double need = s.memmap + s.folios + s.array + s.rmap + s.xarray;
 	struct mem_limit avail = mem_available();
+	double need = MAX_THREADS * THREAD_STACK + (16UL << 20); /* the rest */
+	int r;
 
-	/* the guards, the walkers' stacks and the rest of the process */
-	need += 5 * 2 * HUGE_PAGE_SIZE + MAX_THREADS * THREAD_STACK + (16UL << 20);
+	for (r = 0; r < NR_REGIONS; r++)	/* each with its two guards */
+		if (region_bytes(p, r, 0) > 0)
+			need += region_bytes(p, r, 0) + 2 * HUGE_PAGE_SIZE;
 	if (avail.bytes >= 0 && need > avail.bytes)
-		refuse_size(p, &s, need, &avail);
+		refuse_size(p, need, &avail);
 	if (p->layout.nr_pages > UINT32_MAX)
 		die("%s %s is %lu pages; a folio's age, its LRU position, has 32 bits, so at most %lu",
 		    p->size_opt, p->size_arg, p->layout.nr_pages, (unsigned long)UINT32_MAX);
@@ -1849,28 +1858,21 @@ static void check_fits(const struct params *p)
 
 static void map_model(struct lru_model *m, const struct params *p)
 {
-	unsigned long n = p->layout.nr_pages, nodes;
+	int r;
 
 	memset(m, 0, sizeof(*m));
-	m->nr_pages = n;
+	m->nr_pages = p->layout.nr_pages;
 	m->desc_size = p->layout.desc_size;
 	m->nr_shares = p->run.threads;
 	m->work = p->work;
 	m->clflushopt = has_clflushopt();
 	/* Mappings are sized for the worst case; only what the layout
 	 * uses is ever faulted in. */
-	map_region(&m->memmap, n * m->desc_size, p->run.thp);
-	map_region(&m->array, n * sizeof(union lru_slot), p->run.thp);
-	if (m->desc_size == MEMDESC_SIZE)
-		map_region(&m->folio_map, n * sizeof(struct page), p->run.thp);
-	if (p->work.rmap_share > 0) {
-		m->rmap_mask = rmap_entries(n) - 1;
-		map_region(&m->rmap_map, (m->rmap_mask + 1) * sizeof(uint32_t), p->run.thp);
-	}
-	if (p->run.xarray) {
-		xa_height(n, &nodes);
-		map_region(&m->xa_map, nodes * sizeof(struct xa_node), p->run.thp);
-	}
+	for (r = 0; r < NR_REGIONS; r++)
+		if (region_bytes(p, r, 1) > 0)
+			map_region(&m->region[r], region_bytes(p, r, 1), p->run.thp);
+	if (m->region[R_RMAP].addr)
+		m->rmap_mask = rmap_entries(m->nr_pages) - 1;
 	m->cursors = calloc((size_t)p->run.threads * p->work.nr_lists, sizeof(*m->cursors));
 	if (!m->cursors)
 		die("out of memory for the list cursors");
@@ -1879,21 +1881,20 @@ static void map_model(struct lru_model *m, const struct params *p)
 		if (!m->locks)
 			die("out of memory for the list locks");
 	}
-	m->descs = m->memmap.addr;
-	m->lru = m->array.addr;
-	m->folios = m->folio_map.addr;
-	m->rmap = m->rmap_map.addr;
+	m->descs = m->region[R_MEMMAP].addr;
+	m->lru = m->region[R_ARRAY].addr;
+	m->folios = m->region[R_FOLIOS].addr;
+	m->rmap = m->region[R_RMAP].addr;
 }
 
 static void free_model(struct lru_model *m)
 {
+	int r;
+
 	free(m->locks);
 	free(m->cursors);
-	unmap_region(&m->memmap);
-	unmap_region(&m->array);
-	unmap_region(&m->folio_map);
-	unmap_region(&m->rmap_map);
-	unmap_region(&m->xa_map);
+	for (r = 0; r < NR_REGIONS; r++)
+		unmap_region(&m->region[r]);
 }
 
 /* Build the model of seed; fault the memory in first if asked. */
@@ -1926,16 +1927,13 @@ static void build_model(struct lru_model *m, const struct params *p,
 	link_lru(m);
 	if (fault && m->rmap)
 		run_parallel(rmap_part, m, nr);
-	if (m->xa_map.addr) {
-		struct fault_job job = { &m->xa_map, 0 };
-		unsigned long nodes;
-
-		xa_height(m->nr_lru, &nodes);
-		job.len = nodes * sizeof(struct xa_node);
-		if (fault)
-			run_parallel(fault_part, &job, nr);
-		build_xarray(m, &rng);
-	}
+	m->region[R_MEMMAP].used = m->nr_pages * m->desc_size;
+	m->region[R_ARRAY].used = m->nr_lru * sizeof(*m->lru);
+	if (m->folios)
+		m->region[R_FOLIOS].used = m->nr_lru * sizeof(struct page);
+	if (m->rmap)
+		m->region[R_RMAP].used = (m->rmap_mask + 1) * sizeof(*m->rmap);
+	prepare_walks(m, p, &rng, fault);
 }
 
 /* The pfn of a folio's head. */
@@ -2411,13 +2409,48 @@ static NOINLINE struct walk_result walk_xarray(const struct lru_model *m,
 	WITH_WORK(m, xarray, m, share);
 }
 
+/* The tree's nodes, for a tree over the folios expected, or over every
+ * pfn (the worst case). */
+static double xarray_bytes(const struct params *p, int worst)
+{
+	unsigned long nodes;
+
+	xa_height(worst ? p->layout.nr_pages : 1.05 * expected_folios(p) + 1, &nodes);
+	return (double)nodes * sizeof(struct xa_node);
+}
+
+/* Build the tree in region r, after the LRU is linked. */
+static void prepare_xarray(struct lru_model *m, struct region *r,
+			   struct rng *rng, int fault)
+{
+	struct fault_job job = { r, 0 };
+	unsigned long nodes;
+
+	m->xa_height = xa_height(m->nr_lru, &nodes);
+	r->used = job.len = nodes * sizeof(struct xa_node);
+	if (fault)
+		run_parallel(fault_part, &job, setup_threads(m->nr_pages * sizeof(struct page)));
+	build_xarray(m, r->addr, nodes, rng);
+}
+
 /*
  * The walk table.  The first entry is the baseline every ratio divides
- * by.  To add a walk, write its function above and add one line here:
- * usage, --walks, timing, the self-check and the output lines all read
- * the table.  label names the walk in the ratio lines ("faster than
- * %s"), time_label in the time lines ("%s scan in"), as the original
- * printed them.
+ * by.  label names the walk in the ratio lines ("faster than %s"),
+ * time_label in the time lines ("%s scan in"), as the original printed
+ * them.  To add a walk:
+ *
+ *   1. write its kernel above, walk_NAME(m, share): a template taking
+ *      the per-folio work as constants (see WITH_WORK) and summing ages
+ *      and folios over its share, as the others do;
+ *   2. if it reads a structure of its own, write bytes (what the
+ *      structure takes, expected and worst case) and prepare (build it
+ *      in its region, after the LRU is linked); the region is mapped,
+ *      counted by the fit check, named in the refusal, flushed before
+ *      each timed walk and freed for you;
+ *   3. add its row here, with the limit calibrate() holds it against.
+ *
+ * Usage, --walks, timing, the self-check, the bounds and every output
+ * line read the table; tests/t-codegen.sh finds walk_* kernels by name.
  */
 struct walk {
 	const char *name;	/* short name for --walks and scripts */
@@ -2428,20 +2461,71 @@ struct walk {
 	enum bound bound;	/* the limit its loop is held against */
 	int at_bound;		/* at the defaults its loop is that bound's
 				 * loads and no more: off it, a warning */
+	/* a structure of its own, in region R_WALK + its index */
+	const char *region_name; /* in the refusal message */
+	double (*bytes)(const struct params *p, int worst);
+	void (*prepare)(struct lru_model *m, struct region *r,
+			struct rng *rng, int fault);
 };
 
 static const struct walk walks[] = {
 	{ "physical", "Physical", "Physical", walk_physical,
-	  "every descriptor in pfn order", BOUND_STREAM, 1 },
+	  "every descriptor in pfn order", .bound = BOUND_STREAM, .at_bound = 1 },
 	{ "list", "ListLRU", "ListLRU", walk_list,
-	  "follow lru.next around each list", BOUND_CHASE, 1 },
+	  "follow lru.next around each list", .bound = BOUND_CHASE, .at_bound = 1 },
 	{ "array", "ArrayLRU", "Array", walk_array,
-	  "folio pointers in LRU order", BOUND_RANDOM, 1 },
+	  "folio pointers in LRU order", .bound = BOUND_RANDOM, .at_bound = 1 },
 	{ "xarray", "XArrayLRU", "XArray", walk_xarray,
-	  "the same pointers in a 64-way radix tree", BOUND_RANDOM, 0 },
+	  "the same pointers in a 64-way radix tree", .bound = BOUND_RANDOM,
+	  .region_name = "XArray nodes", .bytes = xarray_bytes,
+	  .prepare = prepare_xarray },
 };
 
 #define NR_WALKS	((int)ARRAY_SIZE(walks))
+_Static_assert(ARRAY_SIZE(walks) <= NR_WALKS_MAX, "a region per walk");
+
+static int walk_timed(const struct params *p, int w)
+{
+	int s;
+
+	for (s = 0; s < p->run.nr_walks; s++)
+		if (p->run.walk[s] == w)
+			return 1;
+	return 0;
+}
+
+static double region_bytes(const struct params *p, int r, int worst)
+{
+	int w = r - R_WALK;
+
+	if (r < R_WALK)
+		return base_region_bytes(p, r, worst);
+	return w < NR_WALKS && walks[w].bytes && walk_timed(p, w) ?
+	       walks[w].bytes(p, worst) : 0;
+}
+
+static const char *region_name(int r)
+{
+	static const char *const base[R_WALK] = {
+		[R_MEMMAP] = "memmap", [R_ARRAY] = "LRU array",
+		[R_FOLIOS] = "folios", [R_RMAP] = "rmap pool",
+	};
+
+	return r < R_WALK ? base[r] : walks[r - R_WALK].region_name;
+}
+
+/* Build what each timed walk needs beyond the LRU, in the order timed. */
+static void prepare_walks(struct lru_model *m, const struct params *p,
+			  struct rng *rng, int fault)
+{
+	int s, w;
+
+	for (s = 0; s < p->run.nr_walks; s++) {
+		w = p->run.walk[s];
+		if (walks[w].prepare)
+			walks[w].prepare(m, &m->region[R_WALK + w], rng, fault);
+	}
+}
 
 /*
  * Timing, statistics, self-check
@@ -2689,20 +2773,13 @@ static void flush_range(const void *addr, size_t len, int opt)
 
 static void evict(const struct lru_model *m, enum cache_mode cache)
 {
-	unsigned long nodes;
+	int r;
 
 	if (cache != CACHE_COLD)
 		return;
-	flush_range(m->descs, m->nr_pages * m->desc_size, m->clflushopt);
-	flush_range(m->lru, m->nr_lru * sizeof(*m->lru), m->clflushopt);
-	if (m->folios)
-		flush_range(m->folios, m->nr_lru * sizeof(struct page), m->clflushopt);
-	if (m->rmap)
-		flush_range(m->rmap, (m->rmap_mask + 1) * sizeof(*m->rmap), m->clflushopt);
-	if (m->xa_root) {
-		xa_height(m->nr_lru, &nodes);
-		flush_range(m->xa_map.addr, nodes * sizeof(struct xa_node), m->clflushopt);
-	}
+	for (r = 0; r < NR_REGIONS; r++)
+		if (m->region[r].used)
+			flush_range(m->region[r].addr, m->region[r].used, m->clflushopt);
 }
 
 /* ==== Calibration ======================================================= */
@@ -3241,7 +3318,7 @@ static void warn_untrusted(const struct lru_model *m, const struct params *p,
 
 static void print_memmap(const struct lru_model *m, const struct params *p)
 {
-	double share = huge_share(&m->memmap);
+	double share = huge_share(&m->region[R_MEMMAP]);
 	char b1[32], b2[32], hp[32] = "unknown";
 
 	if (share >= 0)
@@ -3250,7 +3327,7 @@ static void print_memmap(const struct lru_model *m, const struct params *p)
 		human((double)m->nr_pages * m->desc_size, b1, 32), m->nr_pages,
 		human(m->nr_pages * SIM_PAGE_SIZE, b2, 32), hp, thp_names[p->run.thp]);
 	if (p->run.thp == THP_ALWAYS && share >= 0 && share < 0.5 &&
-	    m->memmap.len >= 4 * HUGE_PAGE_SIZE)
+	    m->region[R_MEMMAP].len >= 4 * HUGE_PAGE_SIZE)
 		warn("--thp=always, but only %.0f%% of the memmap is in huge pages: see /sys/kernel/mm/transparent_hugepage/enabled", 100 * share);
 }
 
@@ -3419,7 +3496,7 @@ static void run_fields(struct fields *f, const struct lru_model *m,
 	add_field(f, "rmap_hops", "%d", p->work.rmap_hops);
 	add_field(f, "struct_page", "%d", p->layout.desc_size);
 	add_string(f, "thp", thp_names[p->run.thp]);
-	add_field(f, "huge_share", "%.3f", huge_share(&m->memmap));
+	add_field(f, "huge_share", "%.3f", huge_share(&m->region[R_MEMMAP]));
 	add_string(f, "cache", cache_names[p->run.cache]);
 	add_field(f, "kernel_like", "%d", p->run.kernel_like);
 	add_field(f, "original", "%d", p->run.original);
@@ -3605,8 +3682,6 @@ static void set_walks(struct params *p, const char *opt, const char *arg)
 	}
 	if (p->run.nr_walks < 2)
 		die_usage("%s '%s': name at least one walk to compare with the physical one", opt, arg);
-	for (s = 0, p->run.xarray = 0; s < p->run.nr_walks; s++)
-		p->run.xarray |= walks[p->run.walk[s]].fn == walk_xarray;
 }
 
 static void show_help(struct params *p, const char *opt, const char *arg);
