@@ -2947,19 +2947,6 @@ static void calibrate(struct lru_model *m, struct team *team, enum cache_mode ca
 	m->calibrate_s = now() - start;
 }
 
-/* A walk's median against its bound: ns per page for the physical walk,
- * per folio for the others; returns walk/bound, 0 if unmeasured. */
-static double against_bound(const struct lru_model *m, const struct walk_stats *st,
-			    int w, double *walk_ns, double *bound_ns)
-{
-	double median = summarize(st->sample, st->nr_samples).median;
-	enum bound b = walks[w].bound;
-
-	*walk_ns = median * 1e9 / (b == BOUND_STREAM ? m->nr_pages : m->nr_lru);
-	*bound_ns = m->bound_ns[b];
-	return *bound_ns > 0 ? *walk_ns / *bound_ns : 0;
-}
-
 /* ==== Timing ============================================================ */
 
 /* What every walk must return: the ages 0..n-1 summed, n folios counted.
@@ -3146,13 +3133,51 @@ static int plan_rounds(struct walk_stats *stats, int nr_walks, int builds)
 
 /* ==== Reporting ========================================================= */
 
-static void print_walk_line(const struct params *p, const struct walk_stats *st,
-			    int w, struct walk_result last)
+/* One walk's results, summarized once after the rounds: every printer
+ * reads these, none sorts a sample again. */
+struct walk_report {
+	const struct walk *walk;	/* its row of the walk table */
+	const struct walk_stats *st;
+	struct summary time;		/* over its timed walks, seconds */
+	struct summary ratio;		/* over rounds: its time / the baseline's */
+	double walk_ns;			/* per page (physical) or folio, as its bound */
+	double bound_ns, bound_x;	/* the bound, and walk_ns over it (0: none) */
+};
+
+struct reports {
+	int nr, rounds;			/* walks, rounds */
+	struct walk_report walk[NR_WALKS_MAX];
+};
+
+static void build_reports(struct reports *r, const struct lru_model *m,
+			  const struct params *p, const struct walk_stats *stats,
+			  int nr_rounds)
 {
-	fprintf(p->out.text, "%s scan in %fs\n", walks[w].time_label,
-		summarize(st->sample, st->nr_samples).median);
-	if (p->out.verbose >= 3)
-		fprintf(p->out.text, "total = %lu\n", last.sum);
+	int s;
+
+	r->nr = p->run.nr_walks;
+	r->rounds = nr_rounds;
+	for (s = 0; s < r->nr; s++) {
+		struct walk_report *w = &r->walk[s];
+		enum bound b;
+
+		w->walk = &walks[p->run.walk[s]];
+		w->st = &stats[s];
+		w->time = summarize(stats[s].sample, stats[s].nr_samples);
+		w->ratio = summarize(stats[s].ratio, nr_rounds);
+		b = w->walk->bound;
+		w->walk_ns = w->time.median * 1e9 / (b == BOUND_STREAM ? m->nr_pages : m->nr_lru);
+		w->bound_ns = m->bound_ns[b];
+		w->bound_x = w->bound_ns > 0 ? w->walk_ns / w->bound_ns : 0;
+	}
+}
+
+static void print_walk_line(const struct output *out, const struct walk_report *w,
+			    struct walk_result last)
+{
+	fprintf(out->text, "%s scan in %fs\n", w->walk->time_label, w->time.median);
+	if (out->verbose >= 3)
+		fprintf(out->text, "total = %lu\n", last.sum);
 }
 
 /* The i-th walk in the order --original times and prints them, the
@@ -3164,79 +3189,70 @@ static int timing_order(const struct params *p, int i)
 	return p->run.original ? original[i] : i;
 }
 
-static void print_plan(const struct params *p, const struct walk_stats *stats,
-		       int nr_rounds)
+static void print_plan(const struct output *out, const struct run_knobs *run,
+		       const struct reports *r)
 {
 	int s;
 
-	if (p->run.original) {
-		fprintf(p->out.text, "the original's protocol (scan.c 1.1, 2023): each walk timed once right after setup, Physical, Array, ListLRU; caches as setup left them; THP as the system sets it\n");
+	if (run->original) {
+		fprintf(out->text, "the original's protocol (scan.c 1.1, 2023): each walk timed once right after setup, Physical, Array, ListLRU; caches as setup left them; THP as the system sets it\n");
 		return;
 	}
 
-	fprintf(p->out.text, "%d round%s over %d model%s, cache %s before each walk, timed walks per round:",
-		nr_rounds, nr_rounds > 1 ? "s" : "", p->run.builds, p->run.builds > 1 ? "s" : "",
-		p->run.cache == CACHE_COLD ? "flushed" : "left warm");
-	for (s = 0; s < p->run.nr_walks; s++)
-		fprintf(p->out.text, " %s %d", walks[p->run.walk[s]].time_label, stats[s].reps);
-	fprintf(p->out.text, "\n");
+	fprintf(out->text, "%d round%s over %d model%s, cache %s before each walk, timed walks per round:",
+		r->rounds, r->rounds > 1 ? "s" : "", run->builds, run->builds > 1 ? "s" : "",
+		run->cache == CACHE_COLD ? "flushed" : "left warm");
+	for (s = 0; s < r->nr; s++)
+		fprintf(out->text, " %s %d", r->walk[s].walk->time_label, r->walk[s].st->reps);
+	fprintf(out->text, "\n");
 }
 
-static void print_spread(const struct lru_model *m, const struct params *p,
-			 const struct walk_stats *stats, int nr_rounds)
+static void print_spread(const struct output *out, const struct run_knobs *run,
+			 const struct lru_model *m, const struct reports *r)
 {
-	int retimed, preempted, disturbed;
-	double flush, relink;
-	struct summary t, r;
-	int s;
+	int retimed = 0, preempted = 0, disturbed = 0, s;
+	double flush = 0, relink = 0;
 
-	for (s = 0; s < p->run.nr_walks; s++) {
-		t = summarize(stats[s].sample, stats[s].nr_samples);
-		fprintf(p->out.text, "%s: %d timed walks, median %.6fs, min %.6fs, max %.6fs, %.2f ns/page, %.2f ns/folio\n",
-			walks[p->run.walk[s]].time_label, stats[s].nr_samples,
-			t.median, t.min, t.max, t.median * 1e9 / m->nr_pages,
-			t.median * 1e9 / m->nr_lru);
-	}
-	for (s = 0; s < p->run.nr_walks; s++) {
-		double walk_ns, bound_ns;
-		double x = against_bound(m, &stats[s], p->run.walk[s], &walk_ns, &bound_ns);
-		enum bound b = walks[p->run.walk[s]].bound;
+	for (s = 0; s < r->nr; s++) {
+		const struct walk_report *w = &r->walk[s];
 
-		if (x > 0)
-			fprintf(p->out.text, "%s %.2f ns/%s, %.2fx this core's %s (%.2f)\n",
-			walks[p->run.walk[s]].label, walk_ns,
-			b == BOUND_STREAM ? "page" : "folio", x, bound_names[b], bound_ns);
+		fprintf(out->text, "%s: %d timed walks, median %.6fs, min %.6fs, max %.6fs, %.2f ns/page, %.2f ns/folio\n",
+			w->walk->time_label, w->st->nr_samples, w->time.median,
+			w->time.min, w->time.max, w->time.median * 1e9 / m->nr_pages,
+			w->time.median * 1e9 / m->nr_lru);
 	}
-	flush = relink = retimed = preempted = disturbed = 0;
-	for (s = 0; s < p->run.nr_walks; s++) {
-		flush += stats[s].flush_s;
-		relink += stats[s].relink_s;
-		retimed += stats[s].retimed;
-		preempted += stats[s].preempted;
-		disturbed += stats[s].disturbed;
+	for (s = 0; s < r->nr; s++) {
+		const struct walk_report *w = &r->walk[s];
+
+		if (w->bound_x > 0)
+			fprintf(out->text, "%s %.2f ns/%s, %.2fx this core's %s (%.2f)\n",
+				w->walk->label, w->walk_ns,
+				w->walk->bound == BOUND_STREAM ? "page" : "folio", w->bound_x,
+				bound_names[w->walk->bound], w->bound_ns);
+		flush += w->st->flush_s;
+		relink += w->st->relink_s;
+		retimed += w->st->retimed;
+		preempted += w->st->preempted;
+		disturbed += w->st->disturbed;
 	}
-	fprintf(p->out.text, "untimed work: flushing %.3fs (%s), relinking %.3fs, calibrating %.3fs\n",
-		flush, p->run.cache == CACHE_COLD ? m->clflushopt ? "clflushopt" : "by address" : "none, --cache=warm",
+	fprintf(out->text, "untimed work: flushing %.3fs (%s), relinking %.3fs, calibrating %.3fs\n",
+		flush, run->cache == CACHE_COLD ? m->clflushopt ? "clflushopt" : "by address" : "none, --cache=warm",
 		relink, m->calibrate_s);
-	fprintf(p->out.text, "interference: %d walk%s timed again (%d preempted, %d off the CPU otherwise), %d kept disturbed\n",
+	fprintf(out->text, "interference: %d walk%s timed again (%d preempted, %d off the CPU otherwise), %d kept disturbed\n",
 		retimed, retimed == 1 ? "" : "s", preempted, retimed - preempted, disturbed);
-	for (s = 1; s < p->run.nr_walks; s++) {
-		r = summarize(stats[s].ratio, nr_rounds);
-		fprintf(p->out.text, "%s/%s ratio: median %.3f, range %.3f to %.3f over %d round%s\n",
-			walks[p->run.walk[s]].label, walks[p->run.walk[0]].label,
-			r.median, r.min, r.max, nr_rounds, nr_rounds > 1 ? "s" : "");
-	}
+	for (s = 1; s < r->nr; s++)
+		fprintf(out->text, "%s/%s ratio: median %.3f, range %.3f to %.3f over %d round%s\n",
+			r->walk[s].walk->label, r->walk[0].walk->label, r->walk[s].ratio.median,
+			r->walk[s].ratio.min, r->walk[s].ratio.max, r->rounds, r->rounds > 1 ? "s" : "");
 }
 
-static void print_ratios(const struct params *p, const struct walk_stats *stats,
-			 int nr_rounds)
+static void print_ratios(const struct output *out, const struct reports *r)
 {
 	int s;
 
-	for (s = 1; s < p->run.nr_walks; s++)
-		fprintf(p->out.text, "Physical scan is %f faster than %s\n",
-			summarize(stats[s].ratio, nr_rounds).median,
-			walks[p->run.walk[s]].label);
+	for (s = 1; s < r->nr; s++)
+		fprintf(out->text, "Physical scan is %f faster than %s\n",
+			r->walk[s].ratio.median, r->walk[s].walk->label);
 }
 
 /* Last-level cache size in bytes, as the system reports it; 0 if unknown. */
@@ -3266,53 +3282,50 @@ static int plain_knobs(const struct params *p)
 	       p->run.threads == 1;
 }
 
-static void warn_off_bound(const struct lru_model *m, const struct params *p,
-			   const struct walk_stats *stats)
+static void warn_off_bound(const struct reports *r)
 {
-	double walk_ns, bound_ns, x;
 	int s;
 
-	for (s = 0; s < p->run.nr_walks; s++) {
-		x = against_bound(m, &stats[s], p->run.walk[s], &walk_ns, &bound_ns);
-		if (walks[p->run.walk[s]].at_bound && x > 0 &&
-		    (x > 1 + BOUND_WARN || x < 1 - BOUND_WARN))
+	for (s = 0; s < r->nr; s++) {
+		const struct walk_report *w = &r->walk[s];
+
+		if (w->walk->at_bound && w->bound_x > 0 &&
+		    (w->bound_x > 1 + BOUND_WARN || w->bound_x < 1 - BOUND_WARN))
 			warn("%s runs at %.2fx this core's %s (%.2f against %.2f ns): the code, not the memory, is being measured",
-			     walks[p->run.walk[s]].label, x, bound_names[walks[p->run.walk[s]].bound],
-			     walk_ns, bound_ns);
+			     w->walk->label, w->bound_x, bound_names[w->walk->bound],
+			     w->walk_ns, w->bound_ns);
 	}
 }
 
 /* Say on stderr, with the remedy, when a printed figure cannot be trusted. */
 static void warn_untrusted(const struct lru_model *m, const struct params *p,
-			   const struct walk_stats *stats, int nr_rounds)
+			   const struct reports *r)
 {
 	double tick = clock_tick(), llc = llc_size();
-	double bytes = (double)m->nr_pages * m->desc_size +
-		       (m->folios ? (double)m->nr_lru * sizeof(struct page) : 0);
-	struct summary t, r;
+	double bytes = m->region[R_MEMMAP].used + m->region[R_FOLIOS].used;
 	char b1[32], b2[32];
 	int s;
 
-	for (s = 0; s < p->run.nr_walks; s++) {
-		t = summarize(stats[s].sample, stats[s].nr_samples);
-		if (t.median < MIN_TICKS * tick)
+	for (s = 0; s < r->nr; s++)
+		if (r->walk[s].time.median < MIN_TICKS * tick)
 			warn("%s walk takes %.3g s, under %.0f clock ticks of %.3g s: its time is mostly clock; use a larger -c",
-			     walks[p->run.walk[s]].label, t.median, MIN_TICKS, tick);
-	}
-	for (s = 0; s < p->run.nr_walks; s++)
-		if (stats[s].disturbed)
+			     r->walk[s].walk->label, r->walk[s].time.median, MIN_TICKS, tick);
+	for (s = 0; s < r->nr; s++)
+		if (r->walk[s].st->disturbed)
 			warn("%s: %d of %d timed walks lost over %.0f%% of their time to other work even when timed again: its figure is not clean",
-			     walks[p->run.walk[s]].label, stats[s].disturbed, stats[s].nr_samples, 100 * LOST_SHARE);
+			     r->walk[s].walk->label, r->walk[s].st->disturbed,
+			     r->walk[s].st->nr_samples, 100 * LOST_SHARE);
 	if (llc > 0 && bytes < LLC_FACTOR * llc)
 		warn("memmap (%s) is not %.0fx the last-level cache (%s): the ratios measure caches, not memory; use a larger -c",
 		     human(bytes, b1, 32), LLC_FACTOR, human(llc, b2, 32));
 	else if (plain_knobs(p))
-		warn_off_bound(m, p, stats);
-	for (s = 1; s < p->run.nr_walks && nr_rounds > 1; s++) {
-		r = summarize(stats[s].ratio, nr_rounds);
-		if (r.q3 - r.q1 > SPREAD_WARN * r.median)
+		warn_off_bound(r);
+	for (s = 1; s < r->nr && r->rounds > 1; s++) {
+		const struct summary *q = &r->walk[s].ratio;
+
+		if (q->q3 - q->q1 > SPREAD_WARN * q->median)
 			warn("%s ratio spreads %.0f%% between rounds (quartiles %.3f and %.3f): the machine is noisy; rerun with more rounds (-r) or on a quieter machine",
-			     walks[p->run.walk[s]].label, 100 * (r.q3 - r.q1) / r.median, r.q1, r.q3);
+			     r->walk[s].walk->label, 100 * (q->q3 - q->q1) / q->median, q->q1, q->q3);
 	}
 }
 
@@ -3371,22 +3384,22 @@ static void print_model(const struct lru_model *m, const struct params *p)
  * follows the pfns it covers, an LRU walk's the folios on the LRU, so at
  * share s an LRU walk would take (s / this share) of its time.
  */
-static void print_break_even(const struct lru_model *m, const struct params *p,
-			     const struct walk_stats *stats, int nr_rounds)
+static void print_break_even(const struct output *out, const struct lru_model *m,
+			     const struct reports *r)
 {
 	double share = (double)m->lru_pages / m->nr_pages, even;
 	int s;
 
-	for (s = 1; s < p->run.nr_walks; s++) {
-		even = share / summarize(stats[s].ratio, nr_rounds).median;
+	for (s = 1; s < r->nr; s++) {
+		even = share / r->walk[s].ratio.median;
 		if (even < 1)
-			fprintf(p->out.text, "break-even against %s: the physical walk wins while more than %.3g%% of pages are on the LRU\n",
-				walks[p->run.walk[s]].label, 100 * even);
+			fprintf(out->text, "break-even against %s: the physical walk wins while more than %.3g%% of pages are on the LRU\n",
+				r->walk[s].walk->label, 100 * even);
 		else
-			fprintf(p->out.text, "break-even against %s: the physical walk loses even with every page on the LRU\n",
-				walks[p->run.walk[s]].label);
+			fprintf(out->text, "break-even against %s: the physical walk loses even with every page on the LRU\n",
+				r->walk[s].walk->label);
 	}
-	fprintf(p->out.text, "(assuming the physical walk costs the same per pfn, and each LRU walk the same per folio, at any LRU share)\n");
+	fprintf(out->text, "(assuming the physical walk costs the same per pfn, and each LRU walk the same per folio, at any LRU share)\n");
 }
 
 /*
@@ -3510,30 +3523,24 @@ static void run_fields(struct fields *f, const struct lru_model *m,
 
 /* One walk's fields: its times and its speedup (ratio) over rounds. */
 static void walk_fields(struct fields *f, const struct lru_model *m,
-			const struct params *p, const struct walk_stats *st,
-			int s, int nr_rounds)
+			const struct walk_report *w)
 {
-	struct summary t = summarize(st->sample, st->nr_samples);
-	struct summary r = summarize(st->ratio, nr_rounds);
-	double walk_ns, bound_ns;
-	double x = against_bound(m, st, p->run.walk[s], &walk_ns, &bound_ns);
-
-	add_string(f, "walk", walks[p->run.walk[s]].name);
-	add_string(f, "label", walks[p->run.walk[s]].label);
-	add_field(f, "timed", "%d", st->nr_samples);
-	add_field(f, "median_s", "%.9f", t.median);
-	add_field(f, "min_s", "%.9f", t.min);
-	add_field(f, "max_s", "%.9f", t.max);
-	add_field(f, "ns_per_page", "%.4f", t.median * 1e9 / m->nr_pages);
-	add_field(f, "ns_per_folio", "%.4f", t.median * 1e9 / m->nr_lru);
-	add_field(f, "speedup", "%.6f", r.median);
-	add_field(f, "speedup_min", "%.6f", r.min);
-	add_field(f, "speedup_max", "%.6f", r.max);
-	add_string(f, "bound", bound_names[walks[p->run.walk[s]].bound]);
-	add_field(f, "bound_ns", "%.4f", bound_ns);
-	add_field(f, "bound_ratio", "%.4f", x);
-	add_field(f, "retimed", "%d", st->retimed);
-	add_field(f, "disturbed", "%d", st->disturbed);
+	add_string(f, "walk", w->walk->name);
+	add_string(f, "label", w->walk->label);
+	add_field(f, "timed", "%d", w->st->nr_samples);
+	add_field(f, "median_s", "%.9f", w->time.median);
+	add_field(f, "min_s", "%.9f", w->time.min);
+	add_field(f, "max_s", "%.9f", w->time.max);
+	add_field(f, "ns_per_page", "%.4f", w->time.median * 1e9 / m->nr_pages);
+	add_field(f, "ns_per_folio", "%.4f", w->time.median * 1e9 / m->nr_lru);
+	add_field(f, "speedup", "%.6f", w->ratio.median);
+	add_field(f, "speedup_min", "%.6f", w->ratio.min);
+	add_field(f, "speedup_max", "%.6f", w->ratio.max);
+	add_string(f, "bound", bound_names[w->walk->bound]);
+	add_field(f, "bound_ns", "%.4f", w->bound_ns);
+	add_field(f, "bound_ratio", "%.4f", w->bound_x);
+	add_field(f, "retimed", "%d", w->st->retimed);
+	add_field(f, "disturbed", "%d", w->st->disturbed);
 }
 
 /* Fields as JSON members, each line but the last ending in a comma
@@ -3550,43 +3557,53 @@ static void print_json_fields(const struct fields *f, const char *indent,
 }
 
 /* The machine-readable results on stdout, in the --format asked for. */
-static void print_results(const struct lru_model *m, const struct params *p,
-			  const struct walk_stats *stats, int nr_rounds)
+static void print_csv(const struct fields *run, const struct fields *walk, int nr)
 {
-	/* 15 KiB of fields: on the heap, not the stack */
-	struct fields *run = calloc(2, sizeof(*run)), *walk = run + 1;
+	int s, i, n = walk[0].nr + run->nr;
+
+	for (i = 0; i < n; i++)
+		printf("%s%s", i < walk[0].nr ? walk[0].name[i] : run->name[i - walk[0].nr],
+		       i + 1 < n ? "," : "\n");
+	for (s = 0; s < nr; s++)
+		for (i = 0; i < n; i++)
+			printf("%s%s", i < walk[s].nr ? walk[s].value[i] : run->value[i - walk[s].nr],
+			       i + 1 < n ? "," : "\n");
+}
+
+static void print_json(const struct fields *run, const struct fields *walk, int nr)
+{
+	int s;
+
+	printf("{\n");
+	print_json_fields(run, "  ", 1);
+	printf("  \"walks\": [\n");
+	for (s = 0; s < nr; s++) {
+		printf("    {\n");
+		print_json_fields(&walk[s], "      ", 0);
+		printf("    }%s\n", s + 1 < nr ? "," : "");
+	}
+	printf("  ]\n}\n");
+}
+
+/* The run's fields and each walk's, then CSV or JSON from them. */
+static void print_results(const struct lru_model *m, const struct params *p,
+			  const struct reports *r)
+{
+	/* up to 70 KiB of fields: on the heap, not the stack */
+	struct fields *run = calloc(1 + r->nr, sizeof(*run)), *walk = run + 1;
 	struct machine mc;
-	int s, i;
+	int s;
 
 	if (!run)
 		die("out of memory");
-
 	read_machine(&mc);
-	run_fields(run, m, p, &mc, nr_rounds);
+	run_fields(run, m, p, &mc, r->rounds);
+	for (s = 0; s < r->nr; s++)
+		walk_fields(&walk[s], m, &r->walk[s]);
 	if (p->out.format == FORMAT_JSON)
-		printf("{\n");
-	for (s = 0; s < p->run.nr_walks; s++) {
-		memset(walk, 0, sizeof(*walk));
-		walk_fields(walk, m, p, &stats[s], s, nr_rounds);
-		if (p->out.format == FORMAT_JSON) {
-			if (!s) {
-				print_json_fields(run, "  ", 1);
-				printf("  \"walks\": [\n");
-			}
-			printf("    {\n");
-			print_json_fields(walk, "      ", 0);
-			printf("    }%s\n", s + 1 < p->run.nr_walks ? "," : "");
-			continue;
-		}
-		for (i = 0; !s && i < walk->nr + run->nr; i++)
-			printf("%s%s", i < walk->nr ? walk->name[i] : run->name[i - walk->nr],
-			       i + 1 < walk->nr + run->nr ? "," : "\n");
-		for (i = 0; i < walk->nr + run->nr; i++)
-			printf("%s%s", i < walk->nr ? walk->value[i] : run->value[i - walk->nr],
-			       i + 1 < walk->nr + run->nr ? "," : "\n");
-	}
-	if (p->out.format == FORMAT_JSON)
-		printf("  ]\n}\n");
+		print_json(run, walk, r->nr);
+	else
+		print_csv(run, walk, r->nr);
 	free(run);
 }
 
@@ -4251,24 +4268,27 @@ static void report(const struct lru_model *m, const struct params *p,
 		   const struct walk_stats *stats,
 		   const struct walk_result *last, int nr_rounds)
 {
+	const struct output *out = &p->out;
+	struct reports r;
 	int i, s;
 
-	if (p->out.verbose >= 1) {
-		print_plan(p, stats, nr_rounds);
-		for (i = 0; i < p->run.nr_walks; i++) {
+	build_reports(&r, m, p, stats, nr_rounds);
+	if (out->verbose >= 1) {
+		print_plan(out, &p->run, &r);
+		for (i = 0; i < r.nr; i++) {
 			s = timing_order(p, i);
-			print_walk_line(p, &stats[s], p->run.walk[s], last[s]);
+			print_walk_line(out, &r.walk[s], last[s]);
 		}
 	}
-	if (p->out.verbose >= 2)
-		print_spread(m, p, stats, nr_rounds);
-	if (p->out.verbose >= 1)
-		print_break_even(m, p, stats, nr_rounds);
-	if (p->out.format == FORMAT_TEXT || p->out.verbose)
-		print_ratios(p, stats, nr_rounds);
-	if (p->out.format != FORMAT_TEXT)
-		print_results(m, p, stats, nr_rounds);
-	warn_untrusted(m, p, stats, nr_rounds);
+	if (out->verbose >= 2)
+		print_spread(out, &p->run, m, &r);
+	if (out->verbose >= 1)
+		print_break_even(out, m, &r);
+	if (out->format == FORMAT_TEXT || out->verbose)
+		print_ratios(out, &r);
+	if (out->format != FORMAT_TEXT)
+		print_results(m, p, &r);
+	warn_untrusted(m, p, &r);
 }
 
 int main(int argc, char **argv)
