@@ -1,17 +1,17 @@
 #!/bin/sh
-# compare.sh - compare two of scan's CSV files walk by walk and size by
-# size: both speedups and the change, marking changes that fall within
-# the runs' own spread as noise.
-#
-# usage: scripts/compare.sh [-h] BEFORE.csv AFTER.csv
-#
-# A row for every walk and size found in both files.  A change is noise
-# when the two runs' ranges over rounds (speedup_min to speedup_max)
-# overlap: each run's own rounds disagreed by more than the change.
+#/ compare.sh - compare two of scan's CSV files walk by walk and size by
+#/ size: both speedups and the change, marking changes that fall within
+#/ the runs' own spread as noise.
+#/
+#/ usage: scripts/compare.sh [-h] BEFORE.csv AFTER.csv
+#/
+#/ A row for every walk and size found in both files.  A change is noise
+#/ when the two runs' ranges over rounds (speedup_min to speedup_max)
+#/ overlap: each run's own rounds disagreed by more than the change.
 set -eu
 
 usage() {
-	sed -n '2,10s/^# \{0,1\}//p' "$0"
+	sed -n 's|^#/ \{0,1\}||p' "$0"
 }
 
 case ${1:-} in

@@ -1,19 +1,19 @@
 #!/bin/sh
-# plot.sh - draw scan's CSV as a self-contained SVG chart, with awk alone.
-#
-# usage: scripts/plot.sh [-h] [--x COLUMN] FILE.csv > FILE.svg
-#
-# Plots each walk's speedup (how many times faster the physical walk is)
-# against the simulated memory, on log axes, one line per walk, with the
-# machine in the title.  --x COLUMN plots against another column of the
-# CSV instead (a knob such as lru_fraction, locality, lists or threads),
-# so knob sweeps can be drawn too; memory is on a log axis, and any other
-# axis is when all its values are positive and span more than 20 times.  The CSV comes from
-# scan --format=csv or scripts/sweep.sh -o.
+#/ plot.sh - draw scan's CSV as a self-contained SVG chart, with awk alone.
+#/
+#/ usage: scripts/plot.sh [-h] [--x COLUMN] FILE.csv > FILE.svg
+#/
+#/ Plots each walk's speedup (how many times faster the physical walk is)
+#/ against the simulated memory, on log axes, one line per walk, with the
+#/ machine in the title.  --x COLUMN plots against another column of the
+#/ CSV instead (a knob such as lru_fraction, locality, lists or threads),
+#/ so knob sweeps can be drawn too; memory is on a log axis, and any other
+#/ axis is when all its values are positive and span more than 20 times.
+#/ The CSV comes from scan --format=csv or scripts/sweep.sh -o.
 set -eu
 
 usage() {
-	sed -n '2,13s/^# \{0,1\}//p' "$0"
+	sed -n 's|^#/ \{0,1\}||p' "$0"
 }
 
 xcol=memory_bytes
@@ -30,7 +30,8 @@ done
 [ $# -eq 1 ] || { usage >&2; exit 2; }
 [ -r "$1" ] || { echo "plot.sh: cannot read $1" >&2; exit 1; }
 
-awk -F, -v xcol="$xcol" '
+here=$(dirname "$0")
+awk -F, -v xcol="$xcol" "$(cat "$here/human.awk")"'
 function esc(s) {
 	gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s)
 	return s
@@ -42,20 +43,14 @@ function pos(v, lo, hi, islog, len) {
 		return (lg(v) - lg(lo)) / (lg(hi) - lg(lo)) * len
 	return (v - lo) / (hi - lo) * len
 }
-function bytes(v,    u, k) {
-	split("B KiB MiB GiB TiB PiB", u, " ")
-	for (k = 1; v >= 1024 && k < 6; k++)
-		v /= 1024
-	return sprintf("%.3g %s", v, u[k])
-}
-function label(v) {
-	return xcol == "memory_bytes" && axis == "x" ? bytes(v) : sprintf("%g", v)
+function label(v, inbytes) {
+	return inbytes ? human(v, "%.3g") : sprintf("%g", v)
 }
 # Tick values for an axis: powers (log) or even steps (linear).
-function ticks(lo, hi, islog, t,    n, v, step, p, q) {
+function ticks(lo, hi, islog, inbytes, t,    n, m, v, step, p, q, t2) {
 	n = 0
 	if (islog) {
-		step = xcol == "memory_bytes" && axis == "x" ? 2 : 10
+		step = inbytes ? 2 : 10
 		# powers of step; with few decades also 2 and 5 times them
 		for (p = step ^ int(log(lo) / log(step) - 1); p <= hi * 1.001; p *= step)
 			for (v = 1; v <= (step == 10 && hi / lo < 1000 ? 3 : 1); v++) {
@@ -131,19 +126,18 @@ END {
 	printf "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H
 	printf "<text x=\"%d\" y=\"24\" text-anchor=\"middle\" font-size=\"14\">%s</text>\n", W / 2, esc(title)
 	printf "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"black\"/>\n", L, T, pw, ph
-	axis = "x"
-	n = ticks(xmin, xmax, xlog, xt)
+	xbytes = xcol == "memory_bytes"
+	n = ticks(xmin, xmax, xlog, xbytes, xt)
 	for (i = 1; i <= n; i++) {
 		x = L + pos(xt[i], xmin, xmax, xlog, pw)
 		printf "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n", x, T, x, T + ph
-		printf "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x, T + ph + 18, esc(label(xt[i]))
+		printf "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x, T + ph + 18, esc(label(xt[i], xbytes))
 	}
-	axis = "y"
-	n = ticks(ymin, ymax, ylog, yt)
+	n = ticks(ymin, ymax, ylog, 0, yt)
 	for (i = 1; i <= n; i++) {
 		y = T + ph - pos(yt[i], ymin, ymax, ylog, ph)
 		printf "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, y, L + pw, y
-		printf "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", L - 6, y + 4, esc(label(yt[i]))
+		printf "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", L - 6, y + 4, esc(label(yt[i], 0))
 	}
 	xname = xcol == "memory_bytes" ? "simulated memory" : xcol
 	printf "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s%s</text>\n", L + pw / 2, H - 18, esc(xname), xlog ? " (log scale)" : ""
@@ -164,7 +158,7 @@ END {
 			x = L + pos(sx[i], xmin, xmax, xlog, pw)
 			y = T + ph - pos(sy[i], ymin, ymax, ylog, ph)
 			pts = pts sprintf("%.1f,%.1f ", x, y)
-			printf "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s: %g at %s</title></circle>\n", x, y, c, esc(w), sy[i], esc(xcol == "memory_bytes" ? bytes(sx[i]) : sx[i])
+			printf "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s: %g at %s</title></circle>\n", x, y, c, esc(w), sy[i], esc(xbytes ? human(sx[i], "%.3g") : sx[i])
 		}
 		printf "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n", pts, c
 		ly = T + 10 + 20 * k

@@ -1,16 +1,16 @@
 #!/bin/sh
-# report.sh - run scan and print a block ready to paste into a plain-text
-# mail: the machine, the command, the original's two lines, the spread.
-#
-# usage: scripts/report.sh [-h] [SCAN_OPTION...]
-#
-# The options go to scan as they are (default: none, the original's run).
-# The block is at most 72 columns wide and has no tabs.  SCAN names the
-# binary (default ./scan).
+#/ report.sh - run scan and print a block ready to paste into a plain-text
+#/ mail: the machine, the command, the original's two lines, the spread.
+#/
+#/ usage: scripts/report.sh [-h] [SCAN_OPTION...]
+#/
+#/ The options go to scan as they are (default: none, the original's run).
+#/ The block is at most 72 columns wide and has no tabs.  SCAN names the
+#/ binary (default ./scan).
 set -eu
 
 usage() {
-	sed -n '2,9s/^# \{0,1\}//p' "$0"
+	sed -n 's|^#/ \{0,1\}||p' "$0"
 }
 
 case ${1:-} in
@@ -32,17 +32,11 @@ if [ "$rc" -ne 0 ]; then
 fi
 
 {
-	awk -F, -v cmd="$scan $*" '
-	function bytes(v,    u, k) {
-		split("B KiB MiB GiB TiB PiB", u, " ")
-		for (k = 1; v >= 1024 && k < 6; k++)
-			v /= 1024
-		return sprintf("%.1f %s", v, u[k])
-	}
+	awk -F, -v cmd="$scan $*" "$(cat "$(dirname "$0")/human.awk")"'
 	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	NR == 2 {
 		printf "scan %s on %s, %s CPUs, %s of RAM\n", $col["version"],
-		    $col["cpu"], $col["cpus"], bytes($col["ram_bytes"])
+		    $col["cpu"], $col["cpus"], human($col["ram_bytes"], "%.1f")
 		printf "kernel %s, THP %s (scan --thp=%s)\n", $col["kernel"],
 		    $col["system_thp"], $col["thp"]
 		printf "$ %s\n", cmd
@@ -55,7 +49,7 @@ fi
 			nsp = sprintf("%.2f ns/page", f[col["ns_per_page"]])
 			if (f[col["walk"]] == "physical") {
 				printf "%s pages (%s simulated), %d%% of the memmap in huge pages, %s rounds\n",
-				    f[col["pages"]], bytes(f[col["memory_bytes"]]),
+				    f[col["pages"]], human(f[col["memory_bytes"]], "%.1f"),
 				    100 * f[col["huge_share"]], f[col["rounds"]]
 				phys = "Physical " nsp
 				continue
@@ -68,4 +62,5 @@ fi
 	}' "$tmp/csv"
 	grep '^Physical scan is' "$tmp/text"
 	grep '^scan: warning' "$tmp/text" || true
-} | tr '\t' ' ' | fold -s -w 72 | sed 's/ *$//'
+} >"$tmp/block"		# not a pipe: a failing awk must fail the script
+tr '\t' ' ' <"$tmp/block" | fold -s -w 72 | sed 's/ *$//'

@@ -1,20 +1,20 @@
 #!/bin/sh
-# sweep.sh - run ./scan at several sizes, keep every result in one CSV,
-# and print a table of the ratios per size.
-#
-# usage: scripts/sweep.sh [-h] [-o FILE.csv] [SCAN_OPTION...] [SIZE...]
-#
-# SIZE is scan's -c value, millions of pages.  Without sizes, a
-# geometric series 0.1 0.2 0.5 1 2 5 10 ... up to what fits in this
-# machine's memory.  A size that does not fit is skipped (scan refuses it
-# before allocating).  Options for scan go before the sizes: long ones as
-# --name=value, short ones as -s 5 or -s5 (-c and -m are the sweep's).
-# -o writes the CSV (scan --format=csv, one header) to FILE; progress and
-# the time left go to stderr.  SCAN names the binary (default ./scan).
+#/ sweep.sh - run ./scan at several sizes, keep every result in one CSV,
+#/ and print a table of the ratios per size.
+#/
+#/ usage: scripts/sweep.sh [-h] [-o FILE.csv] [SCAN_OPTION...] [SIZE...]
+#/
+#/ SIZE is scan's -c value, millions of pages.  Without sizes, a
+#/ geometric series 0.1 0.2 0.5 1 2 5 10 ... up to what fits in this
+#/ machine's memory.  A size that does not fit is skipped (scan refuses it
+#/ before allocating).  Options for scan go before the sizes: long ones as
+#/ --name=value, short ones as -s 5 or -s5 (-c and -m are the sweep's).
+#/ -o writes the CSV (scan --format=csv, one header) to FILE; progress and
+#/ the time left go to stderr.  SCAN names the binary (default ./scan).
 set -eu
 
 usage() {
-	sed -n '2,15s/^# \{0,1\}//p' "$0"
+	sed -n 's|^#/ \{0,1\}||p' "$0"
 }
 
 out=""
@@ -100,7 +100,7 @@ done
 [ -z "$out" ] || cp "$tmp/all.csv" "$out"
 
 # The table: one row per size, one column per walk compared.
-awk -F, '
+awk -F, "$(cat "$(dirname "$0")/human.awk")"'
 NR == 1 {
 	for (i = 1; i <= NF; i++)
 		col[$i] = i
@@ -128,12 +128,7 @@ END {
 	printf "\n"
 	for (s = 1; s <= nsizes; s++) {
 		size = order[s]
-		m = mem[size]; u = "B"
-		split("KiB MiB GiB TiB PiB", units, " ")
-		for (k = 1; m >= 1024 && k <= 5; k++) {
-			m /= 1024; u = units[k]
-		}
-		printf "%10g %8.1f %-3s", size, m, u
+		printf "%10g %12s", size, human(mem[size], "%8.1f")
 		for (l = 1; l <= nlabels; l++)
 			printf " %14.3f", ratio[size, label[l]]
 		printf "\n"

@@ -1,28 +1,30 @@
 #!/bin/sh
-# vs-yardstick.sh - run the yardstick and scan in turn, and compare the
-# spread of their ratios and their wall times.
-#
-# usage: scripts/vs-yardstick.sh [-h] [-n RUNS] [-c SIZE] [-o OPTIONS]...
-#                                NAIVE [SCAN_OPTION...]
-#
-# NAIVE is the yardstick binary (cc -O2 ../shared/yardstick/naive.c -o naive).
-# Runs NAIVE SIZE and ./scan -c SIZE, alternately, RUNS times each
-# (default 8, SIZE 4), then prints for each program and ratio the
-# median, the range and the coefficient of variation (CV) over runs,
-# and the median wall time.  Extra arguments go to scan.  Each -o adds
-# a scan run with those options (one word list, '' for the defaults);
-# every run of a round takes its turn: NAIVE, then each scan in order.
+#/ vs-yardstick.sh - run the yardstick and scan in turn, and compare the
+#/ spread of their ratios and their wall times.
+#/
+#/ usage: scripts/vs-yardstick.sh [-h] [-n RUNS] [-c SIZE] [-o OPTIONS]...
+#/                                NAIVE [SCAN_OPTION...]
+#/
+#/ NAIVE is the yardstick binary (cc -O2 ../shared/yardstick/naive.c -o naive).
+#/ Runs NAIVE SIZE and ./scan -c SIZE, alternately, RUNS times each
+#/ (default 8, SIZE 4), then prints for each program and ratio the
+#/ median, the range and the coefficient of variation (CV) over runs,
+#/ and the median wall time.  Extra arguments go to scan.  Each -o adds
+#/ a scan run with those options (one word list, '' for the defaults);
+#/ every run of a round takes its turn: NAIVE, then each scan in order.
 set -eu
 
 usage() {
-	sed -n '2,14s/^# \{0,1\}//p' "$0"
+	sed -n 's|^#/ \{0,1\}||p' "$0"
 }
 
 runs=8
 size=4
-configs=$(mktemp)
-log=$(mktemp)
-trap 'rm -f "$log" "$configs"' EXIT INT TERM
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+configs=$tmp/configs log=$tmp/log
+: >"$configs"
+: >"$log"
 while getopts hn:c:o: opt; do
 	case $opt in
 	h) usage; exit 0 ;;
@@ -39,22 +41,26 @@ shift
 [ -s "$configs" ] || printf '%s\n' "$*" >>"$configs"
 scan=${SCAN:-./scan}
 
+# wall OUT CMD...: run CMD, its stdout into OUT and its stderr dropped,
+# and print its wall time in seconds (POSIX time -p, 10 ms steps).
+wall() {
+	wall_out=$1
+	shift
+	{ time -p sh -c 'o=$1; shift; exec "$@" >"$o" 2>/dev/null' sh "$wall_out" "$@"; } \
+		2>&1 >/dev/null | awk '$1 == "real" { print $2 }'
+}
+
 i=1
 while [ "$i" -le "$runs" ]; do
-	t0=$(date +%s.%N)
-	out=$("$naive" "$size")
-	t1=$(date +%s.%N)
-	printf '%s\n' "$out" | awk -v t="$t0" -v u="$t1" \
-		'/^ratio/ { print "naive", $2, $3, u - t }' >>"$log"
+	w=$(wall "$tmp/out" "$naive" "$size")
+	awk -v w="$w" '/^ratio/ { print "naive", $2, $3, w }' "$tmp/out" >>"$log"
 	while IFS= read -r opts; do
-		t0=$(date +%s.%N)
 		# shellcheck disable=SC2086 # opts is a word list
-		out=$("$scan" -c "$size" $opts 2>/dev/null)
-		t1=$(date +%s.%N)
-		printf '%s\n' "$out" | awk -v t="$t0" -v u="$t1" -v o="${opts:-defaults}" '
+		w=$(wall "$tmp/out" "$scan" -c "$size" $opts)
+		awk -v w="$w" -v o="${opts:-defaults}" '
 			/faster than ListLRU$/ { l = $4 }
 			/faster than ArrayLRU$/ { a = $4 }
-			END { gsub(/ /, "_", o); print "scan:" o, l, a, u - t }' >>"$log"
+			END { gsub(/ /, "_", o); print "scan:" o, l, a, w }' "$tmp/out" >>"$log"
 	done <"$configs"
 	echo "round $i of $runs done" >&2
 	i=$((i + 1))

@@ -118,3 +118,17 @@ awk -F, 'BEGIN { OFS = "," } NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; prin
 	"$tmp/sweep.csv" >"$tmp/doubled.csv"
 scripts/compare.sh "$tmp/sweep.csv" "$tmp/doubled.csv" >"$tmp/cmp2"
 check "compare: a real change is not noise" grep -q '^ListLRU .*+100.0%$' "$tmp/cmp2"
+
+# vs-yardstick: a stand-in yardstick, two scan runs interleaved with it
+printf '#!/bin/sh\necho "setup 0.1"\necho "ratio 10 2"\n' >"$tmp/naive"
+chmod +x "$tmp/naive"
+scripts/vs-yardstick.sh -n 2 -c 0.01 -o '-r 1' -o '--original' "$tmp/naive" \
+	>"$tmp/vs" 2>"$tmp/vs.err"
+rc=$?
+check "vs-yardstick: exit 0" [ "$rc" -eq 0 ]
+check "vs-yardstick: the yardstick's ratios, two runs, a wall time" \
+	grep -Eq '^naive +2 +10\.00 +10\.00-10\.00 +0\.0 +2\.000 +2\.000-2\.000 +0\.0 +[0-9]+\.[0-9]{2}$' "$tmp/vs"
+check "vs-yardstick: a row per scan run, in order" \
+	sh -c "awk 'NR > 2 { print \$1 }' '$tmp/vs' | tr '\n' ' ' | grep -qx 'scan:-r_1 scan:--original '"
+check "vs-yardstick: -h prints the header block" \
+	sh -c "scripts/vs-yardstick.sh -h | head -n 1 | grep -q '^vs-yardstick.sh - run the yardstick'"
