@@ -132,3 +132,48 @@ check "vs-yardstick: a row per scan run, in order" \
 	sh -c "awk 'NR > 2 { print \$1 }' '$tmp/vs' | tr '\n' ' ' | grep -qx 'scan:-r_1 scan:--original '"
 check "vs-yardstick: -h prints the header block" \
 	sh -c "scripts/vs-yardstick.sh -h | head -n 1 | grep -q '^vs-yardstick.sh - run the yardstick'"
+
+# explain: nine steps from --original to --kernel-like, a table, CSV, SVG
+scripts/explain.sh -c 0.002 -o "$tmp/explain.csv" -g "$tmp/explain.svg" \
+	>"$tmp/explain" 2>"$tmp/explain.err"
+rc=$?
+check "explain: exit 0" [ "$rc" -eq 0 ]
+check "explain: a row per step, original first, kernel-like last" \
+	sh -c "grep -Ec '^ ?[1-9] ' '$tmp/explain' | grep -qx 9 &&
+		grep -q '^ 1 original ' '$tmp/explain' && grep -q '^ 9 rmap (kernel-like) ' '$tmp/explain'"
+check "explain: within 72 columns" sh -c "! awk 'length > 72' '$tmp/explain' | grep -q ."
+check "explain: each step's change from the last" \
+	sh -c "grep '^ 2 ' '$tmp/explain' | grep -Eq ' x[0-9]+\\.[0-9]{2} '"
+check "explain: the last step is --kernel-like's every value" \
+	sh -c "grep '^9,' '$tmp/explain.csv' | head -n 1 | grep -q -- '--rmap=0.5:3'"
+check "explain: CSV rows for each step's three walks" \
+	sh -c "[ \$(grep -c '^[1-9],' '$tmp/explain.csv') -eq 27 ]"
+if have python3; then
+	check "explain: the SVG parses, a bar per step and walk" python3 -c '
+import sys, xml.dom.minidom
+d = xml.dom.minidom.parse(sys.argv[1])
+assert len(d.getElementsByTagName("title")) == 18
+' "$tmp/explain.svg"
+else
+	skip "explain: the SVG parses" "no python3"
+fi
+check "explain: --memcg is refused, not ignored" \
+	sh -c "scripts/explain.sh --memcg=1 >/dev/null 2>&1; [ \$? -eq 2 ]"
+
+# snapshot --summary: the composition of a kpageflags file, here made up:
+# an order-2 LRU folio (head, 3 tails), an order-0 one, a free buddy head,
+# a slab page, a hole and a page with no flags
+printf '\040\200\000\000\000\000\000\000' >"$tmp/kpf"
+for i in 1 2 3; do printf '\040\000\001\000\000\000\000\000' >>"$tmp/kpf"; done
+printf '\040\000\000\000\000\000\000\000\000\004\000\000\000\000\000\000' >>"$tmp/kpf"
+printf '\200\000\000\000\000\000\000\000\000\000\020\000\000\000\000\000' >>"$tmp/kpf"
+printf '\000\000\000\000\000\000\000\000' >>"$tmp/kpf"
+scripts/snapshot.sh --summary "$tmp/kpf" >"$tmp/comp" 2>&1
+check "snapshot --summary: every pfn counted" grep -qx 'pfns 9' "$tmp/comp"
+check "snapshot --summary: LRU folios and pages" \
+	grep -q '^LRU: 2 folios, 5 pages ' "$tmp/comp"
+check "snapshot --summary: folios by order" \
+	sh -c "grep -q '^  order 0: 1 folios' '$tmp/comp' && grep -q '^  order 2: 1 folios' '$tmp/comp'"
+check "snapshot --summary: free, slab, holes, other" \
+	sh -c "grep -qx 'free (BUDDY heads): 1' '$tmp/comp' &&
+		grep -qx 'slab: 1, page tables: 0, holes: 1, other: 1, tails off the LRU: 0' '$tmp/comp'"

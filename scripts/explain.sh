@@ -1,0 +1,154 @@
+#!/bin/sh
+#/ explain.sh - the way from the original's ratios to the kernel's, one
+#/ knob at a time.
+#/
+#/ usage: scripts/explain.sh [-h] [-c N] [-o FILE.csv] [-g FILE.svg]
+#/                           [SCAN_OPTION...]     (scan's options last)
+#/
+#/ Runs scan once per step, each step adding one thing to the last:
+#/
+#/   1 original            --original, the 2023 protocol
+#/   2 rounds/cold cache   scan's protocol (--thp=system)
+#/   3 2 MiB memmap        the defaults
+#/   4 LRU share/layout    + --lru-fraction and --non-lru
+#/   5 folio mix           + --folios
+#/   6 locality            + --locality
+#/   7 lists/chunks        + --lists and --chunk
+#/   8 isolate             + --access
+#/   9 rmap (kernel-like)  + --rmap: every --kernel-like value
+#/
+#/ The values are --kernel-like's, read from scan itself (-v).  Prints a
+#/ table within 72 columns: both ratios, their range over rounds and the
+#/ change from the step before.  -c is scan's size (default 4); -o keeps
+#/ every step's CSV rows (a step column first); -g draws an SVG waterfall
+#/ of the ListLRU and ArrayLRU ratios, log axis, 1x marked.  Further
+#/ options go to every step (e.g. -s 5, -t 2; not those --original
+#/ refuses, such as -r).  SCAN names the binary (default ./scan).
+#/ --memmap-from and --memcg are not in this release.
+set -eu
+
+usage() {
+	sed -n 's|^#/ \{0,1\}||p' "$0"
+}
+
+size=4 csv="" svg=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h | --help) usage; exit 0 ;;
+	-c) [ $# -ge 2 ] || { usage >&2; exit 2; }; size=$2; shift ;;
+	-o) [ $# -ge 2 ] || { usage >&2; exit 2; }; csv=$2; shift ;;
+	-g) [ $# -ge 2 ] || { usage >&2; exit 2; }; svg=$2; shift ;;
+	--memmap-from* | --memcg*)
+		echo "explain.sh: $1 is not in this release" >&2; exit 2 ;;
+	*) break ;;
+	esac
+	shift
+done
+scan=${SCAN:-./scan}
+here=$(dirname "$0")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# --kernel-like's values, as scan applies them
+"$scan" -c 0.001 -r 1 --kernel-like -v "$@" >"$tmp/preset" 2>&1 || {
+	echo "explain.sh: $(grep -m 1 '^scan: ' "$tmp/preset")" >&2
+	exit 1
+}
+preset=$(sed -n 's/^--kernel-like set: //p' "$tmp/preset")
+knob() {	# knob NAME...: the preset's --NAME=VALUE words
+	for name in "$@"; do
+		for word in $preset; do
+			case $word in --"$name"=*) printf ' %s' "$word" ;; esac
+		done
+	done
+}
+
+step() {	# step N NAME OPTIONS [SCAN_OPTION...]: run scan, keep its rows
+	n=$1 name=$2 with=$3
+	shift 3
+	# shellcheck disable=SC2086 # $with is a word list
+	"$scan" -c "$size" $with --format=csv "$@" >"$tmp/run" 2>"$tmp/err" || {
+		echo "explain.sh: step $n ($name): $(head -n 1 "$tmp/err")" >&2
+		exit 1
+	}
+	awk -F, -v n="$n" -v name="$name" -v opts="$with" '
+		NR == 1 { if (n == 1) print "step,adds,options," $0; next }
+		{ gsub(/,/, " ", opts); print n "," name "," opts "," $0 }' \
+		"$tmp/run" >>"$tmp/all.csv"
+	echo "explain.sh: step $n of 9 done" >&2
+}
+
+: >"$tmp/all.csv"
+step 1 "original" "--original" "$@"
+step 2 "rounds/cold cache" "--thp=system" "$@"
+step 3 "2 MiB memmap" "" "$@"
+opts="$(knob lru-fraction non-lru)"
+step 4 "LRU share/layout" "$opts" "$@"
+opts="$opts$(knob folios)"
+step 5 "folio mix" "$opts" "$@"
+opts="$opts$(knob locality)"
+step 6 "locality" "$opts" "$@"
+opts="$opts$(knob lists chunk)"
+step 7 "lists/chunks" "$opts" "$@"
+opts="$opts$(knob access)"
+step 8 "isolate" "$opts" "$@"
+opts="$opts$(knob rmap)"
+step 9 "rmap (kernel-like)" "$opts" "$@"
+[ -z "$csv" ] || cp "$tmp/all.csv" "$csv"
+
+# The table: a row a step, ListLRU then ArrayLRU, x the step before.
+awk -F, '
+NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+$c["walk"] == "physical" { next }
+{
+	s = $c["step"]; w = $c["walk"]
+	name[s] = $c["adds"]; cpu = $c["cpu"]; pages = $c["pages"]
+	r[s, w] = $c["speedup"]; lo[s, w] = $c["speedup_min"]; hi[s, w] = $c["speedup_max"]
+	if (s > last) last = s
+}
+function cell(s, w,    x) {
+	x = s > 1 && r[s - 1, w] > 0 ? sprintf("x%.2f", r[s, w] / r[s - 1, w]) : ""
+	return sprintf("%6.3g %5s %-11s", r[s, w], x, sprintf("%.3g-%.3g", lo[s, w], hi[s, w]))
+}
+END {
+	printf "scan explain: %s pages on %s\n", pages, cpu
+	printf "%2s %-18s %6s %5s %-11s %6s %5s %s\n", "", "adds", "List", "step",
+	    "range", "Array", "step", "range"
+	for (s = 1; s <= last; s++)
+		printf "%2d %-18s %s %s\n", s, name[s], cell(s, "list"), cell(s, "array")
+}' "$tmp/all.csv" | sed 's/ *$//'
+
+[ -z "$svg" ] || awk -F, "$(cat "$here/human.awk")"'
+function esc(t) { gsub(/&/, "\\&amp;", t); gsub(/</, "\\&lt;", t); return t }
+function y(v) { return T + H - (log(v) - log(lo)) / (log(hi) - log(lo)) * H }
+NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+$c["walk"] == "physical" { next }
+{
+	s = $c["step"]; w = $c["walk"]; v = $c["speedup"] + 0
+	name[s] = $c["adds"]; cpu = $c["cpu"]; mem = $c["memory_bytes"]
+	r[s, w] = v > 0 ? v : 1e-3
+	if (s > n) n = s
+}
+END {
+	lo = 1; hi = 1
+	for (k in r) { if (r[k] < lo) lo = r[k]; if (r[k] > hi) hi = r[k] }
+	lo /= 1.5; hi *= 1.5
+	L = 60; T = 40; H = 300; bw = 60
+	printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n", L + n * bw + 20, T + H + 90
+	printf "<text x=\"%d\" y=\"20\" font-size=\"13\">scan explain: %s, %s simulated; bars from the step before (log axis)</text>\n", L, esc(cpu), human(mem, "%.3g")
+	for (p = 10 ^ int(log(lo) / log(10) - 1); p <= hi; p *= 10)
+		if (p >= lo)
+			printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", L, L + n * bw, y(p), y(p), L - 4, y(p) + 4, p
+	printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"black\" stroke-dasharray=\"4 3\"/><text x=\"%d\" y=\"%.1f\">1x</text>\n", L, L + n * bw, y(1), y(1), L + n * bw + 2, y(1) + 4
+	split("list array", ws, " "); split("#c33 #36c", col, " ")
+	for (s = 1; s <= n; s++) {
+		for (j = 1; j <= 2; j++) {
+			w = ws[j]; from = s > 1 ? r[s - 1, w] : r[s, w]
+			top = y(r[s, w] > from ? r[s, w] : from); bot = y(r[s, w] > from ? from : r[s, w])
+			printf "<rect x=\"%d\" y=\"%.1f\" width=\"22\" height=\"%.1f\" fill=\"%s\"><title>%s %s: %g</title></rect>\n", L + (s - 1) * bw + 6 + (j - 1) * 24, top, bot - top + 1, col[j], esc(name[s]), w == "list" ? "ListLRU" : "ArrayLRU", r[s, w]
+		}
+		printf "<text transform=\"translate(%d,%d) rotate(40)\">%d %s</text>\n", L + (s - 1) * bw + 10, T + H + 12, s, esc(name[s])
+	}
+	printf "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"#c33\"/><text x=\"%d\" y=\"%d\">ListLRU</text>", L, T - 14, L + 14, T - 5
+	printf "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"#36c\"/><text x=\"%d\" y=\"%d\">ArrayLRU</text>\n</svg>\n", L + 80, T - 14, L + 94, T - 5
+}' "$tmp/all.csv" >"$svg"
