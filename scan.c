@@ -41,6 +41,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
@@ -260,6 +261,9 @@ struct layout_knobs {
 	enum non_lru non_lru;	/* where the other pages sit */
 	double folio_share[MAX_ORDER + 1]; /* share of LRU pages per order */
 	double locality;	/* mean run of pfn-adjacent folios */
+	const char *memmap_from; /* --memmap-from: a kpageflags file */
+	unsigned long pfn_start; /* --pfns: its first pfn replayed */
+	unsigned long pfn_count; /* and how many; 0: to its end */
 };
 
 /* What every walk does per folio, and how it takes the lists: the model
@@ -1373,11 +1377,70 @@ struct build {
 	int fault;			/* fault the memory in first */
 	atomic_size_t next_chunk;	/* the next chunk to fault or lay out */
 	struct cursor *chunk;		/* what each chunk laid out */
+	int replay;			/* --memmap-from's file, or -1 */
+	unsigned long pfn_start;	/* the file's pfn of the memmap's pfn 0 */
 };
 
 static size_t nr_chunks(const struct lru_model *m)
 {
 	return (m->nr_pages + CHUNK_PFNS - 1) / CHUNK_PFNS;
+}
+
+/*
+ * --memmap-from: the bits of /proc/kpageflags a layout needs
+ * (include/uapi/linux/kernel-page-flags.h).
+ */
+#define KPF_LRU			(1ULL << 5)
+#define KPF_BUDDY		(1ULL << 10)
+#define KPF_COMPOUND_TAIL	(1ULL << 16)
+
+/*
+ * Lay out pfns [pfn, end) as the file says.  An LRU page that is not a
+ * tail heads a folio of the tails after it (its order the largest power
+ * of two that fits them and its alignment; tails beyond become other
+ * pages).  A BUDDY page heads a free block, whose order the file does
+ * not give: the largest aligned block, up to MAX_ORDER, whose other
+ * pages carry no flag at all, as free pages do.  Everything else (slab,
+ * page tables, reserved, holes, tails of what is not on the LRU) is an
+ * other page.  Folios and blocks are naturally aligned, so none crosses
+ * a chunk.
+ */
+static void replay_chunk(struct lru_model *m, const struct build *b,
+			 unsigned long pfn, unsigned long end, struct cursor *cur)
+{
+	unsigned long n = end - pfn, i, size;
+	uint64_t *flags = malloc(n * sizeof(*flags));
+	struct kind k = { PD_OTHER, 0, 0 };
+	ssize_t got;
+
+	if (!flags)
+		die("out of memory for --memmap-from");
+	got = pread(b->replay, flags, n * sizeof(*flags),
+		    (off_t)((b->pfn_start + pfn) * sizeof(*flags)));
+	if (got != (ssize_t)(n * sizeof(*flags)))
+		die("--memmap-from: cannot read pfns %lu to %lu", b->pfn_start + pfn,
+		    b->pfn_start + end - 1);
+	for (i = 0; i < n; i += 1UL << k.order) {
+		k.type = PD_OTHER;
+		k.order = 0;
+		if ((flags[i] & (KPF_LRU | KPF_COMPOUND_TAIL)) == KPF_LRU) {
+			for (size = 1; i + size < n && size < (1UL << MAX_ORDER) &&
+				       (flags[i + size] & KPF_COMPOUND_TAIL); size++)
+				;
+			k.type = PD_FOLIO;
+		} else if (flags[i] & KPF_BUDDY) {
+			for (size = 1; i + size < n && size < (1UL << MAX_ORDER) &&
+				       !flags[i + size]; size++)
+				;
+			k.type = PD_BUDDY;
+		} else {
+			size = 1;
+		}
+		while ((2UL << k.order) <= size && !((pfn + i) & ((2UL << k.order) - 1)))
+			k.order++;
+		put_block(m, b->lay, &k, pfn + i, cur);
+	}
+	free(flags);
 }
 
 /*
@@ -1409,8 +1472,11 @@ static void layout_part(void *arg, int i, int nr)
 		memset(cur, 0, sizeof(*cur));
 		rng_seed(&cur->mapped_rng, b->seed ^ (0x6a09e667f3bcc909ULL * (c + 1)));
 		cur->slot = &m->lru[pfn];
-		for (; pfn < end; pfn += unit)
-			place(m, b->lay, &rng, pfn, b->lay->top, cur);
+		if (b->replay >= 0)
+			replay_chunk(m, b, pfn, end, cur);
+		else
+			for (; pfn < end; pfn += unit)
+				place(m, b->lay, &rng, pfn, b->lay->top, cur);
 	}
 }
 
@@ -1903,10 +1969,16 @@ static void build_model(struct lru_model *m, const struct params *p,
 {
 	int nr = setup_threads(m->nr_pages * sizeof(struct page));
 	struct layout lay;
-	struct build b = { .m = m, .lay = &lay, .seed = seed, .fault = fault };
+	struct build b = { .m = m, .lay = &lay, .seed = seed, .fault = fault,
+			   .replay = -1, .pfn_start = p->layout.pfn_start };
 	struct rng rng;
 
 	plan_layout(&lay, p);
+	if (p->layout.memmap_from) {
+		b.replay = open(p->layout.memmap_from, O_RDONLY);
+		if (b.replay < 0)
+			die("--memmap-from '%s': %s", p->layout.memmap_from, strerror(errno));
+	}
 	b.chunk = calloc(nr_chunks(m), sizeof(*b.chunk));
 	if (!b.chunk)
 		die("out of memory");
@@ -1914,6 +1986,8 @@ static void build_model(struct lru_model *m, const struct params *p,
 	run_parallel(layout_part, &b, nr);
 	gather_heads(&b);
 	free(b.chunk);
+	if (b.replay >= 0)
+		close(b.replay);
 	if (!m->nr_lru)
 		die("the layout put no folio on the LRU: raise --lru-fraction or the size");
 	if (m->desc_size == MEMDESC_SIZE)
@@ -3358,18 +3432,53 @@ static const char *folio_mix(const struct params *p, char *buf, size_t len)
 	return buf;
 }
 
+/* A replayed memmap as built: its folios by order, its free blocks and
+ * its other pages, from the descriptors themselves. */
+static void print_replay(const struct lru_model *m, const struct params *p)
+{
+	unsigned long by_order[MAX_ORDER + 1] = { 0 }, blocks = 0, free = 0, other = 0;
+	unsigned long pfn, w;
+	int k;
+
+	for (pfn = 0; pfn < m->nr_pages; pfn++) {
+		w = *desc_word(m, pfn);
+		if (m->desc_size == MEMDESC_SIZE && (w & PD_TYPE) == PD_FOLIO)
+			w = PD_FOLIO_PTR(w)->flags;
+		if ((w & PD_TYPE) == PD_FOLIO)
+			by_order[PD_ORDER(w)]++;
+		else if ((w & PD_TYPE) == PD_BUDDY) {
+			blocks++;
+			free += 1UL << PD_ORDER(w);
+		} else if ((w & PD_TYPE) == PD_OTHER)
+			other++;
+	}
+	fprintf(p->out.text, "replayed: %s pfns %lu to %lu; LRU folios by order:",
+		p->layout.memmap_from, p->layout.pfn_start, p->layout.pfn_start + m->nr_pages - 1);
+	for (k = 0; k <= MAX_ORDER; k++)
+		if (by_order[k])
+			fprintf(p->out.text, " %d:%lu", k, by_order[k]);
+	fprintf(p->out.text, "; %lu free blocks (%lu pages); %lu other pages\n",
+		blocks, free, other - (free - blocks));
+}
+
 static void print_model(const struct lru_model *m, const struct params *p)
 {
-	char mix[128], pool[32], rmap[96] = "none", lists[64] = "1 list per thread";
+	char mix[192], folios[128], pool[32], rmap[96] = "none", lists[64] = "1 list per thread";
 
 	if (m->rmap)
 		snprintf(rmap, sizeof(rmap), "%g:%d (%lu folios mapped, %s pool)",
 			 p->work.rmap_share, p->work.rmap_hops, m->nr_mapped,
 			 human((m->rmap_mask + 1.0) * sizeof(*m->rmap), pool, 32));
-	fprintf(p->out.text, "model: %lu LRU folios of %lu pages (%.1f%% of pfns), other pages %s, folios %s, locality %g, %d-byte struct page\n",
-		m->nr_lru, m->lru_pages, 100.0 * m->lru_pages / m->nr_pages,
-		non_lru_names[p->layout.non_lru], folio_mix(p, mix, sizeof(mix)),
+	if (p->layout.memmap_from)
+		snprintf(mix, sizeof(mix), "other pages and folios as replayed");
+	else
+		snprintf(mix, sizeof(mix), "other pages %s, folios %s", non_lru_names[p->layout.non_lru],
+			 folio_mix(p, folios, sizeof(folios)));
+	fprintf(p->out.text, "model: %lu LRU folios of %lu pages (%.1f%% of pfns), %s, locality %g, %d-byte struct page\n",
+		m->nr_lru, m->lru_pages, 100.0 * m->lru_pages / m->nr_pages, mix,
 		p->layout.locality, p->layout.desc_size);
+	if (p->layout.memmap_from)
+		print_replay(m, p);
 	if (p->work.nr_lists > 1)
 		snprintf(lists, sizeof(lists), "%d lists per thread taken %lu at a time",
 			 p->work.nr_lists, p->work.chunk);
@@ -3519,6 +3628,8 @@ static void run_fields(struct fields *f, const struct lru_model *m,
 	add_string(f, "kernel", mc->kernel);
 	add_string(f, "system_thp", mc->thp);
 	add_string(f, "version", SCAN_VERSION);
+	/* new columns go last: scripts read the others by place too */
+	add_string(f, "memmap_from", p->layout.memmap_from ? p->layout.memmap_from : "");
 }
 
 /* One walk's fields: its times and its speedup (ratio) over rounds. */
@@ -3701,6 +3812,29 @@ static void set_walks(struct params *p, const char *opt, const char *arg)
 		die_usage("%s '%s': name at least one walk to compare with the physical one", opt, arg);
 }
 
+static void set_memmap_from(struct params *p, const char *opt, const char *arg)
+{
+	if (!*arg)
+		die_usage("%s '': needs a file (/proc/kpageflags or a copy)", opt);
+	p->layout.memmap_from = arg;
+}
+
+/* --pfns=START:COUNT: a window of the --memmap-from file. */
+static void set_pfns(struct params *p, const char *opt, const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+	char start[32], what[128];
+
+	if (!colon || (size_t)(colon - arg) >= sizeof(start))
+		die_usage("%s '%s': not START:COUNT (e.g. 0:1048576)", opt, arg);
+	memcpy(start, arg, colon - arg);
+	start[colon - arg] = 0;
+	snprintf(what, sizeof(what), "%s '%s': start", opt, arg);
+	p->layout.pfn_start = parse_ulong(what, start, 0, ULONG_MAX);
+	snprintf(what, sizeof(what), "%s '%s': count", opt, arg);
+	p->layout.pfn_count = parse_ulong(what, colon + 1, 1, UINT32_MAX);
+}
+
 static void show_help(struct params *p, const char *opt, const char *arg);
 
 static void show_version(struct params *p, const char *opt, const char *arg)
@@ -3809,6 +3943,10 @@ static const struct option_spec options[] = {
 	  .help = "mapped folios cost HOPS dependent misses each" },
 	{ 0, "struct-page", "64|32|8", CUSTOM(layout.desc_size, set_struct_page),
 	  .help = "bytes per page descriptor (default 64)" },
+	{ 0, "memmap-from", "FILE", CUSTOM(layout.memmap_from, set_memmap_from),
+	  .help = "lay the memmap out as a kpageflags file says" },
+	{ 0, "pfns", "START:COUNT", CUSTOM(layout.pfn_start, set_pfns),
+	  .help = "replay COUNT pfns of it from START" },
 	{ 0, "kernel-like", NULL, FLAG(run.kernel_like),
 	  .help = "realistic values for every knob not given" },
 	{ 0, "original", NULL, FLAG(run.original),
@@ -4034,6 +4172,20 @@ static int knob_given(const struct params *p, const struct option_spec *o)
 	return 0;
 }
 
+/* What a --memmap-from file decides, so no option may set it too. */
+static const char *const file_decides[] = { "lru-fraction", "non-lru",
+					    "folio-order", "folios" };
+
+static int is_decided_by_file(const struct option_spec *o)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(file_decides); i++)
+		if (o->field == find_long(file_decides[i], strlen(file_decides[i]))->field)
+			return 1;
+	return 0;
+}
+
 /* Fill the knobs the command line left alone from the --kernel-like
  * preset; with -v, say which. */
 static void apply_preset(struct params *p, char *shown, size_t len)
@@ -4047,7 +4199,8 @@ static void apply_preset(struct params *p, char *shown, size_t len)
 		const struct option_spec *o = find_long(entry + 2, eq - entry - 2);
 		char opt[64];
 
-		if (knob_given(p, o))
+		if (knob_given(p, o) || (p->layout.memmap_from &&
+					 is_decided_by_file(o)))
 			continue;
 		snprintf(opt, sizeof(opt), "%.*s", (int)(eq - entry), entry);
 		set_option(p, o, opt, eq + 1);
@@ -4088,6 +4241,14 @@ static void check_params(const struct params *p)
 		if (knob_given(p, find_long(fixed[i], strlen(fixed[i]))))
 			die_usage("--original runs the 2023 protocol, which fixes what --%s sets: drop one",
 				  fixed[i]);
+	for (i = 0; p->layout.memmap_from && i < ARRAY_SIZE(file_decides); i++)
+		if (knob_given(p, find_long(file_decides[i], strlen(file_decides[i]))))
+			die_usage("--memmap-from decides what --%s sets: drop one", file_decides[i]);
+	if (p->layout.memmap_from && p->size_opt)
+		die_usage("--memmap-from decides the size (%s %s): drop %s, or take a window with --pfns",
+			  p->size_opt, p->size_arg, p->size_opt);
+	if (!p->layout.memmap_from && p->layout.pfn_count)
+		die_usage("--pfns takes a window of --memmap-from's file: give the file too");
 	if (p->run.rounds * p->run.builds > MAX_ROUNDS)
 		die_usage("-r %d with --builds=%d: at most %d rounds in all", p->run.rounds, p->run.builds, MAX_ROUNDS);
 	if (p->run.cpu >= 0 && p->run.threads > 1)
@@ -4205,6 +4366,41 @@ static void catch_signals(void)
 }
 
 /* Options, the preset and the checks across them: exit 2 on nonsense. */
+/* The pfns of a kpageflags file: 8 bytes each.  /proc says its files are
+ * empty, so count by reading. */
+static unsigned long file_pfns(const char *path)
+{
+	static char buf[1 << 16];
+	int fd = open(path, O_RDONLY);
+	unsigned long long bytes = 0;
+	ssize_t got;
+
+	if (fd < 0)
+		die("--memmap-from '%s': %s", path, strerror(errno));
+	while ((got = read(fd, buf, sizeof(buf))) > 0)
+		bytes += got;
+	if (got < 0)
+		die("--memmap-from '%s': %s", path, strerror(errno));
+	close(fd);
+	if (!bytes || bytes % 8)
+		die("--memmap-from '%s': %llu bytes, not a whole number of 8-byte pfn entries", path, bytes);
+	return bytes / 8;
+}
+
+/* --memmap-from sets the size: the file's pfns, or the --pfns window. */
+static void size_from_file(struct params *p)
+{
+	unsigned long total = file_pfns(p->layout.memmap_from);
+	unsigned long start = p->layout.pfn_start, count = p->layout.pfn_count;
+
+	if (start >= total || (count && count > total - start))
+		die("--pfns %lu:%lu: '%s' has pfns 0 to %lu", start, count,
+		    p->layout.memmap_from, total - 1);
+	p->layout.nr_pages = count ? count : total - start;
+	p->size_opt = "--memmap-from";
+	p->size_arg = p->layout.memmap_from;
+}
+
 /* The command line into *p: defaults, options, the preset, the checks
  * across options.  main and tests/fuzz-options.c both enter here. */
 static void parse_params(struct params *p, int argc, char **argv)
@@ -4219,6 +4415,8 @@ static void parse_params(struct params *p, int argc, char **argv)
 		p->run.cache = CACHE_WARM;
 		p->run.rounds = 1;
 	}
+	if (p->layout.memmap_from)
+		size_from_file(p);
 	if (!p->size_opt) {
 		p->size_opt = "-c";
 		p->size_arg = "1";

@@ -88,3 +88,49 @@ bad "--phys=both" -c 0.01 --phys=both
 bad "--locality=0.5" -c 0.01 --locality=0.5
 bad "--locality=x" -c 0.01 --locality=x
 bad "--access=sideways" -c 0.01 --access=sideways
+
+# --memmap-from: a made-up kpageflags file, 16 pfns: an order-2 LRU
+# folio (head 0, tails 1-3), order-0 LRU folios at 4 and 8, a free
+# buddy head at 12 with three flagless pages after it (an order-2
+# block), a slab page at 5, a hole at 6, flagless pages elsewhere
+kpf="$tmp/kpageflags"
+: >"$kpf"
+for pfn in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+	case $pfn in
+	0) printf '\040\200\000\000\000\000\000\000' ;;	# LRU | COMPOUND_HEAD
+	1 | 2 | 3) printf '\040\000\001\000\000\000\000\000' ;;	# LRU | COMPOUND_TAIL
+	4 | 8) printf '\040\000\000\000\000\000\000\000' ;;	# LRU
+	5) printf '\200\000\000\000\000\000\000\000' ;;	# SLAB
+	6) printf '\000\000\020\000\000\000\000\000' ;;	# NOPAGE
+	12) printf '\000\004\000\000\000\000\000\000' ;;	# BUDDY
+	*) printf '\000\000\000\000\000\000\000\000' ;;
+	esac >>"$kpf"
+done
+run -r 1 -vvv -s 3 --memmap-from="$kpf"
+check "--memmap-from: runs" [ "$rc" -eq 0 ]
+check "--memmap-from: the file's LRU folios and pages" \
+	out_has '^model: 3 LRU folios of 6 pages \(37\.5% of pfns\), other pages and folios as replayed'
+check "--memmap-from: the composition as built" \
+	out_has "^replayed: .*kpageflags pfns 0 to 15; LRU folios by order: 0:2 2:1; 1 free blocks \\(4 pages\\); 6 other pages\$"
+check "--memmap-from: every walk sums the replayed folios" totals_exact
+run -r 1 -v --memmap-from="$kpf" --pfns=4:8
+check "--pfns: a window of the file" \
+	out_has "^replayed: .* pfns 4 to 11; LRU folios by order: 0:2; 0 free blocks \\(0 pages\\); 6 other pages\$"
+run -r 1 -v --memmap-from="$kpf" --kernel-like
+check "--memmap-from with --kernel-like: the file keeps the layout" \
+	sh -c "grep '^--kernel-like set:' '$tmp/out' | grep -qv 'lru-fraction\|non-lru\|folios='"
+bad "--memmap-from with -c" -c 1 --memmap-from="$kpf"
+bad "--memmap-from with --lru-fraction" --memmap-from="$kpf" --lru-fraction=0.5
+bad "--memmap-from with --folio-order" --memmap-from="$kpf" --folio-order=2
+bad "--pfns without --memmap-from" --pfns=0:4
+bad "--pfns without a count" --memmap-from="$kpf" --pfns=4
+head -c 7 "$kpf" >"$tmp/short"
+run --memmap-from="$tmp/short"
+check "--memmap-from: a file of part of an entry is refused" \
+	sh -c "[ $rc -eq 1 ] && grep -q '7 bytes, not a whole number of 8-byte' '$tmp/err'"
+run --memmap-from="$tmp/nonexistent"
+check "--memmap-from: an unreadable file is refused" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'No such file' '$tmp/err'"
+run --memmap-from="$kpf" --pfns=10:10
+check "--pfns past the file's end is refused" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'has pfns 0 to 15' '$tmp/err'"
