@@ -163,11 +163,13 @@ check "explain: --memcg is refused, not ignored" \
 # snapshot --summary: the composition of a kpageflags file, here made up:
 # an order-2 LRU folio (head, 3 tails), an order-0 one, a free buddy head,
 # a slab page, a hole and a page with no flags
-printf '\040\200\000\000\000\000\000\000' >"$tmp/kpf"
-for i in 1 2 3; do printf '\040\000\001\000\000\000\000\000' >>"$tmp/kpf"; done
-printf '\040\000\000\000\000\000\000\000\000\004\000\000\000\000\000\000' >>"$tmp/kpf"
-printf '\200\000\000\000\000\000\000\000\000\000\020\000\000\000\000\000' >>"$tmp/kpf"
-printf '\000\000\000\000\000\000\000\000' >>"$tmp/kpf"
+{
+	printf '\040\200\000\000\000\000\000\000'
+	printf '\040\000\001\000\000\000\000\000%.0s' 1 2 3	# three tails
+	printf '\040\000\000\000\000\000\000\000\000\004\000\000\000\000\000\000'
+	printf '\200\000\000\000\000\000\000\000\000\000\020\000\000\000\000\000'
+	printf '\000\000\000\000\000\000\000\000'
+} >"$tmp/kpf"
 scripts/snapshot.sh --summary "$tmp/kpf" >"$tmp/comp" 2>&1
 check "snapshot --summary: every pfn counted" grep -qx 'pfns 9' "$tmp/comp"
 check "snapshot --summary: LRU folios and pages" \
