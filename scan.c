@@ -3961,12 +3961,16 @@ static const struct option_spec options[] = {
 static void set_option(struct params *p, const struct option_spec *o,
 		       const char *opt, const char *arg)
 {
-	void *field = (char *)p + o->field;
+	void *field;
 	double v;
 
+	if (o->kind == OPT_CUSTOM) {	/* its field may be NO_FIELD */
+		o->set(p, opt, arg);
+		return;
+	}
+	field = (char *)p + o->field;
 	switch (o->kind) {
 	case OPT_CUSTOM:
-		o->set(p, opt, arg);
 		break;
 	case OPT_FLAG:
 		*(int *)field = 1;
@@ -3996,8 +4000,11 @@ static void set_defaults(struct params *p)
 
 	for (i = 0; i < ARRAY_SIZE(options); i++) {
 		const struct option_spec *o = &options[i];
-		void *field = (char *)p + o->field;
+		void *field;
 
+		if (o->kind == OPT_CUSTOM || o->kind == OPT_FLAG)
+			continue;	/* custom fields start as the literals say */
+		field = (char *)p + o->field;
 		if (o->kind == OPT_INT || o->kind == OPT_CHOICE)
 			*(int *)field = (int)o->def;
 		else if (o->kind == OPT_ULONG)
