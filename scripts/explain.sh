@@ -16,6 +16,8 @@
 #/   7 lists/chunks        + --lists and --chunk
 #/   8 isolate             + --access
 #/   9 rmap (kernel-like)  + --rmap: every --kernel-like value
+#/  10 real memmap         with --memmap-from=FILE: the file's layout
+#/                         with the preset's LRU order and work
 #/
 #/ The values are --kernel-like's, read from scan itself (-v).  Prints a
 #/ table within 72 columns: both ratios, their range over rounds and the
@@ -23,22 +25,24 @@
 #/ every step's CSV rows (a step column first); -g draws an SVG waterfall
 #/ of the ListLRU and ArrayLRU ratios, log axis, 1x marked.  Further
 #/ options go to every step (e.g. -s 5, -t 2; not those --original
-#/ refuses, such as -r).  SCAN names the binary (default ./scan).
-#/ --memmap-from and --memcg are not in this release.
+#/ refuses, such as -r).  SCAN names the binary (default ./scan).  For a
+#/ --memmap-from step, give -c the file's size (its pfns / 1e6) so that
+#/ every step simulates as many pfns.  --memcg is not in this release.
 set -eu
 
 usage() {
 	sed -n 's|^#/ \{0,1\}||p' "$0"
 }
 
-size=4 csv="" svg=""
+size=4 csv="" svg="" file=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
 	-c) [ $# -ge 2 ] || { usage >&2; exit 2; }; size=$2; shift ;;
 	-o) [ $# -ge 2 ] || { usage >&2; exit 2; }; csv=$2; shift ;;
 	-g) [ $# -ge 2 ] || { usage >&2; exit 2; }; svg=$2; shift ;;
-	--memmap-from* | --memcg*)
+	--memmap-from=?*) file=${1#--memmap-from=} ;;
+	--memcg*)
 		echo "explain.sh: $1 is not in this release" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -66,8 +70,10 @@ knob() {	# knob NAME...: the preset's --NAME=VALUE words
 step() {	# step N NAME OPTIONS [SCAN_OPTION...]: run scan, keep its rows
 	n=$1 name=$2 with=$3
 	shift 3
-	# shellcheck disable=SC2086 # $with is a word list
-	"$scan" -c "$size" $with --format=csv "$@" >"$tmp/run" 2>"$tmp/err" || {
+	sized="-c $size"	# a replayed memmap has the file's size
+	case $with in *--memmap-from=*) sized="" ;; esac
+	# shellcheck disable=SC2086 # $sized and $with are word lists
+	"$scan" $sized $with --format=csv "$@" >"$tmp/run" 2>"$tmp/err" || {
 		echo "explain.sh: step $n ($name): $(head -n 1 "$tmp/err")" >&2
 		exit 1
 	}
@@ -75,10 +81,12 @@ step() {	# step N NAME OPTIONS [SCAN_OPTION...]: run scan, keep its rows
 		NR == 1 { if (n == 1) print "step,adds,options," $0; next }
 		{ gsub(/,/, " ", opts); print n "," name "," opts "," $0 }' \
 		"$tmp/run" >>"$tmp/all.csv"
-	echo "explain.sh: step $n of 9 done" >&2
+	echo "explain.sh: step $n of $steps done" >&2
 }
 
 : >"$tmp/all.csv"
+steps=9
+[ -z "$file" ] || steps=10
 step 1 "original" "--original" "$@"
 step 2 "rounds/cold cache" "--thp=system" "$@"
 step 3 "2 MiB memmap" "" "$@"
@@ -94,6 +102,8 @@ opts="$opts$(knob access)"
 step 8 "isolate" "$opts" "$@"
 opts="$opts$(knob rmap)"
 step 9 "rmap (kernel-like)" "$opts" "$@"
+[ -z "$file" ] ||
+	step 10 "real memmap" "--memmap-from=$file$(knob locality lists chunk access rmap)" "$@"
 [ -z "$csv" ] || cp "$tmp/all.csv" "$csv"
 
 # The table: a row a step, ListLRU then ArrayLRU, x the step before.

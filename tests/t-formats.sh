@@ -179,3 +179,8 @@ check "snapshot --summary: folios by order" \
 check "snapshot --summary: free, slab, holes, other" \
 	sh -c "grep -qx 'free (BUDDY heads): 1' '$tmp/comp' &&
 		grep -qx 'slab: 1, page tables: 0, holes: 1, other: 1, tails off the LRU: 0' '$tmp/comp'"
+# explain with a replayed memmap: a tenth step, the file's layout
+printf '\040\000\000\000\000\000\000\000%.0s' $(seq 1 2048) >"$tmp/kpf2048"
+scripts/explain.sh -c 0.002048 --memmap-from="$tmp/kpf2048" >"$tmp/explain" 2>&1
+check "explain --memmap-from: a tenth step, the real memmap" \
+	grep -Eq '^10 real memmap +[0-9.]+ x[0-9]' "$tmp/explain"
