@@ -169,6 +169,10 @@ _Static_assert(sizeof(struct page) == 64, "struct page must be 64 bytes");
 #define PG_LRU		(1UL << 6)	/* on an LRU list */
 #define PG_REFERENCED	(1UL << 7)	/* set or cleared by --access */
 #define PG_MAPPED	(1UL << 8)	/* --rmap: reclaim walks its rmap */
+/* bits 9-15: the memcg the folio is charged to, as the kernel's
+ * memcg_data says; 0 is the one reclaim targets (--memcg-share) */
+#define PG_MEMCG_SHIFT	9
+#define PG_MEMCG	(0x7fUL << PG_MEMCG_SHIFT)
 #define PG_LIST_SHIFT	16		/* bits 16-31: which LRU list */
 #define PG_LIST(flags)	((unsigned int)((flags) >> PG_LIST_SHIFT) & 0xffff)
 /* An 8-byte descriptor keeps the type and order in its low 6 bits and
@@ -261,6 +265,7 @@ struct layout_knobs {
 	enum non_lru non_lru;	/* where the other pages sit */
 	double folio_share[MAX_ORDER + 1]; /* share of LRU pages per order */
 	double locality;	/* mean run of pfn-adjacent folios */
+	double memcg_share;	/* share of LRU folios in the target memcg */
 	const char *memmap_from; /* --memmap-from: a kpageflags file */
 	unsigned long pfn_start; /* --pfns: its first pfn replayed */
 	unsigned long pfn_count; /* and how many; 0: to its end */
@@ -343,6 +348,7 @@ struct lru_model {
 	unsigned long nr_lru;	/* folios on the LRU */
 	unsigned long lru_pages; /* pages in those folios */
 	unsigned long nr_mapped; /* folios with PG_MAPPED */
+	unsigned long nr_others; /* LRU folios of other memcgs (not walked) */
 	int nr_shares;		/* -t: the walks split into this many shares */
 	struct work_knobs work;	/* copied from the parameters, so a walk
 				 * reads only the model */
@@ -1261,6 +1267,7 @@ struct layout {
 	int top;			/* largest order of any kind */
 	double upto[MAX_ORDER + 1];	/* share of the kinds of order <= k */
 	double mapped;			/* share of folios with PG_MAPPED */
+	double memcg;			/* share of folios in the target memcg */
 };
 
 static void add_kind(struct layout *lay, unsigned long type, int order,
@@ -1285,6 +1292,7 @@ static void plan_layout(struct layout *lay, const struct params *p)
 
 	memset(lay, 0, sizeof(*lay));
 	lay->mapped = p->work.rmap_share;
+	lay->memcg = p->layout.memcg_share;
 	for (k = 0; k <= MAX_ORDER; k++)
 		if (p->layout.folio_share[k] > 0)
 			add_kind(lay, PD_FOLIO, k, p->layout.lru_fraction * p->layout.folio_share[k]);
@@ -1307,6 +1315,8 @@ static void plan_layout(struct layout *lay, const struct params *p)
 /* Where a chunk's layout puts LRU heads, and what it has put. */
 struct cursor {
 	struct rng mapped_rng;	/* draws PG_MAPPED, apart from the layout's */
+	struct rng memcg_rng;	/* draws the memcg, apart from both */
+	unsigned long others;	/* LRU folios of other memcgs */
 	union lru_slot *slot;	/* the next free slot */
 	unsigned long heads;	/* LRU folios laid out */
 	unsigned long pages;	/* pages in them */
@@ -1326,7 +1336,13 @@ static void put_block(struct lru_model *m, const struct layout *lay,
 
 	for (i = 1; i < nr; i++)
 		*desc_word(m, pfn + i) = k->type == PD_FOLIO ? PD_TAIL : PD_OTHER;
-	if (k->type == PD_FOLIO) {
+	if (k->type == PD_FOLIO && lay->memcg < 1 &&
+	    rng_unit(&cur->memcg_rng) >= lay->memcg) {
+		/* on another memcg's LRU: not on the target's lists, and
+		 * the physical walk must read it to skip it */
+		head |= PG_LRU | 1UL << PG_MEMCG_SHIFT;
+		cur->others++;
+	} else if (k->type == PD_FOLIO) {
 		head |= PG_LRU;
 		if (lay->mapped > 0 && rng_unit(&cur->mapped_rng) < lay->mapped) {
 			head |= PG_MAPPED;
@@ -1471,6 +1487,7 @@ static void layout_part(void *arg, int i, int nr)
 		cur = &b->chunk[c];
 		memset(cur, 0, sizeof(*cur));
 		rng_seed(&cur->mapped_rng, b->seed ^ (0x6a09e667f3bcc909ULL * (c + 1)));
+		rng_seed(&cur->memcg_rng, b->seed ^ (0x3c6ef372fe94f82bULL * (c + 1)));
 		cur->slot = &m->lru[pfn];
 		if (b->replay >= 0)
 			replay_chunk(m, b, pfn, end, cur);
@@ -1486,13 +1503,14 @@ static void gather_heads(struct build *b)
 	struct lru_model *m = b->m;
 	size_t c;
 
-	m->nr_lru = m->lru_pages = m->nr_mapped = 0;
+	m->nr_lru = m->lru_pages = m->nr_mapped = m->nr_others = 0;
 	for (c = 0; c < nr_chunks(m); c++) {
 		memmove(&m->lru[m->nr_lru], &m->lru[c * CHUNK_PFNS],
 			b->chunk[c].heads * sizeof(*m->lru));
 		m->nr_lru += b->chunk[c].heads;
 		m->lru_pages += b->chunk[c].pages;
 		m->nr_mapped += b->chunk[c].mapped;
+		m->nr_others += b->chunk[c].others;
 	}
 }
 
@@ -2262,7 +2280,7 @@ static ALWAYS_INLINE struct walk_result physical(const struct lru_model *m,
 		 * the CPU keeps going (1.17x to 1.15x the streaming read
 		 * on a Xeon). */
 		if (size != MEMDESC_SIZE &&
-		    (w & (PD_TYPE | PG_LRU)) == (PD_FOLIO | PG_LRU)) {
+		    (w & (PD_TYPE | PG_LRU | PG_MEMCG)) == (PD_FOLIO | PG_LRU)) {
 			sum += visit(m, (struct folio *)word, access, rmap,
 				     &isolated, &sink);
 			visits++;
@@ -2274,7 +2292,8 @@ static ALWAYS_INLINE struct walk_result physical(const struct lru_model *m,
 			struct folio *folio = size == MEMDESC_SIZE ?
 					      PD_FOLIO_PTR(w) : (struct folio *)word;
 
-			if ((size == MEMDESC_SIZE ? folio->flags : w) & PG_LRU) {
+			if (((size == MEMDESC_SIZE ? folio->flags : w) &
+			     (PG_LRU | PG_MEMCG)) == PG_LRU) {
 				sum += visit(m, folio, access, rmap, &isolated,
 					     &sink);
 				visits++;
@@ -3479,6 +3498,9 @@ static void print_model(const struct lru_model *m, const struct params *p)
 		p->layout.locality, p->layout.desc_size);
 	if (p->layout.memmap_from)
 		print_replay(m, p);
+	if (p->layout.memcg_share < 1)
+		fprintf(p->out.text, "memcg: the target holds %lu of %lu LRU folios (--memcg-share=%g); the LRU walks visit its lists, the physical walk reads the others' folios to skip them\n",
+			m->nr_lru, m->nr_lru + m->nr_others, p->layout.memcg_share);
 	if (p->work.nr_lists > 1)
 		snprintf(lists, sizeof(lists), "%d lists per thread taken %lu at a time",
 			 p->work.nr_lists, p->work.chunk);
@@ -3630,6 +3652,7 @@ static void run_fields(struct fields *f, const struct lru_model *m,
 	add_string(f, "version", SCAN_VERSION);
 	/* new columns go last: scripts read the others by place too */
 	add_string(f, "memmap_from", p->layout.memmap_from ? p->layout.memmap_from : "");
+	add_field(f, "memcg_share", "%g", p->layout.memcg_share);
 }
 
 /* One walk's fields: its times and its speedup (ratio) over rounds. */
@@ -3943,6 +3966,8 @@ static const struct option_spec options[] = {
 	  .help = "mapped folios cost HOPS dependent misses each" },
 	{ 0, "struct-page", "64|32|8", CUSTOM(layout.desc_size, set_struct_page),
 	  .help = "bytes per page descriptor (default 64)" },
+	{ 0, "memcg-share", "F", REAL(layout.memcg_share, 0, 1, 1), .above = 1,
+	  .help = "share of LRU folios in the memcg reclaim targets" },
 	{ 0, "memmap-from", "FILE", CUSTOM(layout.memmap_from, set_memmap_from),
 	  .help = "lay the memmap out as a kpageflags file says" },
 	{ 0, "pfns", "START:COUNT", CUSTOM(layout.pfn_start, set_pfns),
@@ -4254,6 +4279,8 @@ static void check_params(const struct params *p)
 	if (p->layout.memmap_from && p->size_opt)
 		die_usage("--memmap-from decides the size (%s %s): drop %s, or take a window with --pfns",
 			  p->size_opt, p->size_arg, p->size_opt);
+	if (p->layout.memcg_share < 1 && p->layout.desc_size == MEMDESC_SIZE)
+		die_usage("--memcg-share with --struct-page=8: folios of other memcgs would need folios of their own; not in this release");
 	if (!p->layout.memmap_from && p->layout.pfn_count)
 		die_usage("--pfns takes a window of --memmap-from's file: give the file too");
 	if (p->run.rounds * p->run.builds > MAX_ROUNDS)

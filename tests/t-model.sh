@@ -134,3 +134,17 @@ check "--memmap-from: an unreadable file is refused" \
 run --memmap-from="$kpf" --pfns=10:10
 check "--pfns past the file's end is refused" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'has pfns 0 to 15' '$tmp/err'"
+
+# --memcg-share: the target memcg holds a share of the LRU folios; the
+# LRU walks visit its lists, the physical walk skips the others' folios
+run -c 0.02 -s 9 -r 1 -vvv --memcg-share=0.25
+check "--memcg-share: runs" [ "$rc" -eq 0 ]
+check "--memcg-share: the target's share of the LRU folios" \
+	sh -c "n=\$(sed -n 's/^memcg: the target holds \\([0-9]*\\) of 20000 LRU folios (--memcg-share=0.25).*/\\1/p' '$tmp/out');
+		[ -n \"\$n\" ] && [ \$n -gt 4000 ] && [ \$n -lt 6000 ]"
+check "--memcg-share: every walk sums the target's folios only" totals_exact
+run -c 0.02 -s 9 -r 1 -vvv -t 2 --memcg-share=0.5 --access=isolate --lists=3 --phys=jump --folio-order=2
+check "--memcg-share with threads, isolation, lists, large folios: checked" totals_exact
+bad "--memcg-share=0" -c 0.01 --memcg-share=0
+bad "--memcg-share=1.5" -c 0.01 --memcg-share=1.5
+bad "--memcg-share with --struct-page=8" -c 0.01 --memcg-share=0.5 --struct-page=8
