@@ -18,6 +18,8 @@
 #/   9 rmap (kernel-like)  + --rmap: every --kernel-like value
 #/  10 real memmap         with --memmap-from=FILE: the file's layout
 #/                         with the preset's LRU order and work
+#/  11 memcg target        with --memcg-share=F: + a memcg holding F of
+#/                         the LRU folios, as memcg limit reclaim sees it
 #/
 #/ The values are --kernel-like's, read from scan itself (-v).  Prints a
 #/ table within 72 columns: both ratios, their range over rounds and the
@@ -27,14 +29,15 @@
 #/ options go to every step (e.g. -s 5, -t 2; not those --original
 #/ refuses, such as -r).  SCAN names the binary (default ./scan).  For a
 #/ --memmap-from step, give -c the file's size (its pfns / 1e6) so that
-#/ every step simulates as many pfns.  --memcg is not in this release.
+#/ every step simulates as many pfns.  --memcg=INODE is not in this
+#/ release.
 set -eu
 
 usage() {
 	sed -n 's|^#/ \{0,1\}||p' "$0"
 }
 
-size=4 csv="" svg="" file=""
+size=4 csv="" svg="" file="" memcg=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
@@ -42,6 +45,7 @@ while [ $# -gt 0 ]; do
 	-o) [ $# -ge 2 ] || { usage >&2; exit 2; }; csv=$2; shift ;;
 	-g) [ $# -ge 2 ] || { usage >&2; exit 2; }; svg=$2; shift ;;
 	--memmap-from=?*) file=${1#--memmap-from=} ;;
+	--memcg-share=?*) memcg=$1 ;;
 	--memcg*)
 		echo "explain.sh: $1 is not in this release" >&2; exit 2 ;;
 	*) break ;;
@@ -86,7 +90,8 @@ step() {	# step N NAME OPTIONS [SCAN_OPTION...]: run scan, keep its rows
 
 : >"$tmp/all.csv"
 steps=9
-[ -z "$file" ] || steps=10
+[ -z "$file" ] || steps=$((steps + 1))
+[ -z "$memcg" ] || steps=$((steps + 1))
 step 1 "original" "--original" "$@"
 step 2 "rounds/cold cache" "--thp=system" "$@"
 step 3 "2 MiB memmap" "" "$@"
@@ -102,8 +107,12 @@ opts="$opts$(knob access)"
 step 8 "isolate" "$opts" "$@"
 opts="$opts$(knob rmap)"
 step 9 "rmap (kernel-like)" "$opts" "$@"
-[ -z "$file" ] ||
-	step 10 "real memmap" "--memmap-from=$file$(knob locality lists chunk access rmap)" "$@"
+last="$opts"
+if [ -n "$file" ]; then
+	last="--memmap-from=$file$(knob locality lists chunk access rmap)"
+	step 10 "real memmap" "$last" "$@"
+fi
+[ -z "$memcg" ] || step "$steps" "memcg target" "$last $memcg" "$@"
 [ -z "$csv" ] || cp "$tmp/all.csv" "$csv"
 
 # The table: a row a step, ListLRU then ArrayLRU, x the step before.

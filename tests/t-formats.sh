@@ -184,3 +184,6 @@ printf '\040\000\000\000\000\000\000\000%.0s' $(seq 1 2048) >"$tmp/kpf2048"
 scripts/explain.sh -c 0.002048 --memmap-from="$tmp/kpf2048" >"$tmp/explain" 2>&1
 check "explain --memmap-from: a tenth step, the real memmap" \
 	grep -Eq '^10 real memmap +[0-9.]+ x[0-9]' "$tmp/explain"
+scripts/explain.sh -c 0.002 --memcg-share=0.5 >"$tmp/explain" 2>&1
+check "explain --memcg-share: a last step, the memcg target" \
+	grep -Eq '^10 memcg target +[0-9.]+ x[0-9]' "$tmp/explain"
