@@ -299,6 +299,7 @@ struct run_knobs {
 /* Where the results go, and how much of them. */
 struct output {
 	int verbose;		/* -v count */
+	int quiet;		/* -q: no warnings about the figures */
 	enum format format;	/* --format: how results are written */
 	FILE *text;		/* where the text lines go: stdout, or with
 				 * csv and json, stderr if -v, else nowhere */
@@ -3384,9 +3385,8 @@ static void warn_off_bound(const struct reports *r)
 
 		if (w->walk->at_bound && w->bound_x > 0 &&
 		    (w->bound_x > 1 + BOUND_WARN || w->bound_x < 1 - BOUND_WARN))
-			warn("%s runs at %.2fx this core's %s (%.2f against %.2f ns): the code, not the memory, is being measured",
-			     w->walk->label, w->bound_x, bound_names[w->walk->bound],
-			     w->walk_ns, w->bound_ns);
+			warn("%s at %.2fx this core's %s: the code is measured, not the memory",
+			     w->walk->label, w->bound_x, bound_names[w->walk->bound]);
 	}
 }
 
@@ -3401,15 +3401,15 @@ static void warn_untrusted(const struct lru_model *m, const struct params *p,
 
 	for (s = 0; s < r->nr; s++)
 		if (r->walk[s].time.median < MIN_TICKS * tick)
-			warn("%s walk takes %.3g s, under %.0f clock ticks of %.3g s: its time is mostly clock; use a larger -c",
-			     r->walk[s].walk->label, r->walk[s].time.median, MIN_TICKS, tick);
+			warn("%s walk: %.3g s, under %.0f ticks of the clock; use a larger -c",
+			     r->walk[s].walk->label, r->walk[s].time.median, MIN_TICKS);
 	for (s = 0; s < r->nr; s++)
 		if (r->walk[s].st->disturbed)
-			warn("%s: %d of %d timed walks lost over %.0f%% of their time to other work even when timed again: its figure is not clean",
+			warn("%s: %d of %d walks lost over %.0f%% to other work even when retimed: not clean",
 			     r->walk[s].walk->label, r->walk[s].st->disturbed,
 			     r->walk[s].st->nr_samples, 100 * LOST_SHARE);
 	if (llc > 0 && bytes < LLC_FACTOR * llc)
-		warn("memmap (%s) is not %.0fx the last-level cache (%s): the ratios measure caches, not memory; use a larger -c",
+		warn("memmap %s < %.0fx LLC %s: the ratios measure caches; use a larger -c",
 		     human(bytes, b1, 32), LLC_FACTOR, human(llc, b2, 32));
 	else if (plain_knobs(p))
 		warn_off_bound(r);
@@ -3417,8 +3417,9 @@ static void warn_untrusted(const struct lru_model *m, const struct params *p,
 		const struct summary *q = &r->walk[s].ratio;
 
 		if (q->q3 - q->q1 > SPREAD_WARN * q->median)
-			warn("%s ratio spreads %.0f%% between rounds (quartiles %.3f and %.3f): the machine is noisy; rerun with more rounds (-r) or on a quieter machine",
-			     r->walk[s].walk->label, 100 * (q->q3 - q->q1) / q->median, q->q1, q->q3);
+			warn("%s ratio spreads %.0f%% over rounds (IQR %.3g-%.3g): noisy%s",
+			     r->walk[s].walk->label, 100 * (q->q3 - q->q1) / q->median, q->q1, q->q3,
+			     r->rounds < MAX_ROUNDS ? "; try a larger -r" : "");
 	}
 }
 
@@ -3432,9 +3433,9 @@ static void print_memmap(const struct lru_model *m, const struct params *p)
 	fprintf(p->out.text, "memmap %s for %lu pages (%s simulated), %s in huge pages (--thp=%s)\n",
 		human((double)m->nr_pages * m->desc_size, b1, 32), m->nr_pages,
 		human(m->nr_pages * SIM_PAGE_SIZE, b2, 32), hp, thp_names[p->run.thp]);
-	if (p->run.thp == THP_ALWAYS && share >= 0 && share < 0.5 &&
+	if (!p->out.quiet && p->run.thp == THP_ALWAYS && share >= 0 && share < 0.5 &&
 	    m->region[R_MEMMAP].len >= 4 * HUGE_PAGE_SIZE)
-		warn("--thp=always, but only %.0f%% of the memmap is in huge pages: see /sys/kernel/mm/transparent_hugepage/enabled", 100 * share);
+		warn("--thp=always got %.0f%% of the memmap in huge pages: see transparent_hugepage/enabled", 100 * share);
 }
 
 /* The folio mix as ORDER:PERCENT,... */
@@ -3928,6 +3929,8 @@ static const struct option_spec options[] = {
 	  .help = "N threads walk their own shares at once" },
 	{ 'v', NULL, NULL, CUSTOM(out.verbose, set_verbose),
 	  .help = "more detail: -v, -vv, -vvv" },
+	{ 'q', NULL, NULL, FLAG(out.quiet),
+	  .help = "no warnings about the figures (errors stay)" },
 	{ 0, "walks", "NAME,...", CUSTOM(run.walk, set_walks),
 	  .help = "walks to compare with the physical one, in order" },
 	{ 0, "format", "text|csv|json", CHOICE(out.format, format_names, FORMAT_TEXT),
@@ -4520,7 +4523,8 @@ static void report(const struct lru_model *m, const struct params *p,
 		print_ratios(out, &r);
 	if (out->format != FORMAT_TEXT)
 		print_results(m, p, &r);
-	warn_untrusted(m, p, &r);
+	if (!out->quiet)
+		warn_untrusted(m, p, &r);
 }
 
 int main(int argc, char **argv)

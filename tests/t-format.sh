@@ -83,3 +83,12 @@ check "--original: nothing flushed, nothing calibrated" \
 check "--original: no bounds without calibration" sh -c "! grep -q \"this core's\" '$tmp/out'"
 check "--original: ends with the two ratio lines" \
 	sh -c "tail -n 2 '$tmp/out' | grep -Ec '^Physical scan is [0-9.]+ faster than (ListLRU|ArrayLRU)\$' | grep -qx 2"
+
+# warnings: one line each, at most 100 columns; -q silences them
+run -c 0.01 -r 3 --walks=list,array,xarray
+check "warnings: each within 100 columns" sh -c "! awk 'length > 100' '$tmp/err' | grep -q ."
+run -c 0.01 -r 3 -q
+check "-q: no warning on stderr" [ ! -s "$tmp/err" ]
+check "-q: the results stay" out_has '^Physical scan is [0-9.]+ faster than ListLRU$'
+run -c 0.001 -r 64
+check "warnings: no -r advice at the most rounds" sh -c "! grep -q -- '-r' '$tmp/err'"
