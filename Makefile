@@ -6,12 +6,18 @@
 #   make sanitize   build ./scan-sanitize (ASan + UBSan) and run the tests on it
 #   make valgrind   run a tiny scan under valgrind's memcheck
 #   make fuzz       build the libFuzzer target and fuzz the options for FUZZ_SECONDS
-#   make install    install to $(DESTDIR)$(PREFIX)/bin
+#   make install    install scan, scan.1 and the scripts (as scan-NAME) under
+#                   $(DESTDIR)$(PREFIX); make uninstall removes them
 #   make WERROR=1   warnings are errors (CI)
 
 CFLAGS  ?= -O2 -g
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share
+# The scripts, installed as scan-NAME; what they share goes to DATADIR/scan.
+SCRIPTS  = sweep plot report compare explain snapshot vs-yardstick
+SHARED   = scan-env.sh human.awk
 CLANG   ?= clang
 FUZZ_SECONDS ?= 60
 
@@ -58,11 +64,27 @@ fuzz: fuzz-options
 		tests/fuzz-corpus.tmp tests/fuzz-seeds
 
 install: scan
-	mkdir -p $(DESTDIR)$(BINDIR)
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/scan
 	cp scan $(DESTDIR)$(BINDIR)/scan
 	chmod 755 $(DESTDIR)$(BINDIR)/scan
+	cp scan.1 $(DESTDIR)$(MANDIR)/man1/scan.1
+	chmod 644 $(DESTDIR)$(MANDIR)/man1/scan.1
+	for s in $(SCRIPTS); do \
+		cp scripts/$$s.sh $(DESTDIR)$(BINDIR)/scan-$$s && \
+		chmod 755 $(DESTDIR)$(BINDIR)/scan-$$s || exit 1; \
+	done
+	for f in $(SHARED); do \
+		cp scripts/$$f $(DESTDIR)$(DATADIR)/scan/$$f && \
+		chmod 644 $(DESTDIR)$(DATADIR)/scan/$$f || exit 1; \
+	done
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/scan $(DESTDIR)$(MANDIR)/man1/scan.1
+	for s in $(SCRIPTS); do rm -f $(DESTDIR)$(BINDIR)/scan-$$s; done
+	for f in $(SHARED); do rm -f $(DESTDIR)$(DATADIR)/scan/$$f; done
+	-rmdir $(DESTDIR)$(DATADIR)/scan 2>/dev/null
 
 clean:
 	rm -rf scan scan-sanitize fuzz-options tests/fuzz-corpus.tmp
 
-.PHONY: all run test sanitize valgrind fuzz install clean
+.PHONY: all run test sanitize valgrind fuzz install uninstall clean

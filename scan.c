@@ -3385,7 +3385,7 @@ static void warn_off_bound(const struct reports *r)
 
 		if (w->walk->at_bound && w->bound_x > 0 &&
 		    (w->bound_x > 1 + BOUND_WARN || w->bound_x < 1 - BOUND_WARN))
-			warn("%s at %.2fx this core's %s: the code is measured, not the memory",
+			warn("%s: %.2fx this core's %s, so the code is measured",
 			     w->walk->label, w->bound_x, bound_names[w->walk->bound]);
 	}
 }

@@ -52,8 +52,10 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-scan=${SCAN:-./scan}
-here=$(dirname "$0")
+env=$(dirname "$0")/scan-env.sh	# $scan, $awklib
+[ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
+# shellcheck source=scripts/scan-env.sh
+. "$env"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
@@ -125,9 +127,14 @@ $c["walk"] == "physical" { next }
 	r[s, w] = $c["speedup"]; lo[s, w] = $c["speedup_min"]; hi[s, w] = $c["speedup_max"]
 	if (s > last) last = s
 }
-function cell(s, w,    x) {
-	x = s > 1 && r[s - 1, w] > 0 ? sprintf("x%.2f", r[s, w] / r[s - 1, w]) : ""
-	return sprintf("%6.3g %5s %-11s", r[s, w], x, sprintf("%.3g-%.3g", lo[s, w], hi[s, w]))
+# v in at most 5 characters below 100000, never in e-notation
+function num(v) {
+	return sprintf(v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : v >= 1 ? "%.2f" : "%.3f", v)
+}
+function cell(s, w,    q, x) {
+	q = s > 1 && r[s - 1, w] > 0 ? r[s, w] / r[s - 1, w] : -1
+	x = q < 0 ? "" : "x" (q < 10 ? sprintf("%.2f", q) : num(q))
+	return sprintf("%6s %5s %-11s", num(r[s, w]), x, num(lo[s, w]) "-" num(hi[s, w]))
 }
 END {
 	printf "scan explain: %s pages on %s\n", pages, cpu
@@ -137,7 +144,7 @@ END {
 		printf "%2d %-18s %s %s\n", s, name[s], cell(s, "list"), cell(s, "array")
 }' "$tmp/all.csv" | sed 's/ *$//'
 
-[ -z "$svg" ] || awk -F, "$(cat "$here/human.awk")"'
+[ -z "$svg" ] || awk -F, "$awklib"'
 function esc(t) { gsub(/&/, "\\&amp;", t); gsub(/</, "\\&lt;", t); return t }
 function y(v) { return T + H - (log(v) - log(lo)) / (log(hi) - log(lo)) * H }
 NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }

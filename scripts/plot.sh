@@ -30,8 +30,11 @@ done
 [ $# -eq 1 ] || { usage >&2; exit 2; }
 [ -r "$1" ] || { echo "plot.sh: cannot read $1" >&2; exit 1; }
 
-here=$(dirname "$0")
-awk -F, -v xcol="$xcol" "$(cat "$here/human.awk")"'
+env=$(dirname "$0")/scan-env.sh	# $scan, $awklib
+[ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
+# shellcheck source=scripts/scan-env.sh
+. "$env"
+awk -F, -v xcol="$xcol" "$awklib"'
 function esc(s) {
 	gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s)
 	return s

@@ -17,7 +17,10 @@ case ${1:-} in
 -h | --help) usage; exit 0 ;;
 esac
 
-scan=${SCAN:-./scan}
+env=$(dirname "$0")/scan-env.sh	# $scan, $awklib
+[ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
+# shellcheck source=scripts/scan-env.sh
+. "$env"
 [ -x "$scan" ] || { echo "report.sh: no $scan: run make first" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -32,7 +35,7 @@ if [ "$rc" -ne 0 ]; then
 fi
 
 {
-	awk -F, -v cmd="$scan $*" "$(cat "$(dirname "$0")/human.awk")"'
+	awk -F, -v cmd="$scan $*" "$awklib"'
 	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	NR == 2 {
 		printf "scan %s on %s, %s CPUs, %s of RAM\n", $col["version"],

@@ -35,7 +35,10 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-scan=${SCAN:-./scan}
+env=$(dirname "$0")/scan-env.sh	# $scan, $awklib
+[ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
+# shellcheck source=scripts/scan-env.sh
+. "$env"
 [ -x "$scan" ] || { echo "sweep.sh: no $scan: run make first" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -100,7 +103,7 @@ done
 [ -z "$out" ] || cp "$tmp/all.csv" "$out"
 
 # The table: one row per size, one column per walk compared.
-awk -F, "$(cat "$(dirname "$0")/human.awk")"'
+awk -F, "$awklib"'
 NR == 1 {
 	for (i = 1; i <= NF; i++)
 		col[$i] = i

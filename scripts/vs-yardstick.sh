@@ -39,7 +39,10 @@ shift $((OPTIND - 1))
 naive=$1
 shift
 [ -s "$configs" ] || printf '%s\n' "$*" >>"$configs"
-scan=${SCAN:-./scan}
+env=$(dirname "$0")/scan-env.sh	# $scan, $awklib
+[ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
+# shellcheck source=scripts/scan-env.sh
+. "$env"
 
 # wall OUT CMD...: run CMD, its stdout into OUT and its stderr dropped,
 # and print its wall time in seconds (POSIX time -p, 10 ms steps).
