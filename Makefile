@@ -8,6 +8,7 @@
 #   make fuzz       build the libFuzzer target and fuzz the options for FUZZ_SECONDS
 #   make install    install scan, scan.1 and the scripts (as scan-NAME) under
 #                   $(DESTDIR)$(PREFIX); make uninstall removes them
+#   make yardstick  build the textbook 2023 method, for scripts/vs-yardstick.sh
 #   make WERROR=1   warnings are errors (CI)
 
 CFLAGS  ?= -O2 -g
@@ -42,6 +43,9 @@ scan-sanitize: scan.c
 fuzz-options: tests/fuzz-options.c scan.c
 	$(CLANG) $(CPPFLAGS) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all $(THREADS) -o $@ tests/fuzz-options.c
+
+yardstick: docs/yardstick.c
+	$(CC) $(CPPFLAGS) -O2 $(LDFLAGS) -o $@ docs/yardstick.c $(LDLIBS)
 
 run: scan
 	./scan
@@ -85,6 +89,6 @@ uninstall:
 	-rmdir $(DESTDIR)$(DATADIR)/scan 2>/dev/null
 
 clean:
-	rm -rf scan scan-sanitize fuzz-options tests/fuzz-corpus.tmp
+	rm -rf scan scan-sanitize fuzz-options yardstick tests/fuzz-corpus.tmp
 
 .PHONY: all run test sanitize valgrind fuzz install uninstall clean

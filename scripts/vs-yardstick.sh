@@ -5,7 +5,7 @@
 #/ usage: scripts/vs-yardstick.sh [-h] [-n RUNS] [-c SIZE] [-o OPTIONS]...
 #/                                NAIVE [SCAN_OPTION...]
 #/
-#/ NAIVE is the yardstick binary (cc -O2 ../shared/yardstick/naive.c -o naive).
+#/ NAIVE is the yardstick binary: make yardstick (docs/yardstick.c).
 #/ Runs NAIVE SIZE and ./scan -c SIZE, alternately, RUNS times each
 #/ (default 8, SIZE 4), then prints for each program and ratio the
 #/ median, the range and the coefficient of variation (CV) over runs,

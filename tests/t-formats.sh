@@ -187,3 +187,13 @@ check "explain --memmap-from: a tenth step, the real memmap" \
 scripts/explain.sh -c 0.002 --memcg-share=0.5 >"$tmp/explain" 2>&1
 check "explain --memcg-share: a last step, the memcg target" \
 	grep -Eq '^10 memcg target +[0-9.]+ x[0-9]' "$tmp/explain"
+# the project's own yardstick, beside scan
+if make -s yardstick >/dev/null 2>&1; then
+	./yardstick 0.01 >"$tmp/yard"
+	check "yardstick: setup and ratio lines" \
+		sh -c "grep -Eq '^setup [0-9.]+\$' '$tmp/yard' && grep -Eq '^ratio [0-9.]+ [0-9.]+\$' '$tmp/yard'"
+	scripts/vs-yardstick.sh -n 1 -c 0.01 ./yardstick >"$tmp/vs" 2>/dev/null
+	check "vs-yardstick with the project's yardstick" grep -Eq '^naive +1 +[0-9.]+ ' "$tmp/vs"
+else
+	check "yardstick: builds" false
+fi
