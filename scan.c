@@ -3581,6 +3581,8 @@ static void read_machine(struct machine *mc)
 /* Named values, in order; strings are marked for JSON's quotes. */
 struct fields {
 	int nr;
+	int late;		/* a walk's fields from here on follow the
+				 * run's in CSV: columns added after 2.0 */
 	const char *name[MAX_FIELDS];
 	char value[MAX_FIELDS][160];
 	char string[MAX_FIELDS];
@@ -3676,6 +3678,9 @@ static void walk_fields(struct fields *f, const struct lru_model *m,
 	add_field(f, "bound_ratio", "%.4f", w->bound_x);
 	add_field(f, "retimed", "%d", w->st->retimed);
 	add_field(f, "disturbed", "%d", w->st->disturbed);
+	f->late = f->nr;
+	add_field(f, "speedup_q1", "%.6f", w->ratio.q1);
+	add_field(f, "speedup_q3", "%.6f", w->ratio.q3);
 }
 
 /* Fields as JSON members, each line but the last ending in a comma
@@ -3692,17 +3697,39 @@ static void print_json_fields(const struct fields *f, const char *indent,
 }
 
 /* The machine-readable results on stdout, in the --format asked for. */
+/* The i-th CSV column of a walk's row: its early fields, the run's,
+ * then its late ones, so columns added later go last. */
+static const struct fields *csv_column(const struct fields *run, const struct fields *walk,
+				       int i, int *at)
+{
+	int early = walk->late ? walk->late : walk->nr;
+
+	if (i < early) {
+		*at = i;
+		return walk;
+	}
+	if (i < early + run->nr) {
+		*at = i - early;
+		return run;
+	}
+	*at = i - run->nr;
+	return walk;
+}
+
 static void print_csv(const struct fields *run, const struct fields *walk, int nr)
 {
-	int s, i, n = walk[0].nr + run->nr;
+	const struct fields *f;
+	int s, i, at, n = walk[0].nr + run->nr;
 
-	for (i = 0; i < n; i++)
-		printf("%s%s", i < walk[0].nr ? walk[0].name[i] : run->name[i - walk[0].nr],
-		       i + 1 < n ? "," : "\n");
+	for (i = 0; i < n; i++) {
+		f = csv_column(run, &walk[0], i, &at);
+		printf("%s%s", f->name[at], i + 1 < n ? "," : "\n");
+	}
 	for (s = 0; s < nr; s++)
-		for (i = 0; i < n; i++)
-			printf("%s%s", i < walk[s].nr ? walk[s].value[i] : run->value[i - walk[s].nr],
-			       i + 1 < n ? "," : "\n");
+		for (i = 0; i < n; i++) {
+			f = csv_column(run, &walk[s], i, &at);
+			printf("%s%s", f->value[at], i + 1 < n ? "," : "\n");
+		}
 }
 
 static void print_json(const struct fields *run, const struct fields *walk, int nr)
