@@ -34,8 +34,19 @@ if [ "$rc" -ne 0 ]; then
 	exit "$rc"
 fi
 
+# The command as run, with the seed it used unless one was given, so the
+# post can be rerun.
+seeded=0
+for a in "$@"; do
+	case $a in -s*) seeded=1 ;; esac
+done
+cmd="$scan $*"
+[ "$seeded" -eq 1 ] ||
+	cmd="$cmd -s $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "seed") c = i }
+		NR == 2 { print $c }' "$tmp/csv")"
+
 {
-	awk -F, -v cmd="$scan $*" "$awklib"'
+	awk -F, -v cmd="$cmd" "$awklib"'
 	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	NR == 2 {
 		printf "scan %s on %s, %s CPUs, %s of RAM\n", $col["version"],
@@ -46,24 +57,42 @@ fi
 	}
 	{ row[NR] = $0 }
 	END {
-		n = NR
-		for (r = 2; r <= n; r++) {
+		for (r = 2; r <= NR; r++) {
 			split(row[r], f, ",")
 			nsp = sprintf("%.2f ns/page", f[col["ns_per_page"]])
 			if (f[col["walk"]] == "physical") {
-				printf "%s pages (%s simulated), %d%% of the memmap in huge pages, %s rounds\n",
+				printf "%s pages (%s simulated), %d%% in huge pages, %s rounds\n",
 				    f[col["pages"]], human(f[col["memory_bytes"]], "%.1f"),
 				    100 * f[col["huge_share"]], f[col["rounds"]]
-				phys = "Physical " nsp
+				printf "Physical %s; ratios over rounds, median (range):\n", nsp
 				continue
 			}
-			spread = spread sprintf("%s%s %.2f (%.2f to %.2f), %s", spread ? "; " : "",
-			    f[col["label"]], f[col["speedup"]], f[col["speedup_min"]],
-			    f[col["speedup_max"]], nsp)
+			printf "  %s %.2f (%.2f to %.2f), %s\n", f[col["label"]],
+			    f[col["speedup"]], f[col["speedup_min"]], f[col["speedup_max"]], nsp
 		}
-		printf "%s; per-walk ratio over rounds, median (range): %s\n", phys, spread
 	}' "$tmp/csv"
 	grep '^Physical scan is' "$tmp/text"
-	grep '^scan: warning' "$tmp/text" || true
+	# a warning in one short line: what is wrong, not the advice
+	sed -n 's/^scan: warning: \([^:;]*\).*/warning: \1/p' "$tmp/text"
 } >"$tmp/block"		# not a pipe: a failing awk must fail the script
-tr '\t' ' ' <"$tmp/block" | fold -s -w 72 | sed 's/ *$//'
+
+# Wrap at 72 columns between words, never inside a parenthesis: a line
+# breaks at the last space outside one.
+tr '\t' ' ' <"$tmp/block" | awk '
+{
+	line = $0
+	while (length(line) > 72) {
+		cut = 0; depth = 0
+		for (i = 1; i <= length(line); i++) {
+			ch = substr(line, i, 1)
+			if (ch == "(") depth++
+			else if (ch == ")") depth--
+			else if (ch == " " && depth == 0 && i <= 73) cut = i
+		}
+		if (!cut)
+			break
+		print substr(line, 1, cut - 1)
+		line = "  " substr(line, cut + 1)
+	}
+	print line
+}' | sed 's/ *$//'
