@@ -77,21 +77,23 @@ cmd="$scan $*"
 } >"$tmp/block"		# not a pipe: a failing awk must fail the script
 
 # Wrap at 72 columns between words, never inside a parenthesis: a line
-# breaks at the last space outside one.
+# breaks at the last space outside one.  The command breaks with a
+# backslash, so it can still be pasted into a shell.
 tr '\t' ' ' <"$tmp/block" | awk '
 {
 	line = $0
+	cmd = substr(line, 1, 2) == "$ "
 	while (length(line) > 72) {
 		cut = 0; depth = 0
 		for (i = 1; i <= length(line); i++) {
 			ch = substr(line, i, 1)
 			if (ch == "(") depth++
 			else if (ch == ")") depth--
-			else if (ch == " " && depth == 0 && i <= 73) cut = i
+			else if (ch == " " && depth == 0 && i <= 73 - 2 * cmd) cut = i
 		}
 		if (!cut)
 			break
-		print substr(line, 1, cut - 1)
+		print substr(line, 1, cut - 1) (cmd ? " \\" : "")
 		line = "  " substr(line, cut + 1)
 	}
 	print line

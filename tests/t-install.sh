@@ -14,7 +14,7 @@ for f in bin/scan share/man/man1/scan.1 share/scan/human.awk share/scan/scan-env
 done
 (cd "$tmp" && SCAN='' "$pfx/bin/scan-report" -c 0.01 -r 1) >"$tmp/report" 2>&1
 check "install: an installed script runs the installed scan from elsewhere" \
-	grep -q "^\\\$ $pfx/bin/scan -c 0.01 -r 1\$" "$tmp/report"
+	grep -Fq "$ $pfx/bin/scan -c 0.01 -r 1" "$tmp/report"
 (cd "$tmp" && "$pfx/bin/scan-plot" -h) >"$tmp/plot-help" 2>&1
 check "install: an installed script prints its usage" \
 	grep -q '^plot.sh - draw' "$tmp/plot-help"
