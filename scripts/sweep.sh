@@ -61,34 +61,51 @@ fi
 n=0
 for size in $sizes; do
 	n=$((n + 1))
+	largest=$size
 done
+# The last-level cache, to flag sizes whose memmap the caches hold.
+llc=$(getconf LEVEL3_CACHE_SIZE 2>/dev/null || echo 0)
+case $llc in '' | *[!0-9]*) llc=0 ;; esac
+echo "sweep: $n sizes, the largest -c $largest ($(awk -v c="$largest" "$awklib"'
+	BEGIN { print human(c * 1e6 * 64, "%.1f") }') of memmap at 64 bytes a page)" >&2
 i=0
 start=$(date +%s)
-done_work=0
+: >"$tmp/times"
 for size in $sizes; do
 	i=$((i + 1))
 	now=$(date +%s)
-	left=$(awk -v done_work="$done_work" -v spent=$((now - start)) -v sizes="$sizes" -v i="$i" 'BEGIN {
-		k = split(sizes, s, " ")
-		for (j = i; j <= k; j++)
-			todo += s[j]
-		if (done_work > 0)
-			printf "about %d s left", spent / done_work * todo
-		else
-			printf "time left unknown"
-	}')
+	# time left: a + b * size fitted to the runs so far (b alone after
+	# one run), summed over the sizes still to run
+	left=$(awk -v sizes="$sizes" -v i="$i" '
+		{ n++; x += $1; y += $2; xx += $1 * $1; xy += $1 * $2 }
+		END {
+			k = split(sizes, s, " ")
+			if (!n) { printf "time left unknown"; exit }
+			b = n > 1 && n * xx - x * x > 0 ? (n * xy - x * y) / (n * xx - x * x) : y / x
+			a = n > 1 ? (y - b * x) / n : 0
+			for (j = i; j <= k; j++)
+				todo += a + b * s[j]
+			printf "about %d s left", (todo > 0 ? todo + 0.5 : 0)
+		}' "$tmp/times")
 	echo "sweep: -c $size ($i of $n), $((now - start)) s so far, $left" >&2
 	rc=0
 	# shellcheck disable=SC2086 # opts is a list of options
 	"$scan" -c "$size" $opts --format=csv >"$tmp/run.csv" 2>"$tmp/err" || rc=$?
 	case $rc in
 	0)
-		if [ ! -s "$tmp/all.csv" ]; then
-			cat "$tmp/run.csv" >"$tmp/all.csv"
-		else
-			sed 1d "$tmp/run.csv" >>"$tmp/all.csv"
-		fi
-		done_work=$(awk -v a="$done_work" -v b="$size" 'BEGIN { print a + b }')
+		# scan's trust warnings become columns: the memmap over the
+		# LLC, a flag when it is under 4x, and how many warnings
+		warned=$(grep -c '^scan: warning' "$tmp/err" || true)
+		head=1
+		[ ! -s "$tmp/all.csv" ] || head=0
+		awk -F, -v OFS=, -v llc="$llc" -v warned="$warned" -v head="$head" '
+			NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+				if (head) print $0, "memmap_over_llc", "cache_sized", "warnings"; next }
+			{ r = llc > 0 ? $c["pages"] * $c["struct_page"] / llc : 0
+			  print $0, sprintf("%.2f", r), (llc > 0 && r < 4 ? 1 : 0), warned }' \
+			"$tmp/run.csv" >"$tmp/rows.csv"
+		cat "$tmp/rows.csv" >>"$tmp/all.csv"
+		echo "$size $(($(date +%s) - now))" >>"$tmp/times"
 		;;
 	1)
 		echo "sweep: -c $size skipped: $(sed -n 's/^scan: //p' "$tmp/err" | head -n 1)" >&2
@@ -123,6 +140,7 @@ NR == 1 {
 		label[++nlabels] = $col["label"]
 	}
 	ratio[size, $col["label"]] = $col["speedup"]
+	note[size] = $col["cache_sized"] ? "caches" : $col["warnings"] > 0 ? "warned" : ""
 }
 END {
 	printf "%10s %12s", "-c", "memory"
@@ -134,6 +152,9 @@ END {
 		printf "%10g %12s", size, human(mem[size], "%8.1f")
 		for (l = 1; l <= nlabels; l++)
 			printf " %14.3f", ratio[size, label[l]]
-		printf "\n"
+		printf "%s\n", note[size] ? "  " note[size] : ""
+		cached += note[size] == "caches"
 	}
+	if (cached)
+		print "caches: the memmap is under 4x the last-level cache; the ratios measure caches"
 }' "$tmp/all.csv"
