@@ -3804,21 +3804,31 @@ static void set_folios(struct params *p, const char *opt, const char *arg)
 	p->layout.folio_share[parse_ulong(opt, arg, 0, MAX_ORDER)] = 1;
 }
 
+/* A:B values: A into left (len bytes), B returned; form names the
+ * grammar in the error. */
+static const char *split_pair(const char *opt, const char *arg, char *left,
+			      size_t len, const char *form)
+{
+	const char *colon = strchr(arg, ':');
+
+	if (!colon || (size_t)(colon - arg) >= len)
+		die_usage("%s '%s': not %s", opt, arg, form);
+	memcpy(left, arg, colon - arg);
+	left[colon - arg] = 0;
+	return colon + 1;
+}
+
 /* --rmap=M:J: a share M of folios is mapped, each costing J hops. */
 static void set_rmap(struct params *p, const char *opt, const char *arg)
 {
-	const char *colon = strchr(arg, ':');
 	char share[64], what[128];
+	const char *hops = split_pair(opt, arg, share, sizeof(share), "SHARE:HOPS (e.g. 0.5:3)");
 
-	if (!colon || (size_t)(colon - arg) >= sizeof(share))
-		die_usage("%s '%s': not SHARE:HOPS (e.g. 0.5:3)", opt, arg);
-	memcpy(share, arg, colon - arg);
-	share[colon - arg] = 0;
 	/* errors in one part quote the whole value, then the part */
 	snprintf(what, sizeof(what), "%s '%s': share", opt, arg);
 	p->work.rmap_share = parse_real(what, share, 0, 1);
 	snprintf(what, sizeof(what), "%s '%s': hops", opt, arg);
-	p->work.rmap_hops = parse_ulong(what, colon + 1, 1, MAX_RMAP_HOPS);
+	p->work.rmap_hops = parse_ulong(what, hops, 1, MAX_RMAP_HOPS);
 }
 
 static void set_struct_page(struct params *p, const char *opt, const char *arg)
@@ -3873,17 +3883,13 @@ static void set_memmap_from(struct params *p, const char *opt, const char *arg)
 /* --pfns=START:COUNT: a window of the --memmap-from file. */
 static void set_pfns(struct params *p, const char *opt, const char *arg)
 {
-	const char *colon = strchr(arg, ':');
 	char start[32], what[128];
+	const char *count = split_pair(opt, arg, start, sizeof(start), "START:COUNT (e.g. 0:1048576)");
 
-	if (!colon || (size_t)(colon - arg) >= sizeof(start))
-		die_usage("%s '%s': not START:COUNT (e.g. 0:1048576)", opt, arg);
-	memcpy(start, arg, colon - arg);
-	start[colon - arg] = 0;
 	snprintf(what, sizeof(what), "%s '%s': start", opt, arg);
 	p->layout.pfn_start = parse_ulong(what, start, 0, ULONG_MAX);
 	snprintf(what, sizeof(what), "%s '%s': count", opt, arg);
-	p->layout.pfn_count = parse_ulong(what, colon + 1, 1, UINT32_MAX);
+	p->layout.pfn_count = parse_ulong(what, count, 1, UINT32_MAX);
 }
 
 static void show_help(struct params *p, const char *opt, const char *arg);

@@ -97,18 +97,21 @@ steps=9
 step 1 "original" "--original" "$@"
 step 2 "rounds/cold cache" "--thp=system" "$@"
 step 3 "2 MiB memmap" "" "$@"
-opts="$(knob lru-fraction non-lru)"
-step 4 "LRU share/layout" "$opts" "$@"
-opts="$opts$(knob folios)"
-step 5 "folio mix" "$opts" "$@"
-opts="$opts$(knob locality)"
-step 6 "locality" "$opts" "$@"
-opts="$opts$(knob lists chunk)"
-step 7 "lists/chunks" "$opts" "$@"
-opts="$opts$(knob access)"
-step 8 "isolate" "$opts" "$@"
-opts="$opts$(knob rmap)"
-step 9 "rmap (kernel-like)" "$opts" "$@"
+# steps 4-9: the preset's knobs, a group at a time, each on the last
+opts="" n=3
+while IFS='|' read -r name knobs; do
+	n=$((n + 1))
+	# shellcheck disable=SC2086 # knobs is a list of names
+	opts="$opts$(knob $knobs)"
+	step "$n" "$name" "$opts" "$@" </dev/null
+done <<'EOF'
+LRU share/layout|lru-fraction non-lru
+folio mix|folios
+locality|locality
+lists/chunks|lists chunk
+isolate|access
+rmap (kernel-like)|rmap
+EOF
 last="$opts"
 if [ -n "$file" ]; then
 	last="--memmap-from=$file$(knob locality lists chunk access rmap)"
