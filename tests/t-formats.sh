@@ -173,26 +173,32 @@ check "vs-yardstick: a row per scan run, in order" \
 check "vs-yardstick: -h prints the header block" \
 	sh -c "scripts/vs-yardstick.sh -h | head -n 1 | grep -q '^vs-yardstick.sh - run the yardstick'"
 
-# explain: nine steps from --original to --kernel-like, a table, CSV, SVG
-scripts/explain.sh -c 0.002 -o "$tmp/explain.csv" -g "$tmp/explain.svg" \
-	>"$tmp/explain" 2>"$tmp/explain.err"
+# explain: nine steps from --original to --kernel-like, then a replayed
+# memmap (2048 order-0 LRU pfns) and a memcg target: a table, CSV, SVG
+printf '\040\000\000\000\000\000\000\000%.0s' $(seq 1 2048) >"$tmp/kpf2048"
+scripts/explain.sh -c 0.002048 -o "$tmp/explain.csv" -g "$tmp/explain.svg" \
+	--memmap-from="$tmp/kpf2048" --memcg-share=0.5 >"$tmp/explain" 2>"$tmp/explain.err"
 rc=$?
 check "explain: exit 0" [ "$rc" -eq 0 ]
-check "explain: a row per step, original first, kernel-like last" \
-	sh -c "grep -Ec '^ ?[1-9] ' '$tmp/explain' | grep -qx 9 &&
+check "explain: a row per step, original first, kernel-like ninth" \
+	sh -c "grep -Ec '^ ?[0-9]+ ' '$tmp/explain' | grep -qx 11 &&
 		grep -q '^ 1 original ' '$tmp/explain' && grep -q '^ 9 rmap (kernel-like) ' '$tmp/explain'"
+check "explain --memmap-from: a tenth step, the real memmap" \
+	grep -Eq '^10 real memmap +[0-9.]+ x[0-9]' "$tmp/explain"
+check "explain --memcg-share: a last step, the memcg target" \
+	grep -Eq '^11 memcg target +[0-9.]+ x[0-9]' "$tmp/explain"
 check "explain: within 72 columns" sh -c "! awk 'length > 72' '$tmp/explain' | grep -q ."
 check "explain: each step's change from the last" \
 	sh -c "grep '^ 2 ' '$tmp/explain' | grep -Eq ' x[0-9]+\\.[0-9]{2} '"
 check "explain: the last step is --kernel-like's every value" \
 	sh -c "grep '^9,' '$tmp/explain.csv' | head -n 1 | grep -q -- '--rmap=0.5:3'"
 check "explain: CSV rows for each step's three walks" \
-	sh -c "[ \$(grep -c '^[1-9],' '$tmp/explain.csv') -eq 27 ]"
+	sh -c "[ \$(grep -Ec '^[0-9]+,' '$tmp/explain.csv') -eq 33 ]"
 if have python3; then
 	check "explain: the SVG parses, a bar per step and walk" python3 -c '
 import sys, xml.dom.minidom
 d = xml.dom.minidom.parse(sys.argv[1])
-assert len(d.getElementsByTagName("title")) == 18
+assert len(d.getElementsByTagName("title")) == 22
 ' "$tmp/explain.svg"
 else
 	skip "explain: the SVG parses" "no python3"
@@ -219,14 +225,6 @@ check "snapshot --summary: folios by order" \
 check "snapshot --summary: free, slab, holes, other" \
 	sh -c "grep -qx 'free (BUDDY heads): 1' '$tmp/comp' &&
 		grep -qx 'slab: 1, page tables: 0, holes: 1, other: 1, tails off the LRU: 0' '$tmp/comp'"
-# explain with a replayed memmap: a tenth step, the file's layout
-printf '\040\000\000\000\000\000\000\000%.0s' $(seq 1 2048) >"$tmp/kpf2048"
-scripts/explain.sh -c 0.002048 --memmap-from="$tmp/kpf2048" >"$tmp/explain" 2>&1
-check "explain --memmap-from: a tenth step, the real memmap" \
-	grep -Eq '^10 real memmap +[0-9.]+ x[0-9]' "$tmp/explain"
-scripts/explain.sh -c 0.002 --memcg-share=0.5 >"$tmp/explain" 2>&1
-check "explain --memcg-share: a last step, the memcg target" \
-	grep -Eq '^10 memcg target +[0-9.]+ x[0-9]' "$tmp/explain"
 # the project's own yardstick, beside scan
 if make -s yardstick >/dev/null 2>&1; then
 	./yardstick 0.01 >"$tmp/yard"

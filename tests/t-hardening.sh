@@ -3,6 +3,28 @@
 # and the portable build.  No input may crash or hang scan.
 . tests/lib.sh
 
+# The portable and 32-bit builds take seconds each: start them now, in
+# the background, and check them below.
+cc=${CC:-cc}
+{
+	"$cc" -std=gnu11 -Wall -Wextra -Werror -O2 -DSCAN_NO_LINUX -pthread \
+		-o "$tmp/portable" scan.c 2>"$tmp/portable.err"
+	echo $? >"$tmp/portable.rc"
+} &
+portable_build=$!
+# A 32-bit C library is there when a program using the headers scan.c
+# needs builds and links with -m32.
+printf '#include <errno.h>\n#include <pthread.h>\n#include <stdio.h>\n#include <sys/mman.h>\nint main(void) { return 0; }\n' >"$tmp/m32.c"
+"$cc" -m32 -pthread -o "$tmp/m32" "$tmp/m32.c" 2>/dev/null || rm -f "$tmp/m32"
+if [ -x "$tmp/m32" ]; then
+	{
+		"$cc" -m32 -std=gnu11 -Wall -Wextra -Werror -O2 -pthread \
+			-o "$tmp/scan32" scan.c 2>"$tmp/scan32.err"
+		echo $? >"$tmp/scan32.rc"
+	} &
+	m32_build=$!
+fi
+
 # A few hundred command lines from real and bogus options, each behind a
 # tiny size and one round, so none takes long on any host (the options
 # may only replace them with other tiny sizes): the status is always 0, 1
@@ -92,8 +114,8 @@ done
 
 # The portable build: the Linux-only parts (affinity, /proc, smaps, THP
 # and populate hints) compiled out.
-cc=${CC:-cc}
-if "$cc" -std=gnu11 -Wall -Wextra -Werror -O2 -DSCAN_NO_LINUX -pthread -o "$tmp/portable" scan.c 2>"$tmp/err"; then
+wait "$portable_build"
+if [ "$(cat "$tmp/portable.rc")" -eq 0 ] && [ ! -s "$tmp/portable.err" ]; then
 	check "-DSCAN_NO_LINUX: builds without a warning" true
 	SCAN="$tmp/portable" run -c 0.01 -r 2 -vvv
 	check "-DSCAN_NO_LINUX: runs" [ "$rc" -eq 0 ]
@@ -104,13 +126,11 @@ if "$cc" -std=gnu11 -Wall -Wextra -Werror -O2 -DSCAN_NO_LINUX -pthread -o "$tmp/
 else
 	check "-DSCAN_NO_LINUX: builds without a warning" false
 fi
-# A 32-bit C library is there when a program using the headers scan.c
-# needs builds and links with -m32.
-printf '#include <errno.h>\n#include <pthread.h>\n#include <stdio.h>\n#include <sys/mman.h>\nint main(void) { return 0; }\n' >"$tmp/m32.c"
-if "$cc" -m32 -pthread -o "$tmp/m32" "$tmp/m32.c" 2>/dev/null; then
+if [ -x "$tmp/m32" ]; then
+	wait "$m32_build"
 	echo "$cc -m32 ... scan.c" >"$tmp/cmd"
 	check "-m32: builds without a warning" \
-		"$cc" -m32 -std=gnu11 -Wall -Wextra -Werror -O2 -pthread -o "$tmp/scan32" scan.c
+		sh -c "[ \$(cat '$tmp/scan32.rc') -eq 0 ] && [ ! -s '$tmp/scan32.err' ]"
 	if "$tmp/m32" 2>/dev/null; then
 		SCAN="$tmp/scan32" run -c 0.01 -r 2 -vvv
 		check "-m32: totals exact" out_has '^total = 49995000$'
