@@ -3548,6 +3548,7 @@ struct machine {
 	double memory;		/* bytes of RAM */
 	char kernel[200];	/* uname: system, release, machine */
 	char thp[32];		/* the system's THP policy, or unknown */
+	double llc;		/* bytes of last-level cache, 0 if unknown */
 };
 
 static void read_machine(struct machine *mc)
@@ -3560,6 +3561,7 @@ static void read_machine(struct machine *mc)
 	    !read_key("/proc/cpuinfo", "Hardware", mc->cpu, sizeof(mc->cpu)))
 		snprintf(mc->cpu, sizeof(mc->cpu), "unknown");
 	mc->cpus = online_cpus();
+	mc->llc = llc_size();
 	mc->memory = read_key("/proc/meminfo", "MemTotal", mem, sizeof(mem)) ?
 		     atof(mem) * 1024 : 0;
 	if (uname(&u) == 0)
@@ -3581,8 +3583,6 @@ static void read_machine(struct machine *mc)
 /* Named values, in order; strings are marked for JSON's quotes. */
 struct fields {
 	int nr;
-	int late;		/* a walk's fields from here on follow the
-				 * run's in CSV: columns added after 2.0 */
 	const char *name[MAX_FIELDS];
 	char value[MAX_FIELDS][160];
 	char string[MAX_FIELDS];
@@ -3653,9 +3653,9 @@ static void run_fields(struct fields *f, const struct lru_model *m,
 	add_string(f, "kernel", mc->kernel);
 	add_string(f, "system_thp", mc->thp);
 	add_string(f, "version", SCAN_VERSION);
-	/* new columns go last: scripts read the others by place too */
 	add_string(f, "memmap_from", p->layout.memmap_from ? p->layout.memmap_from : "");
 	add_field(f, "memcg_share", "%g", p->layout.memcg_share);
+	add_field(f, "llc_bytes", "%.0f", mc->llc);
 }
 
 /* One walk's fields: its times and its speedup (ratio) over rounds. */
@@ -3678,7 +3678,6 @@ static void walk_fields(struct fields *f, const struct lru_model *m,
 	add_field(f, "bound_ratio", "%.4f", w->bound_x);
 	add_field(f, "retimed", "%d", w->st->retimed);
 	add_field(f, "disturbed", "%d", w->st->disturbed);
-	f->late = f->nr;
 	add_field(f, "speedup_q1", "%.6f", w->ratio.q1);
 	add_field(f, "speedup_q3", "%.6f", w->ratio.q3);
 }
@@ -3696,39 +3695,50 @@ static void print_json_fields(const struct fields *f, const char *indent,
 		       f->string[i] ? "\"" : "", more || i + 1 < f->nr ? "," : "");
 }
 
-/* The machine-readable results on stdout, in the --format asked for. */
-/* The i-th CSV column of a walk's row: its early fields, the run's,
- * then its late ones, so columns added later go last. */
-static const struct fields *csv_column(const struct fields *run, const struct fields *walk,
-				       int i, int *at)
-{
-	int early = walk->late ? walk->late : walk->nr;
+/*
+ * The CSV's columns, in order.  Scripts read some by place, so a column
+ * never moves: a new one goes at the end (the last five came after 2.0).
+ */
+static const char csv_header[] =
+	"walk,label,timed,median_s,min_s,max_s,ns_per_page,ns_per_folio,"
+	"speedup,speedup_min,speedup_max,bound,bound_ns,bound_ratio,retimed,"
+	"disturbed,pages,memory_bytes,seed,rounds,builds,lru_folios,lru_pages,"
+	"lru_fraction,non_lru,folios,phys,locality,access,lists,chunk,threads,"
+	"rmap_share,rmap_hops,struct_page,thp,huge_share,cache,kernel_like,"
+	"original,cpu,cpus,ram_bytes,kernel,system_thp,version,"
+	"memmap_from,memcg_share,speedup_q1,speedup_q3,llc_bytes";
 
-	if (i < early) {
-		*at = i;
-		return walk;
+/* The value of the field named name (len bytes) in a or b. */
+static const char *field_value(const struct fields *a, const struct fields *b,
+			       const char *name, size_t len)
+{
+	int i;
+
+	for (i = 0; i < a->nr + b->nr; i++) {
+		const struct fields *f = i < a->nr ? a : b;
+		int at = i < a->nr ? i : i - a->nr;
+
+		if (strlen(f->name[at]) == len && !strncmp(f->name[at], name, len))
+			return f->value[at];
 	}
-	if (i < early + run->nr) {
-		*at = i - early;
-		return run;
-	}
-	*at = i - run->nr;
-	return walk;
+	die("internal error: no field for CSV column %.*s", (int)len, name);
+	return "";
 }
 
 static void print_csv(const struct fields *run, const struct fields *walk, int nr)
 {
-	const struct fields *f;
-	int s, i, at, n = walk[0].nr + run->nr;
+	const char *c, *end;
+	int s, columns = 1;
 
-	for (i = 0; i < n; i++) {
-		f = csv_column(run, &walk[0], i, &at);
-		printf("%s%s", f->name[at], i + 1 < n ? "," : "\n");
-	}
+	for (c = csv_header; *c; c++)
+		columns += *c == ',';
+	if (columns != run->nr + walk[0].nr)
+		die("internal error: %d fields for %d CSV columns", run->nr + walk[0].nr, columns);
+	printf("%s\n", csv_header);
 	for (s = 0; s < nr; s++)
-		for (i = 0; i < n; i++) {
-			f = csv_column(run, &walk[s], i, &at);
-			printf("%s%s", f->value[at], i + 1 < n ? "," : "\n");
+		for (c = csv_header; *c; c = *end ? end + 1 : end) {
+			end = c + strcspn(c, ",");
+			printf("%s%s", field_value(&walk[s], run, c, end - c), *end ? "," : "\n");
 		}
 }
 

@@ -54,8 +54,19 @@ for w in d["walks"]:
 bounds = [w["bound"] for w in d["walks"]]
 assert bounds == ["streaming read", "dependent chase", "independent random loads"], bounds
 ' "$tmp/out"
+	cp "$tmp/out" "$tmp/json"
+	run -c 0.01 -r 2 --format=csv --walks=list,xarray
+	check "csv and json: the same fields" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+keys = set(d) - {"walks"} | set(d["walks"][0])
+header = open(sys.argv[2]).readline().strip().split(",")
+assert len(header) == len(set(header)) and set(header) == keys, keys ^ set(header)
+assert header[-1] == "llc_bytes" and d["llc_bytes"] >= 0, header[-1]
+' "$tmp/json" "$tmp/out"
 else
 	skip "json: parses" "no python3"
+	skip "csv and json: the same fields" "no python3"
 fi
 
 run -c 0.01 -r 1 --format=yaml
