@@ -269,6 +269,8 @@ struct layout_knobs {
 	const char *memmap_from; /* --memmap-from: a kpageflags file */
 	unsigned long pfn_start; /* --pfns: its first pfn replayed */
 	unsigned long pfn_count; /* and how many; 0: to its end */
+	unsigned long memcg;	/* --memcg: the target's inode, 0 if none */
+	const char *memcg_from;	/* --memcg-from: its kpagecgroup file */
 };
 
 /* What every walk does per folio, and how it takes the lists: the model
@@ -1326,19 +1328,20 @@ struct cursor {
 
 /*
  * Write a block of kind k at pfn: its head's word says what it is and
- * its order, tails say they are tails.  An LRU head goes to the cursor;
+ * its order, tails say they are tails.  An LRU head goes to the cursor,
+ * unless it is charged to another memcg than the target (other_memcg);
  * with 8-byte descriptors its folio comes later (make_folios()).
  */
 static void put_block(struct lru_model *m, const struct layout *lay,
-		      const struct kind *k, unsigned long pfn, struct cursor *cur)
+		      const struct kind *k, unsigned long pfn, struct cursor *cur,
+		      int other_memcg)
 {
 	unsigned long i, nr = 1UL << k->order;
 	unsigned long head = k->type | (unsigned long)k->order << PD_ORDER_SHIFT;
 
 	for (i = 1; i < nr; i++)
 		*desc_word(m, pfn + i) = k->type == PD_FOLIO ? PD_TAIL : PD_OTHER;
-	if (k->type == PD_FOLIO && lay->memcg < 1 &&
-	    rng_unit(&cur->memcg_rng) >= lay->memcg) {
+	if (k->type == PD_FOLIO && other_memcg) {
 		/* on another memcg's LRU: not on the target's lists, and
 		 * the physical walk must read it to skip it */
 		head |= PG_LRU | 1UL << PG_MEMCG_SHIFT;
@@ -1372,14 +1375,17 @@ static void place(struct lru_model *m, const struct layout *lay,
 			if (lay->kind[i].order != k)
 				continue;
 			if (x < lay->kind[i].share) {
-				put_block(m, lay, &lay->kind[i], pfn, cur);
+				/* --memcg-share: a folio's memcg, drawn */
+				put_block(m, lay, &lay->kind[i], pfn, cur,
+					  lay->kind[i].type == PD_FOLIO && lay->memcg < 1 &&
+					  rng_unit(&cur->memcg_rng) >= lay->memcg);
 				return;
 			}
 			x -= lay->kind[i].share;
 		}
 	}
 	if (k == 0) {		/* a page no kind fits, at the memmap's end */
-		put_block(m, lay, &other_page, pfn, cur);
+		put_block(m, lay, &other_page, pfn, cur, 0);
 		return;
 	}
 	place(m, lay, rng, pfn, k - 1, cur);
@@ -1395,6 +1401,8 @@ struct build {
 	atomic_size_t next_chunk;	/* the next chunk to fault or lay out */
 	struct cursor *chunk;		/* what each chunk laid out */
 	int replay;			/* --memmap-from's file, or -1 */
+	int cgroup;			/* --memcg-from's file, or -1 */
+	unsigned long memcg;		/* --memcg: the target's inode */
 	unsigned long pfn_start;	/* the file's pfn of the memmap's pfn 0 */
 };
 
@@ -1411,32 +1419,42 @@ static size_t nr_chunks(const struct lru_model *m)
 #define KPF_BUDDY		(1ULL << 10)
 #define KPF_COMPOUND_TAIL	(1ULL << 16)
 
+/* Entries [start, start + n) of a kpageflags-format file, malloc()ed. */
+static uint64_t *read_pfns(int fd, const char *opt, unsigned long start,
+			   unsigned long n)
+{
+	uint64_t *v = malloc(n * sizeof(*v));
+
+	if (!v)
+		die("out of memory for %s", opt);
+	if (pread(fd, v, n * sizeof(*v), (off_t)(start * sizeof(*v))) != (ssize_t)(n * sizeof(*v)))
+		die("%s: cannot read pfns %lu to %lu", opt, start, start + n - 1);
+	return v;
+}
+
 /*
  * Lay out pfns [pfn, end) as the file says.  An LRU page that is not a
  * tail heads a folio of the tails after it (its order the largest power
  * of two that fits them and its alignment; tails beyond become other
  * pages).  A BUDDY page heads a free block, whose order the file does
  * not give: the largest aligned block, up to MAX_ORDER, whose other
- * pages carry no flag at all, as free pages do.  Everything else (slab,
+ * pages carry no flag but BUDDY (a 6.18 kernel marks every free page
+ * BUDDY, older ones the head only; the allocator merges free buddies,
+ * so the largest such block is the allocator's).  Everything else (slab,
  * page tables, reserved, holes, tails of what is not on the LRU) is an
  * other page.  Folios and blocks are naturally aligned, so none crosses
- * a chunk.
+ * a chunk.  With --memcg, a folio whose head kpagecgroup gives another
+ * inode is another memcg's.
  */
 static void replay_chunk(struct lru_model *m, const struct build *b,
 			 unsigned long pfn, unsigned long end, struct cursor *cur)
 {
 	unsigned long n = end - pfn, i, size;
-	uint64_t *flags = malloc(n * sizeof(*flags));
+	uint64_t *flags = read_pfns(b->replay, "--memmap-from", b->pfn_start + pfn, n);
+	uint64_t *cgroup = b->cgroup < 0 ? NULL :
+			   read_pfns(b->cgroup, "--memcg-from", b->pfn_start + pfn, n);
 	struct kind k = { PD_OTHER, 0, 0 };
-	ssize_t got;
 
-	if (!flags)
-		die("out of memory for --memmap-from");
-	got = pread(b->replay, flags, n * sizeof(*flags),
-		    (off_t)((b->pfn_start + pfn) * sizeof(*flags)));
-	if (got != (ssize_t)(n * sizeof(*flags)))
-		die("--memmap-from: cannot read pfns %lu to %lu", b->pfn_start + pfn,
-		    b->pfn_start + end - 1);
 	for (i = 0; i < n; i += 1UL << k.order) {
 		k.type = PD_OTHER;
 		k.order = 0;
@@ -1447,7 +1465,7 @@ static void replay_chunk(struct lru_model *m, const struct build *b,
 			k.type = PD_FOLIO;
 		} else if (flags[i] & KPF_BUDDY) {
 			for (size = 1; i + size < n && size < (1UL << MAX_ORDER) &&
-				       !flags[i + size]; size++)
+				       !(flags[i + size] & ~KPF_BUDDY); size++)
 				;
 			k.type = PD_BUDDY;
 		} else {
@@ -1455,9 +1473,11 @@ static void replay_chunk(struct lru_model *m, const struct build *b,
 		}
 		while ((2UL << k.order) <= size && !((pfn + i) & ((2UL << k.order) - 1)))
 			k.order++;
-		put_block(m, b->lay, &k, pfn + i, cur);
+		put_block(m, b->lay, &k, pfn + i, cur,
+			  k.type == PD_FOLIO && cgroup && cgroup[i] != b->memcg);
 	}
 	free(flags);
+	free(cgroup);
 }
 
 /*
@@ -1982,6 +2002,15 @@ static void free_model(struct lru_model *m)
 		unmap_region(&m->region[r]);
 }
 
+static int open_file(const char *opt, const char *path)
+{
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		die("%s '%s': %s", opt, path, strerror(errno));
+	return fd;
+}
+
 /* Build the model of seed; fault the memory in first if asked. */
 static void build_model(struct lru_model *m, const struct params *p,
 			uint64_t seed, int fault)
@@ -1989,15 +2018,15 @@ static void build_model(struct lru_model *m, const struct params *p,
 	int nr = setup_threads(m->nr_pages * sizeof(struct page));
 	struct layout lay;
 	struct build b = { .m = m, .lay = &lay, .seed = seed, .fault = fault,
-			   .replay = -1, .pfn_start = p->layout.pfn_start };
+			   .replay = -1, .cgroup = -1, .memcg = p->layout.memcg,
+			   .pfn_start = p->layout.pfn_start };
 	struct rng rng;
 
 	plan_layout(&lay, p);
-	if (p->layout.memmap_from) {
-		b.replay = open(p->layout.memmap_from, O_RDONLY);
-		if (b.replay < 0)
-			die("--memmap-from '%s': %s", p->layout.memmap_from, strerror(errno));
-	}
+	if (p->layout.memmap_from)
+		b.replay = open_file("--memmap-from", p->layout.memmap_from);
+	if (p->layout.memcg)
+		b.cgroup = open_file("--memcg-from", p->layout.memcg_from);
 	b.chunk = calloc(nr_chunks(m), sizeof(*b.chunk));
 	if (!b.chunk)
 		die("out of memory");
@@ -2007,6 +2036,11 @@ static void build_model(struct lru_model *m, const struct params *p,
 	free(b.chunk);
 	if (b.replay >= 0)
 		close(b.replay);
+	if (b.cgroup >= 0)
+		close(b.cgroup);
+	if (!m->nr_lru && p->layout.memcg)
+		die("--memcg %lu: no LRU folio of that memcg in pfns %lu to %lu", p->layout.memcg,
+		    p->layout.pfn_start, p->layout.pfn_start + m->nr_pages - 1);
 	if (!m->nr_lru)
 		die("the layout put no folio on the LRU: raise --lru-fraction or the size");
 	if (m->desc_size == MEMDESC_SIZE)
@@ -3484,6 +3518,7 @@ static void print_replay(const struct lru_model *m, const struct params *p)
 static void print_model(const struct lru_model *m, const struct params *p)
 {
 	char mix[192], folios[128], pool[32], rmap[96] = "none", lists[64] = "1 list per thread";
+	char memcg[48];
 
 	if (m->rmap)
 		snprintf(rmap, sizeof(rmap), "%g:%d (%lu folios mapped, %s pool)",
@@ -3499,9 +3534,13 @@ static void print_model(const struct lru_model *m, const struct params *p)
 		p->layout.locality, p->layout.desc_size);
 	if (p->layout.memmap_from)
 		print_replay(m, p);
-	if (p->layout.memcg_share < 1)
-		fprintf(p->out.text, "memcg: the target holds %lu of %lu LRU folios (--memcg-share=%g); the LRU walks visit its lists, the physical walk reads the others' folios to skip them\n",
-			m->nr_lru, m->nr_lru + m->nr_others, p->layout.memcg_share);
+	if (p->layout.memcg)
+		snprintf(memcg, sizeof(memcg), "--memcg=%lu", p->layout.memcg);
+	else
+		snprintf(memcg, sizeof(memcg), "--memcg-share=%g", p->layout.memcg_share);
+	if (p->layout.memcg || p->layout.memcg_share < 1)
+		fprintf(p->out.text, "memcg: the target holds %lu of %lu LRU folios (%s); the LRU walks visit its lists, the physical walk reads the others' folios to skip them\n",
+			m->nr_lru, m->nr_lru + m->nr_others, memcg);
 	if (p->work.nr_lists > 1)
 		snprintf(lists, sizeof(lists), "%d lists per thread taken %lu at a time",
 			 p->work.nr_lists, p->work.chunk);
@@ -3656,6 +3695,7 @@ static void run_fields(struct fields *f, const struct lru_model *m,
 	add_string(f, "memmap_from", p->layout.memmap_from ? p->layout.memmap_from : "");
 	add_field(f, "memcg_share", "%g", p->layout.memcg_share);
 	add_field(f, "llc_bytes", "%.0f", mc->llc);
+	add_field(f, "memcg", "%lu", p->layout.memcg);
 }
 
 /* One walk's fields: its times and its speedup (ratio) over rounds. */
@@ -3697,7 +3737,7 @@ static void print_json_fields(const struct fields *f, const char *indent,
 
 /*
  * The CSV's columns, in order.  Scripts read some by place, so a column
- * never moves: a new one goes at the end (the last five came after 2.0).
+ * never moves: a new one goes at the end (the last six came after 2.0).
  */
 static const char csv_header[] =
 	"walk,label,timed,median_s,min_s,max_s,ns_per_page,ns_per_folio,"
@@ -3706,7 +3746,7 @@ static const char csv_header[] =
 	"lru_fraction,non_lru,folios,phys,locality,access,lists,chunk,threads,"
 	"rmap_share,rmap_hops,struct_page,thp,huge_share,cache,kernel_like,"
 	"original,cpu,cpus,ram_bytes,kernel,system_thp,version,"
-	"memmap_from,memcg_share,speedup_q1,speedup_q3,llc_bytes";
+	"memmap_from,memcg_share,speedup_q1,speedup_q3,llc_bytes,memcg";
 
 /* The value of the field named name (len bytes) in a or b. */
 static const char *field_value(const struct fields *a, const struct fields *b,
@@ -3883,13 +3923,6 @@ static void set_walks(struct params *p, const char *opt, const char *arg)
 		die_usage("%s '%s': name at least one walk to compare with the physical one", opt, arg);
 }
 
-static void set_memmap_from(struct params *p, const char *opt, const char *arg)
-{
-	if (!*arg)
-		die_usage("%s '': needs a file (/proc/kpageflags or a copy)", opt);
-	p->layout.memmap_from = arg;
-}
-
 /* --pfns=START:COUNT: a window of the --memmap-from file. */
 static void set_pfns(struct params *p, const char *opt, const char *arg)
 {
@@ -3922,6 +3955,7 @@ enum opt_kind {
 	OPT_ULONG,	/* the same into an unsigned long (.hex: 0x too) */
 	OPT_REAL,	/* a decimal in [min, max] (.above: not min itself) */
 	OPT_CHOICE,	/* one of .names, its index into an int-sized enum */
+	OPT_FILE,	/* a path, not empty, into a const char * */
 };
 
 _Static_assert(sizeof(enum access) == sizeof(int) && sizeof(enum thp_mode) == sizeof(int),
@@ -3958,6 +3992,7 @@ struct option_spec {
 #define ULONG(f, l, h, d) .kind = OPT_ULONG, FIELD(f), .lo = l, .hi = h, .def = d
 #define REAL(f, l, h, d) .kind = OPT_REAL, FIELD(f), .min = l, .max = h, .def = d
 #define CHOICE(f, n, d)	.kind = OPT_CHOICE, FIELD(f), .names = n, .def = d
+#define FILE_NAME(f)	.kind = OPT_FILE, FIELD(f)
 
 static const struct option_spec options[] = {
 	{ 'c', NULL, "N", CUSTOM(layout.nr_pages, set_count),
@@ -4014,10 +4049,14 @@ static const struct option_spec options[] = {
 	  .help = "bytes per page descriptor (default 64)" },
 	{ 0, "memcg-share", "F", REAL(layout.memcg_share, 0, 1, 1), .above = 1,
 	  .help = "share of LRU folios in the memcg reclaim targets" },
-	{ 0, "memmap-from", "FILE", CUSTOM(layout.memmap_from, set_memmap_from),
+	{ 0, "memmap-from", "FILE", FILE_NAME(layout.memmap_from),
 	  .help = "lay the memmap out as a kpageflags file says" },
 	{ 0, "pfns", "START:COUNT", CUSTOM(layout.pfn_start, set_pfns),
 	  .help = "replay COUNT pfns of it from START" },
+	{ 0, "memcg", "INODE", ULONG(layout.memcg, 1, ULONG_MAX, 0),
+	  .help = "reclaim targets the replayed memcg of that inode" },
+	{ 0, "memcg-from", "FILE", FILE_NAME(layout.memcg_from),
+	  .help = "its kpagecgroup (default /proc/kpagecgroup)" },
 	{ 0, "kernel-like", NULL, FLAG(run.kernel_like),
 	  .help = "realistic values for every knob not given" },
 	{ 0, "original", NULL, FLAG(run.original),
@@ -4061,6 +4100,11 @@ static void set_option(struct params *p, const struct option_spec *o,
 	case OPT_CHOICE:
 		*(int *)field = parse_choice(opt, arg, o->names);
 		break;
+	case OPT_FILE:
+		if (!*arg)
+			die_usage("%s '': needs a file", opt);
+		*(const char **)field = arg;
+		break;
 	}
 }
 
@@ -4073,8 +4117,8 @@ static void set_defaults(struct params *p)
 		const struct option_spec *o = &options[i];
 		void *field;
 
-		if (o->kind == OPT_CUSTOM || o->kind == OPT_FLAG)
-			continue;	/* custom fields start as the literals say */
+		if (o->kind == OPT_CUSTOM || o->kind == OPT_FLAG || o->kind == OPT_FILE)
+			continue;	/* these start as the literals say */
 		field = (char *)p + o->field;
 		if (o->kind == OPT_INT || o->kind == OPT_CHOICE)
 			*(int *)field = (int)o->def;
@@ -4325,8 +4369,19 @@ static void check_params(const struct params *p)
 	if (p->layout.memmap_from && p->size_opt)
 		die_usage("--memmap-from decides the size (%s %s): drop %s, or take a window with --pfns",
 			  p->size_opt, p->size_arg, p->size_opt);
-	if (p->layout.memcg_share < 1 && p->layout.desc_size == MEMDESC_SIZE)
-		die_usage("--memcg-share with --struct-page=8: folios of other memcgs would need folios of their own; not in this release");
+	if (p->layout.memcg && !p->layout.memmap_from)
+		die_usage("--memcg %lu: picks a memcg of a replayed memmap: give --memmap-from, or use --memcg-share",
+			  p->layout.memcg);
+	if (p->layout.memcg_from && !p->layout.memcg)
+		die_usage("--memcg-from names the memcgs of --memcg's memmap: give --memcg=INODE too");
+	if (p->layout.memcg && p->layout.memmap_from && !p->layout.memcg_from &&
+	    strcmp(p->layout.memmap_from, "/proc/kpageflags"))
+		die_usage("--memcg with a saved --memmap-from: give its kpagecgroup with --memcg-from=FILE");
+	if (p->layout.memcg && p->layout.memcg_share < 1)
+		die_usage("--memcg and --memcg-share both choose the target memcg: use one");
+	if ((p->layout.memcg || p->layout.memcg_share < 1) && p->layout.desc_size == MEMDESC_SIZE)
+		die_usage("%s with --struct-page=8: folios of other memcgs would need folios of their own; not in this release",
+			  p->layout.memcg ? "--memcg" : "--memcg-share");
 	if (!p->layout.memmap_from && p->layout.pfn_count)
 		die_usage("--pfns takes a window of --memmap-from's file: give the file too");
 	if (p->run.rounds * p->run.builds > MAX_ROUNDS)
@@ -4448,29 +4503,27 @@ static void catch_signals(void)
 /* Options, the preset and the checks across them: exit 2 on nonsense. */
 /* The pfns of a kpageflags file: 8 bytes each.  /proc says its files are
  * empty, so count by reading. */
-static unsigned long file_pfns(const char *path)
+static unsigned long file_pfns(const char *opt, const char *path)
 {
 	static char buf[1 << 16];
-	int fd = open(path, O_RDONLY);
+	int fd = open_file(opt, path);
 	unsigned long long bytes = 0;
 	ssize_t got;
 
-	if (fd < 0)
-		die("--memmap-from '%s': %s", path, strerror(errno));
 	while ((got = read(fd, buf, sizeof(buf))) > 0)
 		bytes += got;
 	if (got < 0)
-		die("--memmap-from '%s': %s", path, strerror(errno));
+		die("%s '%s': %s", opt, path, strerror(errno));
 	close(fd);
 	if (!bytes || bytes % 8)
-		die("--memmap-from '%s': %llu bytes, not a whole number of 8-byte pfn entries", path, bytes);
+		die("%s '%s': %llu bytes, not a whole number of 8-byte pfn entries", opt, path, bytes);
 	return bytes / 8;
 }
 
 /* --memmap-from sets the size: the file's pfns, or the --pfns window. */
 static void size_from_file(struct params *p)
 {
-	unsigned long total = file_pfns(p->layout.memmap_from);
+	unsigned long total = file_pfns("--memmap-from", p->layout.memmap_from);
 	unsigned long start = p->layout.pfn_start, count = p->layout.pfn_count;
 
 	if (start >= total || (count && count > total - start))
@@ -4479,6 +4532,15 @@ static void size_from_file(struct params *p)
 	p->layout.nr_pages = count ? count : total - start;
 	p->size_opt = "--memmap-from";
 	p->size_arg = p->layout.memmap_from;
+	if (!p->layout.memcg)
+		return;
+	/* a pair: the live files, or two saved from the same pfns */
+	if (!p->layout.memcg_from)
+		p->layout.memcg_from = "/proc/kpagecgroup";
+	if (file_pfns("--memcg-from", p->layout.memcg_from) != total)
+		die("--memcg-from '%s': %lu pfns, but '%s' has %lu: not saved from the same pfns",
+		    p->layout.memcg_from, file_pfns("--memcg-from", p->layout.memcg_from),
+		    p->layout.memmap_from, total);
 }
 
 /* The command line into *p: defaults, options, the preset, the checks

@@ -19,7 +19,9 @@
 #/  10 real memmap         with --memmap-from=FILE: the file's layout
 #/                         with the preset's LRU order and work
 #/  11 memcg target        with --memcg-share=F: + a memcg holding F of
-#/                         the LRU folios, as memcg limit reclaim sees it
+#/                         the LRU folios, as memcg limit reclaim sees it;
+#/                         or with --memcg=INODE [--memcg-from=FILE] and
+#/                         --memmap-from, that memcg of the file
 #/
 #/ The values are --kernel-like's, read from scan itself (-v).  Prints a
 #/ table within 72 columns: both ratios, their range over rounds and the
@@ -29,8 +31,8 @@
 #/ options go to every step (e.g. -s 5, -t 2; not those --original
 #/ refuses, such as -r).  SCAN names the binary (default ./scan).  For a
 #/ --memmap-from step, give -c the file's size (its pfns / 1e6) so that
-#/ every step simulates as many pfns.  --memcg=INODE is not in this
-#/ release.
+#/ every step simulates as many pfns.  --memcg=INODE needs
+#/ --memmap-from (scan says why when it refuses a step).
 set -eu
 
 usage() {
@@ -45,9 +47,7 @@ while [ $# -gt 0 ]; do
 	-o) [ $# -ge 2 ] || { usage >&2; exit 2; }; csv=$2; shift ;;
 	-g) [ $# -ge 2 ] || { usage >&2; exit 2; }; svg=$2; shift ;;
 	--memmap-from=?*) file=${1#--memmap-from=} ;;
-	--memcg-share=?*) memcg=$1 ;;
-	--memcg*)
-		echo "explain.sh: $1 is not in this release" >&2; exit 2 ;;
+	--memcg-share=?* | --memcg=?* | --memcg-from=?*) memcg="$memcg $1" ;;
 	*) break ;;
 	esac
 	shift
@@ -56,6 +56,7 @@ env=$(dirname "$0")/scan-env.sh	# $scan, $awklib
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
 # shellcheck source=scripts/scan-env.sh
 . "$env"
+[ -z "$svg" ] || need_math explain.sh	# before the runs, not after
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
@@ -147,37 +148,51 @@ END {
 		printf "%2d %-18s %s %s\n", s, name[s], cell(s, "list"), cell(s, "array")
 }' "$tmp/all.csv" | sed 's/ *$//'
 
-[ -z "$svg" ] || awk -F, "$awklib"'
-function esc(t) { gsub(/&/, "\\&amp;", t); gsub(/</, "\\&lt;", t); return t }
-function y(v) { return T + H - (log(v) - log(lo)) / (log(hi) - log(lo)) * H }
+# The chart: a bar a step and walk, from the step before to this one.
+# shellcheck disable=SC2086,SC2016 # $awk: a command, maybe with arguments
+[ -z "$svg" ] || $awk -F, "$awklib"'
+function y(v) { return T + H - (lg(v) - lg(lo)) / (lg(hi) - lg(lo)) * H }
 NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 $c["walk"] == "physical" { next }
 {
 	s = $c["step"]; w = $c["walk"]; v = $c["speedup"] + 0
-	name[s] = $c["adds"]; cpu = $c["cpu"]; mem = $c["memory_bytes"]
+	name[s] = $c["adds"]; mem = $c["memory_bytes"]
+	title = "scan explain on " $c["cpu"] " (" $c["cpus"] " CPUs), " $c["kernel"]
+	sub_ = "scan " $c["version"] ", " human(mem, "%.3g") " simulated, system THP " $c["system_thp"] "; each bar runs from the step before"
 	r[s, w] = v > 0 ? v : 1e-3
 	if (s > n) n = s
 }
 END {
 	lo = 1; hi = 1
 	for (k in r) { if (r[k] < lo) lo = r[k]; if (r[k] > hi) hi = r[k] }
-	lo /= 1.5; hi *= 1.5
-	L = 60; T = 40; H = 300; bw = 60
-	printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n", L + n * bw + 20, T + H + 90
-	printf "<text x=\"%d\" y=\"20\" font-size=\"13\">scan explain: %s, %s simulated; bars from the step before (log axis)</text>\n", L, esc(cpu), human(mem, "%.3g")
-	for (p = 10 ^ int(log(lo) / log(10) - 1); p <= hi; p *= 10)
-		if (p >= lo)
-			printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", L, L + n * bw, y(p), y(p), L - 4, y(p) + 4, p
-	printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"black\" stroke-dasharray=\"4 3\"/><text x=\"%d\" y=\"%.1f\">1x</text>\n", L, L + n * bw, y(1), y(1), L + n * bw + 2, y(1) + 4
+	lo /= 1.3; hi *= 1.3
+	L = 70; T = 70; H = 320; bw = 66; R = 20
+	W = L + n * bw + R; W = W < 760 ? 760 : W
+	printf "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">\n", W, T + H + 100, W, T + H + 100
+	printf "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+	printf "<text x=\"%d\" y=\"20\" text-anchor=\"middle\" font-size=\"14\">%s</text>\n", W / 2, esc(title)
+	printf "<text x=\"%d\" y=\"38\" text-anchor=\"middle\">%s</text>\n", W / 2, esc(sub_)
+	printf "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"black\"/>\n", L, T, n * bw, H
+	m = round_ticks(lo, hi, 1, 0, 8, t)
+	for (i = 1; i <= m; i++)
+		printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", L, L + n * bw, y(t[i]), y(t[i]), L - 4, y(t[i]) + 4, t[i]
+	printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"black\" stroke-dasharray=\"5 4\"/>\n", L, L + n * bw, y(1), y(1)
+	printf "<text transform=\"translate(18 %d) rotate(-90)\" text-anchor=\"middle\">times faster: Physical over each walk (log scale)</text>\n", T + H / 2
 	split("list array", ws, " "); split("#c33 #36c", col, " ")
 	for (s = 1; s <= n; s++) {
 		for (j = 1; j <= 2; j++) {
 			w = ws[j]; from = s > 1 ? r[s - 1, w] : r[s, w]
+			x = L + (s - 1) * bw + 8 + (j - 1) * 26
 			top = y(r[s, w] > from ? r[s, w] : from); bot = y(r[s, w] > from ? from : r[s, w])
-			printf "<rect x=\"%d\" y=\"%.1f\" width=\"22\" height=\"%.1f\" fill=\"%s\"><title>%s %s: %g</title></rect>\n", L + (s - 1) * bw + 6 + (j - 1) * 24, top, bot - top + 1, col[j], esc(name[s]), w == "list" ? "ListLRU" : "ArrayLRU", r[s, w]
+			printf "<rect x=\"%d\" y=\"%.1f\" width=\"24\" height=\"%.1f\" fill=\"%s\" fill-opacity=\"0.75\"><title>%s %s: %g</title></rect>\n", x, top, bot - top + 1, col[j], esc(name[s]), w == "list" ? "ListLRU" : "ArrayLRU", r[s, w]
+			printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2.5\"/>\n", x, x + 24, y(r[s, w]), y(r[s, w]), col[j]
+			printf "<text x=\"%d\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"9\">%.3g</text>\n", x + 12, (r[s, w] >= from ? y(r[s, w]) - 4 : y(r[s, w]) + 11), r[s, w]
 		}
-		printf "<text transform=\"translate(%d,%d) rotate(40)\">%d %s</text>\n", L + (s - 1) * bw + 10, T + H + 12, s, esc(name[s])
+		printf "<text transform=\"translate(%d,%d) rotate(35)\">%d %s</text>\n", L + (s - 1) * bw + 14, T + H + 14, s, esc(name[s])
 	}
-	printf "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"#c33\"/><text x=\"%d\" y=\"%d\">ListLRU</text>", L, T - 14, L + 14, T - 5
-	printf "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"#36c\"/><text x=\"%d\" y=\"%d\">ArrayLRU</text>\n</svg>\n", L + 80, T - 14, L + 94, T - 5
+	printf "<rect x=\"%d\" y=\"50\" width=\"10\" height=\"10\" fill=\"#c33\"/><text x=\"%d\" y=\"59\">ListLRU</text>\n", L, L + 14
+	printf "<rect x=\"%d\" y=\"50\" width=\"10\" height=\"10\" fill=\"#36c\"/><text x=\"%d\" y=\"59\">ArrayLRU</text>\n", L + 80, L + 94
+	printf "<line x1=\"%d\" x2=\"%d\" y1=\"55\" y2=\"55\" stroke=\"black\" stroke-dasharray=\"5 4\"/>", L + 170, L + 195
+	printf "<text x=\"%d\" y=\"59\">1x: the physical walk wins above</text>\n</svg>\n", L + 200
 }' "$tmp/all.csv" >"$svg"

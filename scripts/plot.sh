@@ -4,12 +4,17 @@
 #/ usage: scripts/plot.sh [-h] [--x COLUMN] FILE.csv > FILE.svg
 #/
 #/ Plots each walk's speedup (how many times faster the physical walk is)
-#/ against the simulated memory, on log axes, one line per walk, with the
-#/ machine in the title.  --x COLUMN plots against another column of the
-#/ CSV instead (a knob such as lru_fraction, locality, lists or threads),
-#/ so knob sweeps can be drawn too; memory is on a log axis, and any other
-#/ axis is when all its values are positive and span more than 20 times.
-#/ The CSV comes from scan --format=csv or scripts/sweep.sh -o.
+#/ against the simulated memory, one line per walk: a log y axis with the
+#/ 1x line marked (the physical walk wins above it), bars from the
+#/ rounds' spread (quartiles when the CSV has them, else min to max),
+#/ and hollow points where the memmap was under 4 times the last-level
+#/ cache (a cache-sized run).  The title names the machine, the subtitle
+#/ scan's version, THP and the options the rows share.  --x COLUMN plots
+#/ against another column (a knob such as lru_fraction, locality, lists
+#/ or threads); memory is on a log axis, any other x axis is when all its
+#/ values are positive and span more than 20 times.  The CSV comes from
+#/ scan --format=csv or scripts/sweep.sh -o.  Needs an awk with math
+#/ (log): gawk, mawk or a BusyBox built with it; AWK= picks one.
 set -eu
 
 usage() {
@@ -30,56 +35,80 @@ done
 [ $# -eq 1 ] || { usage >&2; exit 2; }
 [ -r "$1" ] || { echo "plot.sh: cannot read $1" >&2; exit 1; }
 
-env=$(dirname "$0")/scan-env.sh	# $scan, $awklib
+env=$(dirname "$0")/scan-env.sh	# $scan, $awk, $awklib, need_math
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
 # shellcheck source=scripts/scan-env.sh
 . "$env"
-awk -F, -v xcol="$xcol" "$awklib"'
-function esc(s) {
-	gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s)
+need_math plot.sh
+# shellcheck disable=SC2086,SC2016 # $awk: a command, maybe with arguments
+$awk -F, -v xcol="$xcol" "$awklib"'
+# A value on an axis (a[] holds lo, hi, log, len) as pixels from its start.
+function pos(v, a) {
+	if (a["log"])
+		return (lg(v) - lg(a["lo"])) / (lg(a["hi"]) - lg(a["lo"])) * a["len"]
+	return (v - a["lo"]) / (a["hi"] - a["lo"]) * a["len"]
+}
+# Widen [lo, hi] by 6% each side, so no point sits on the frame.
+function pad(a,    d) {
+	if (a["log"]) {
+		d = (lg(a["hi"]) - lg(a["lo"])) * 0.06
+		a["lo"] /= 10 ^ d; a["hi"] *= 10 ^ d
+	} else {
+		d = (a["hi"] - a["lo"]) * 0.06
+		a["lo"] -= d; a["hi"] += d
+	}
+}
+function label(v, bytes) { return bytes ? human(v, "%.3g") : sprintf("%.3g", v) }
+# An axis: the round ticks inside the data [lo, hi], and both ends
+# labelled; a round tick too near an end gives way to it.
+function axis_ticks(a, lo, hi, bytes, t,    r, n, m, k, gap) {
+	n = round_ticks(lo, hi, a["log"], bytes, 6, r)
+	gap = a["len"] / 12
+	t[m = 1] = lo
+	for (k = 1; k <= n; k++)
+		if (pos(r[k], a) - pos(lo, a) > gap && pos(hi, a) - pos(r[k], a) > gap)
+			t[++m] = r[k]
+	if (hi > lo)
+		t[++m] = hi
+	return m
+}
+function axis_name(c) {
+	if (c == "memory_bytes") return "simulated memory"
+	if (c == "pages") return "pfns in the memmap"
+	if (c == "lru_fraction") return "share of pages on the LRU"
+	if (c == "locality") return "LRU locality (mean run of physically adjacent folios)"
+	if (c == "lists") return "LRU lists"
+	if (c == "chunk") return "folios per chunk before switching list"
+	if (c == "threads") return "walking threads"
+	if (c == "rmap_share") return "share of folios with rmap work"
+	if (c == "rmap_hops") return "rmap hops per mapped folio"
+	if (c == "struct_page") return "struct page size (bytes)"
+	if (c == "memcg_share") return "target memcg share of LRU folios"
+	return c
+}
+# The options the rows share, as scan options, where not the default.
+function shared_options(    n, k, o, s, kv, v) {
+	n = split("lru_fraction=--lru-fraction=1 non_lru=--non-lru=spread folios=--folios=0:100 phys=--phys=every locality=--locality=1 access=--access=read lists=--lists=1 chunk=--chunk=1 threads=-t=1 struct_page=--struct-page=64 cache=--cache=cold memcg_share=--memcg-share=1 memmap_from=--memmap-from=", kv, " ")
+	s = kernel_like == 1 ? " --kernel-like" : ""
+	s = s (original == 1 ? " --original" : "")
+	for (k = 1; k <= n; k++) {
+		split(kv[k], o, "=")
+		if (!(o[1] in col) || o[1] == xcol || varies[o[1]] || first[o[1]] == o[3])
+			continue
+		v = first[o[1]]
+		if (o[1] == "folios")
+			gsub(/ /, ",", v)	# the CSV writes the mix with spaces
+		s = s " " o[2] (o[2] == "-t" ? " " : "=") v
+	}
+	if (("rmap_share" in col) && xcol != "rmap_share" && !varies["rmap_share"] && first["rmap_share"] + 0)
+		s = s " --rmap=" first["rmap_share"] ":" first["rmap_hops"]
 	return s
 }
-function lg(v) { return log(v) / log(10) }
-# Map a value to a pixel along an axis [lo, hi] of length len.
-function pos(v, lo, hi, islog, len) {
-	if (islog)
-		return (lg(v) - lg(lo)) / (lg(hi) - lg(lo)) * len
-	return (v - lo) / (hi - lo) * len
-}
-function label(v, inbytes) {
-	return inbytes ? human(v, "%.3g") : sprintf("%g", v)
-}
-# Tick values for an axis: powers (log) or even steps (linear).
-function ticks(lo, hi, islog, inbytes, t,    n, m, v, step, p, q, t2) {
-	n = 0
-	if (islog) {
-		step = inbytes ? 2 : 10
-		# powers of step; with few decades also 2 and 5 times them
-		for (p = step ^ int(log(lo) / log(step) - 1); p <= hi * 1.001; p *= step)
-			for (v = 1; v <= (step == 10 && hi / lo < 1000 ? 3 : 1); v++) {
-				q = p * (v == 1 ? 1 : v == 2 ? 2 : 5)
-				if (q >= lo * 0.999 && q <= hi * 1.001)
-					t[++n] = q
-			}
-		while (n > 8) {			# thin out to at most 8
-			m = 0
-			for (v = 1; v <= n; v += 2)
-				t2[++m] = t[v]
-			for (v = 1; v <= m; v++)
-				t[v] = t2[v]
-			n = m
-		}
-		return n
+function memo(c, v) {
+	if (c in col) {
+		if (!(c in first)) first[c] = v
+		else if (first[c] != v) varies[c] = 1
 	}
-	step = (hi - lo) / 5
-	p = 10 ^ int(lg(step) - (step < 1 ? 1 : 0))
-	step = int(step / p + 0.5) * p
-	if (step <= 0)
-		step = hi - lo > 0 ? hi - lo : 1
-	for (v = int(lo / step) * step; v <= hi + step / 1e6; v += step)
-		if (v >= lo - step / 1e6)
-			t[++n] = v
-	return n
 }
 NR == 1 {
 	for (i = 1; i <= NF; i++)
@@ -89,7 +118,12 @@ NR == 1 {
 		bad = 1
 		exit 1
 	}
+	bars = ("speedup_q1" in col) ? "quartiles" : ("speedup_min" in col) ? "min to max" : ""
 	next
+}
+{
+	for (c in col)
+		memo(c, $col[c])
 }
 $col["walk"] != "physical" {
 	x = $col[xcol] + 0
@@ -98,13 +132,22 @@ $col["walk"] != "physical" {
 	if (!(w in nwalk))
 		walks[++nwalks] = w
 	k = ++nwalk[w]
-	px[w, k] = x
-	py[w, k] = y
+	px[w, k] = x; py[w, k] = y
+	plo[w, k] = bars == "quartiles" ? $col["speedup_q1"] : bars ? $col["speedup_min"] : y
+	phi[w, k] = bars == "quartiles" ? $col["speedup_q3"] : bars ? $col["speedup_max"] : y
+	if ("cache_sized" in col)
+		hollow[w, k] = $col["cache_sized"] == 1
+	else if ("llc_bytes" in col && $col["llc_bytes"] > 0)
+		hollow[w, k] = $col["pages"] * $col["struct_page"] < 4 * $col["llc_bytes"]
+	nhollow += hollow[w, k]
 	if (npoints++ == 0) {
 		xmin = xmax = x; ymin = ymax = y
 		title = "scan on " $col["cpu"] " (" $col["cpus"] " CPUs), " $col["kernel"]
+		kernel_like = $col["kernel_like"]; original = $col["original"]
 	}
 	xmin = x < xmin ? x : xmin; xmax = x > xmax ? x : xmax
+	ymin = plo[w, k] < ymin ? plo[w, k] : ymin
+	ymax = phi[w, k] > ymax ? phi[w, k] : ymax
 	ymin = y < ymin ? y : ymin; ymax = y > ymax ? y : ymax
 }
 END {
@@ -114,59 +157,94 @@ END {
 		print "plot.sh: no walks to draw in the CSV" > "/dev/stderr"
 		exit 1
 	}
-	# sizes come in geometric steps: memory is always on a log axis
-	xlog = xmin > 0 && (xcol == "memory_bytes" || xmax / xmin > 20)
-	ylog = ymin > 0 && ymax / ymin > 20
-	if (xmax == xmin) { xmin = xlog ? xmin / 2 : xmin - 1; xmax = xlog ? xmax * 2 : xmax + 1 }
-	if (ymax == ymin) { ymin = ylog ? ymin / 2 : (ymin > 1 ? ymin - 1 : 0); ymax = ylog ? ymax * 2 : ymax + 1 }
-	if (!ylog && ymin > 0)
-		ymin = 0
-	W = 760; H = 480; L = 80; R = 170; T = 50; B = 60
-	pw = W - L - R; ph = H - T - B
+	W = 760; H = 500; L = 80; R = 190; T = 70; B = 60
+	# ratios on a log axis that always holds 1x; sizes on a log axis
+	ya["log"] = ymin > 0
+	if (ya["log"]) { ymin = ymin < 1 ? ymin : 1; ymax = ymax > 1 ? ymax : 1 }
+	xa["log"] = xmin > 0 && (xcol == "memory_bytes" || xcol == "pages" || xmax / xmin > 20)
+	xa["lo"] = xmin; xa["hi"] = xmax
+	if (xmax == xmin) { xa["lo"] = xa["log"] ? xmin / 2 : xmin - 1; xa["hi"] = xa["log"] ? xmax * 2 : xmax + 1 }
+	ya["lo"] = ymin; ya["hi"] = ymax
+	if (ymax == ymin) { ya["lo"] = ya["log"] ? ymin / 2 : ymin - 1; ya["hi"] = ya["log"] ? ymax * 2 : ymax + 1 }
+	xa["len"] = pw = W - L - R; ya["len"] = ph = H - T - B
+	pad(xa); pad(ya)
 	split("#1f77b4 #d62728 #2ca02c #9467bd #ff7f0e #8c564b", colour, " ")
 	printf "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H, W, H
 	printf "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H
 	printf "<text x=\"%d\" y=\"24\" text-anchor=\"middle\" font-size=\"14\">%s</text>\n", W / 2, esc(title)
+	sub_ = "scan " first["version"] ", memmap THP " first["thp"] " (system " first["system_thp"] ")"
+	if (xcol != "memory_bytes" && !varies["memory_bytes"])
+		sub_ = sub_ ", " human(first["memory_bytes"], "%.3g") " simulated"
+	if (!varies["rounds"])
+		sub_ = sub_ ", " first["rounds"] " rounds"
+	opts = shared_options()
+	printf "<text x=\"%d\" y=\"42\" text-anchor=\"middle\" font-size=\"11\">%s</text>\n", W / 2, esc(sub_)
+	if (opts != "")
+		printf "<text x=\"%d\" y=\"57\" text-anchor=\"middle\" font-size=\"11\">options:%s</text>\n", W / 2, esc(opts)
 	printf "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"black\"/>\n", L, T, pw, ph
 	xbytes = xcol == "memory_bytes"
-	n = ticks(xmin, xmax, xlog, xbytes, xt)
+	n = axis_ticks(xa, xmin, xmax, xbytes, xt)
 	for (i = 1; i <= n; i++) {
-		x = L + pos(xt[i], xmin, xmax, xlog, pw)
+		x = L + pos(xt[i], xa)
 		printf "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n", x, T, x, T + ph
 		printf "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x, T + ph + 18, esc(label(xt[i], xbytes))
 	}
-	n = ticks(ymin, ymax, ylog, 0, yt)
+	n = axis_ticks(ya, ymin, ymax, 0, yt)
 	for (i = 1; i <= n; i++) {
-		y = T + ph - pos(yt[i], ymin, ymax, ylog, ph)
+		y = T + ph - pos(yt[i], ya)
 		printf "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, y, L + pw, y
 		printf "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", L - 6, y + 4, esc(label(yt[i], 0))
 	}
-	xname = xcol == "memory_bytes" ? "simulated memory" : xcol
-	printf "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s%s</text>\n", L + pw / 2, H - 18, esc(xname), xlog ? " (log scale)" : ""
-	printf "<text transform=\"translate(20 %d) rotate(-90)\" text-anchor=\"middle\">times faster: Physical over each walk%s</text>\n", T + ph / 2, ylog ? " (log scale)" : ""
+	if (one = ya["log"] || (ya["lo"] < 1 && ya["hi"] > 1)) {
+		y = T + ph - pos(1, ya)
+		printf "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"black\" stroke-dasharray=\"5 4\"/>\n", L, y, L + pw, y
+	}
+	printf "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s%s</text>\n", L + pw / 2, H - 18, esc(axis_name(xcol)), xa["log"] ? " (log scale)" : ""
+	printf "<text transform=\"translate(20 %d) rotate(-90)\" text-anchor=\"middle\">times faster: Physical over each walk%s</text>\n", T + ph / 2, ya["log"] ? " (log scale)" : ""
 	for (k = 1; k <= nwalks; k++) {
 		w = walks[k]
 		c = colour[(k - 1) % 6 + 1]
-		# points of this walk, sorted by x
 		m = nwalk[w]
-		for (i = 1; i <= m; i++) { sx[i] = px[w, i]; sy[i] = py[w, i] }
+		for (i = 1; i <= m; i++)	# this walk by x: insertion sort of indices
+			order[i] = i
 		for (i = 2; i <= m; i++)
-			for (j = i; j > 1 && sx[j - 1] > sx[j]; j--) {
-				t = sx[j]; sx[j] = sx[j - 1]; sx[j - 1] = t
-				t = sy[j]; sy[j] = sy[j - 1]; sy[j - 1] = t
+			for (j = i; j > 1 && px[w, order[j - 1]] > px[w, order[j]]; j--) {
+				t = order[j]; order[j] = order[j - 1]; order[j - 1] = t
 			}
 		pts = ""
 		for (i = 1; i <= m; i++) {
-			x = L + pos(sx[i], xmin, xmax, xlog, pw)
-			y = T + ph - pos(sy[i], ymin, ymax, ylog, ph)
+			j = order[i]
+			x = L + pos(px[w, j], xa)
+			y = T + ph - pos(py[w, j], ya)
 			pts = pts sprintf("%.1f,%.1f ", x, y)
-			printf "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s: %g at %s</title></circle>\n", x, y, c, esc(w), sy[i], esc(xbytes ? human(sx[i], "%.3g") : sx[i])
+			if (plo[w, j] < phi[w, j]) {
+				y1 = T + ph - pos(plo[w, j], ya); y2 = T + ph - pos(phi[w, j], ya)
+				printf "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fh8M%.1f %.1fh8\" stroke=\"%s\" fill=\"none\"/>\n", x, y1, y2, x - 4, y1, x - 4, y2, c
+			}
+			pt[i] = sprintf("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"><title>%s: %g (%g to %g) at %s</title></circle>\n", x, y, hollow[w, j] ? "4" : "3.5", hollow[w, j] ? "white" : c, c, esc(w), py[w, j], plo[w, j], phi[w, j], esc(label(px[w, j], xbytes)))
 		}
 		printf "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n", pts, c
+		for (i = 1; i <= m; i++)
+			printf "%s", pt[i]
 		ly = T + 10 + 20 * k
 		printf "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>\n", L + pw + 15, ly, L + pw + 40, ly, c
 		printf "<text x=\"%d\" y=\"%d\">%s</text>\n", L + pw + 46, ly + 4, esc(w)
 	}
+	ly = T + 10 + 20 * (nwalks + 1)
+	if (one) {
+		printf "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\" stroke-dasharray=\"5 4\"/>\n", L + pw + 15, ly, L + pw + 40, ly
+		printf "<text x=\"%d\" y=\"%d\" font-size=\"11\">1x: the physical</text>\n", L + pw + 46, ly + 4
+		printf "<text x=\"%d\" y=\"%d\" font-size=\"11\">walk wins above</text>\n", L + pw + 46, ly + 18
+		ly += 36
+	}
+	if (nhollow) {
+		printf "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"white\" stroke=\"black\" stroke-width=\"1.5\"/>\n", L + pw + 27, ly
+		printf "<text x=\"%d\" y=\"%d\" font-size=\"11\">memmap under 4x</text>\n", L + pw + 46, ly + 4
+		printf "<text x=\"%d\" y=\"%d\" font-size=\"11\">the LLC: cache-sized</text>\n", L + pw + 46, ly + 18
+		ly += 36
+	}
+	if (bars)
+		printf "<text x=\"%d\" y=\"%d\" font-size=\"11\">bars: %s over rounds</text>\n", L + pw + 15, ly + 4, bars
 	printf "</svg>\n"
 }' "$1"

@@ -62,7 +62,7 @@ d = json.load(open(sys.argv[1]))
 keys = set(d) - {"walks"} | set(d["walks"][0])
 header = open(sys.argv[2]).readline().strip().split(",")
 assert len(header) == len(set(header)) and set(header) == keys, keys ^ set(header)
-assert header[-1] == "llc_bytes" and d["llc_bytes"] >= 0, header[-1]
+assert header[-2:] == ["llc_bytes", "memcg"] and d["llc_bytes"] >= 0, header[-2:]
 ' "$tmp/json" "$tmp/out"
 else
 	skip "json: parses" "no python3"
@@ -107,17 +107,50 @@ else
 	skip "plot: valid XML" "neither python3 nor xmllint"
 fi
 check "plot: a line per walk" [ "$(grep -c '<polyline' "$tmp/plot.svg")" -eq 2 ]
-check "plot: a point per walk and size" [ "$(grep -c '<circle' "$tmp/plot.svg")" -eq 4 ]
+check "plot: a point per walk and size" [ "$(grep -c '<circle.*<title>' "$tmp/plot.svg")" -eq 4 ]
 check "plot: legend" grep -q '>ListLRU</text>' "$tmp/plot.svg"
-check "plot: axis labels" grep -q '>simulated memory' "$tmp/plot.svg"
+check "plot: axis labels" grep -q '>simulated memory (log scale)<' "$tmp/plot.svg"
+check "plot: ratios on a log axis" grep -q '>times faster: Physical over each walk (log scale)<' "$tmp/plot.svg"
+check "plot: the 1x line, marked" \
+	sh -c "grep -q 'stroke-dasharray' '$tmp/plot.svg' && grep -q '>walk wins above<' '$tmp/plot.svg'"
 check "plot: the machine in the title" grep -q "$(uname -r)" "$tmp/plot.svg"
+check "plot: scan's version in the subtitle" grep -q ">scan $("$SCAN" -V | sed 's/^scan //'), memmap THP " "$tmp/plot.svg"
+# ticks: the data's ends labelled, nothing outside them (10,000 and
+# 20,000 pages: 39.1 and 78.1 MiB)
+check "plot: the ends of the data labelled" \
+	sh -c "grep -q '>39.1 MiB</text>' '$tmp/plot.svg' && grep -q '>78.1 MiB</text>' '$tmp/plot.svg'"
+check "plot: no x tick outside the data" \
+	sh -c "! grep -E '>(16|32|128|256) MiB</text>' '$tmp/plot.svg' | grep -q ."
+# hollow where cache-sized, bars from the quartiles, in an edited copy
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	{ $c["cache_sized"] = $c["pages"] == 10000; $c["speedup_q1"] = $c["speedup"] * 0.9
+	  $c["speedup_q3"] = $c["speedup"] * 1.1; print }' "$tmp/sweep.csv" >"$tmp/edited.csv"
+scripts/plot.sh "$tmp/edited.csv" >"$tmp/edited.svg"
+check "plot: cache-sized points hollow, with a legend entry" \
+	sh -c "[ \$(grep -c '<circle[^>]*fill=\"white\".*<title>' '$tmp/edited.svg') -eq 2 ] && grep -q '>the LLC: cache-sized<' '$tmp/edited.svg'"
+check "plot: a bar a point from the quartiles" \
+	sh -c "[ \$(grep -c '<path d=\"M' '$tmp/edited.svg') -eq 4 ] && grep -q '>bars: quartiles over rounds<' '$tmp/edited.svg'"
 for f in 0.3 1; do
-	"$SCAN" -c 0.01 -r 1 --format=csv --lru-fraction=$f 2>/dev/null
+	"$SCAN" -c 0.01 -r 1 --format=csv --lists=2 --lru-fraction=$f 2>/dev/null
 done | awk 'NR == 1 || !/^walk,/' >"$tmp/knob.csv"
 scripts/plot.sh --x lru_fraction "$tmp/knob.csv" >"$tmp/knob.svg"
-check "plot --x lru_fraction: drawn" grep -q '>lru_fraction' "$tmp/knob.svg"
+check "plot --x lru_fraction: a human axis label" grep -q '>share of pages on the LRU<' "$tmp/knob.svg"
+check "plot --x lru_fraction: the shared options in the subtitle" grep -q '>options: --lists=2<' "$tmp/knob.svg"
 scripts/plot.sh --x nosuchcolumn "$tmp/knob.csv" >/dev/null 2>&1
 check "plot --x with a missing column: exit 1" [ $? -eq 1 ]
+# an awk without math (Debian's BusyBox awk): a message, no half SVG
+printf '#!/bin/sh\necho "awk: cmd. line:1: Math support is not compiled in" >&2\nexit 1\n' >"$tmp/nomath"
+chmod +x "$tmp/nomath"
+AWK="$tmp/nomath" scripts/plot.sh "$tmp/sweep.csv" >"$tmp/nomath.svg" 2>"$tmp/nomath.err"
+check "plot under an awk without math: exit 1, a message, no output" \
+	sh -c "[ $? -eq 1 ] && grep -q '^plot.sh: .* has no math' '$tmp/nomath.err' && [ ! -s '$tmp/nomath.svg' ]"
+if have busybox && busybox awk 'BEGIN { }' 2>/dev/null; then
+	AWK="busybox awk" scripts/plot.sh "$tmp/sweep.csv" >"$tmp/bb.svg" 2>"$tmp/bb.err"
+	check "plot under BusyBox awk: a whole SVG or a clear error" \
+		sh -c "grep -q '</svg>' '$tmp/bb.svg' || { grep -q 'has no math' '$tmp/bb.err' && [ ! -s '$tmp/bb.svg' ]; }"
+else
+	skip "plot under BusyBox awk" "no busybox"
+fi
 
 # report: a block for a mail
 scripts/report.sh -c 0.01 -r 2 >"$tmp/report"
@@ -187,8 +220,11 @@ check "vs-yardstick: -h prints the header block" \
 # explain: nine steps from --original to --kernel-like, then a replayed
 # memmap (2048 order-0 LRU pfns) and a memcg target: a table, CSV, SVG
 printf '\040\000\000\000\000\000\000\000%.0s' $(seq 1 2048) >"$tmp/kpf2048"
+# the first 512 pfns charged to memcg inode 7, the rest to 8
+{ printf '\007\000\000\000\000\000\000\000%.0s' $(seq 1 512)
+  printf '\010\000\000\000\000\000\000\000%.0s' $(seq 1 1536); } >"$tmp/kcg2048"
 scripts/explain.sh -c 0.002048 -o "$tmp/explain.csv" -g "$tmp/explain.svg" \
-	--memmap-from="$tmp/kpf2048" --memcg-share=0.5 >"$tmp/explain" 2>"$tmp/explain.err"
+	--memmap-from="$tmp/kpf2048" --memcg=7 --memcg-from="$tmp/kcg2048" >"$tmp/explain" 2>"$tmp/explain.err"
 rc=$?
 check "explain: exit 0" [ "$rc" -eq 0 ]
 check "explain: a row per step, original first, kernel-like ninth" \
@@ -196,8 +232,11 @@ check "explain: a row per step, original first, kernel-like ninth" \
 		grep -q '^ 1 original ' '$tmp/explain' && grep -q '^ 9 rmap (kernel-like) ' '$tmp/explain'"
 check "explain --memmap-from: a tenth step, the real memmap" \
 	grep -Eq '^10 real memmap +[0-9.]+ x[0-9]' "$tmp/explain"
-check "explain --memcg-share: a last step, the memcg target" \
+check "explain --memcg: a last step, the memcg target" \
 	grep -Eq '^11 memcg target +[0-9.]+ x[0-9]' "$tmp/explain"
+check "explain --memcg: the step replays that memcg" \
+	sh -c "grep '^11,' '$tmp/explain.csv' | head -n 1 | grep -q -- '--memcg=7 '"
+
 check "explain: within 72 columns" sh -c "! awk 'length > 72' '$tmp/explain' | grep -q ."
 check "explain: each step's change from the last" \
 	sh -c "grep '^ 2 ' '$tmp/explain' | grep -Eq ' x[0-9]+\\.[0-9]{2} '"
@@ -214,8 +253,6 @@ assert len(d.getElementsByTagName("title")) == 22
 else
 	skip "explain: the SVG parses" "no python3"
 fi
-check "explain: --memcg is refused, not ignored" \
-	sh -c "scripts/explain.sh --memcg=1 >/dev/null 2>&1; [ \$? -eq 2 ]"
 
 # snapshot --summary: the composition of a kpageflags file, here made up:
 # an order-2 LRU folio (head, 3 tails), an order-0 one, a free buddy head,
@@ -234,8 +271,18 @@ check "snapshot --summary: LRU folios and pages" \
 check "snapshot --summary: folios by order" \
 	sh -c "grep -q '^  order 0: 1 folios' '$tmp/comp' && grep -q '^  order 2: 1 folios' '$tmp/comp'"
 check "snapshot --summary: free, slab, holes, other" \
-	sh -c "grep -qx 'free (BUDDY heads): 1' '$tmp/comp' &&
+	sh -c "grep -qx 'free (BUDDY pages): 1' '$tmp/comp' &&
 		grep -qx 'slab: 1, page tables: 0, holes: 1, other: 1, tails off the LRU: 0' '$tmp/comp'"
+# the same pfns' memcgs: the order-2 folio charged to inode 7, the
+# order-0 one to 9, the rest to none
+{
+	printf '\007\000\000\000\000\000\000\000%.0s' 1 2 3 4
+	printf '\011\000\000\000\000\000\000\000'
+	printf '\000\000\000\000\000\000\000\000%.0s' 1 2 3 4
+} >"$tmp/kcg"
+scripts/snapshot.sh --summary "$tmp/kpf" "$tmp/kcg" >"$tmp/comp" 2>&1
+check "snapshot --summary with kpagecgroup: LRU folios and pages by memcg" \
+	sh -c "grep -qx 'memcg 7: 1 LRU folios, 4 pages' '$tmp/comp' && grep -qx 'memcg 9: 1 LRU folios, 1 pages' '$tmp/comp'"
 # the project's own yardstick, beside scan
 if make -s yardstick >/dev/null 2>&1; then
 	./yardstick 0.01 >"$tmp/yard"

@@ -7,7 +7,7 @@
 pfx=$tmp/prefix
 make -s install PREFIX="$pfx" >"$tmp/install.out" 2>&1
 check "install: exit 0" [ $? -eq 0 ]
-for f in bin/scan share/man/man1/scan.1 share/scan/human.awk share/scan/scan-env.sh \
+for f in bin/scan share/man/man1/scan.1 share/scan/lib.awk share/scan/scan-env.sh \
 	bin/scan-sweep bin/scan-plot bin/scan-report bin/scan-compare \
 	bin/scan-explain bin/scan-snapshot bin/scan-vs-yardstick; do
 	check "install: $f" [ -f "$pfx/$f" ]

@@ -135,6 +135,52 @@ run --memmap-from="$kpf" --pfns=10:10
 check "--pfns past the file's end is refused" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'has pfns 0 to 15' '$tmp/err'"
 
+# BUDDY on every page of a free block, as a 6.18 kernel writes it: the
+# same order-2 block
+{ head -c 104 "$kpf"; for pfn in 13 14 15; do printf '\000\004\000\000\000\000\000\000'; done; } >"$tmp/kpf-buddy"
+run -r 1 -v --memmap-from="$tmp/kpf-buddy"
+check "--memmap-from: BUDDY on every free page, one block" \
+	out_has "; 1 free blocks \\(4 pages\\); 6 other pages\$"
+
+# --memcg: the same 16 pfns charged by a made-up kpagecgroup: the
+# order-2 folio (0-3) and the folio at 8 to inode 7, the folio at 4 to 9
+kcg="$tmp/kpagecgroup"
+: >"$kcg"
+for pfn in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+	case $pfn in
+	0 | 1 | 2 | 3 | 8) printf '\007\000\000\000\000\000\000\000' ;;
+	4) printf '\011\000\000\000\000\000\000\000' ;;
+	*) printf '\000\000\000\000\000\000\000\000' ;;
+	esac >>"$kcg"
+done
+run -r 1 -vvv -s 3 --memmap-from="$kpf" --memcg=7 --memcg-from="$kcg"
+check "--memcg: runs" [ "$rc" -eq 0 ]
+check "--memcg: the target's folios of all the file's" \
+	out_has '^memcg: the target holds 2 of 3 LRU folios \(--memcg=7\); '
+check "--memcg: the composition as read, every memcg's" \
+	out_has "LRU folios by order: 0:2 2:1; 1 free blocks \\(4 pages\\); 6 other pages\$"
+check "--memcg: every walk sums the target's 2 folios (total 1)" \
+	[ "$(grep -c '^total = 1$' "$tmp/out")" -eq 3 ]
+run -r 1 -vvv --memmap-from="$kpf" --memcg=9 --memcg-from="$kcg" --access=isolate --lists=2
+check "--memcg=9: one folio, total 0, isolated and relinked" \
+	sh -c "grep -q '^memcg: the target holds 1 of 3 LRU folios' '$tmp/out' && [ \$(grep -c '^total = 0\$' '$tmp/out') -eq 3 ]"
+run -r 1 -v --memmap-from="$kpf" --memcg=7 --memcg-from="$kcg" --pfns=4:8
+check "--memcg with --pfns: the window's folios" \
+	out_has '^memcg: the target holds 1 of 2 LRU folios \(--memcg=7\)'
+run -r 1 --memmap-from="$kpf" --memcg=5 --memcg-from="$kcg"
+check "--memcg of no folio: refused" \
+	sh -c "[ $rc -eq 1 ] && grep -q '^scan: --memcg 5: no LRU folio of that memcg in pfns 0 to 15\$' '$tmp/err'"
+head -c 64 "$kcg" >"$tmp/kcg-short"
+run -r 1 --memmap-from="$kpf" --memcg=7 --memcg-from="$tmp/kcg-short"
+check "--memcg-from of other pfns: refused" \
+	sh -c "[ $rc -eq 1 ] && grep -q \"8 pfns, but '.*' has 16: not saved from the same pfns\" '$tmp/err'"
+bad "--memcg without --memmap-from" -c 0.01 --memcg=7
+bad "--memcg-from without --memcg" --memmap-from="$kpf" --memcg-from="$kcg"
+bad "--memcg with a saved file and no --memcg-from" --memmap-from="$kpf" --memcg=7
+bad "--memcg with --memcg-share" --memmap-from="$kpf" --memcg=7 --memcg-from="$kcg" --memcg-share=0.5
+bad "--memcg=0" --memmap-from="$kpf" --memcg=0 --memcg-from="$kcg"
+bad "--memcg-from=''" --memmap-from="$kpf" --memcg=7 --memcg-from=
+
 # --memcg-share: the target memcg holds a share of the LRU folios; the
 # LRU walks visit its lists, the physical walk skips the others' folios
 run -c 0.02 -s 9 -r 1 -vvv --memcg-share=0.25
