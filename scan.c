@@ -271,6 +271,7 @@ struct layout_knobs {
 	unsigned long pfn_count; /* and how many; 0: to its end */
 	unsigned long memcg;	/* --memcg: the target's inode, 0 if none */
 	const char *memcg_from;	/* --memcg-from: its kpagecgroup file */
+	const char *lru_order;	/* --lru-order: a trace's insertion order */
 };
 
 /* What every walk does per folio, and how it takes the lists: the model
@@ -352,6 +353,12 @@ struct lru_model {
 	unsigned long lru_pages; /* pages in those folios */
 	unsigned long nr_mapped; /* folios with PG_MAPPED */
 	unsigned long nr_others; /* LRU folios of other memcgs (not walked) */
+	struct trace_fit {	/* --lru-order: how the trace met the model */
+		unsigned long lines;	/* insertions the file holds */
+		unsigned long ordered;	/* folios it put in order */
+		unsigned long off_lru;	/* its pfns in the window, no folio here */
+		unsigned long runs;	/* runs of them adjacent in pfn order */
+	} trace;
 	int nr_shares;		/* -t: the walks split into this many shares */
 	struct work_knobs work;	/* copied from the parameters, so a walk
 				 * reads only the model */
@@ -1675,6 +1682,107 @@ static void order_runs(struct lru_model *m, struct rng *rng, double locality)
 	}
 }
 
+/* One pfn of a --lru-order file: a line of hex (0x, as the trace prints
+ * it) or decimal digits; blank lines and # comments give 0 and no pfn. */
+static int trace_pfn(const char *path, unsigned long line_no, char *line,
+		     unsigned long *pfn)
+{
+	char *end;
+
+	line[strcspn(line, "\r\n")] = 0;
+	if (!line[0] || line[0] == '#')
+		return 0;
+	errno = 0;
+	*pfn = strtoul(line, &end, !strncmp(line, "0x", 2) ? 16 : 10);
+	if (line[0] < '0' || line[0] > '9' || *end || errno)
+		die("--lru-order '%s' line %lu: '%.40s' is not a pfn", path, line_no, line);
+	return 1;
+}
+
+/* The trace's pfns inside the memmap's window, as model pfns, in the
+ * file's order; the file's insertions counted in *lines. */
+static unsigned long *read_trace(const char *path, const struct layout_knobs *lay,
+				 unsigned long nr_pages, unsigned long *nr, unsigned long *lines)
+{
+	FILE *f = fopen(path, "r");
+	unsigned long *pfns = NULL, cap = 0, pfn, line_no = 0;
+	char line[128];
+
+	if (!f)
+		die("--lru-order '%s': %s", path, strerror(errno));
+	*nr = *lines = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (!trace_pfn(path, ++line_no, line, &pfn))
+			continue;
+		++*lines;
+		if (pfn < lay->pfn_start || pfn - lay->pfn_start >= nr_pages)
+			continue;
+		if (*nr == cap) {
+			cap = cap ? 2 * cap : 4096;
+			pfns = realloc(pfns, cap * sizeof(*pfns));
+			if (!pfns)
+				die("out of memory for --lru-order");
+		}
+		pfns[(*nr)++] = pfn - lay->pfn_start;
+	}
+	if (ferror(f))
+		die("--lru-order '%s': %s", path, strerror(errno));
+	fclose(f);
+	return pfns;
+}
+
+/* The pfn of the first LRU folio after the folio at pfn, or nr_pages. */
+static unsigned long next_lru_pfn(const struct lru_model *m, unsigned long pfn)
+{
+	pfn += 1UL << PD_ORDER(*desc_word(m, pfn));
+	while (pfn < m->nr_pages && (*desc_word(m, pfn) & PD_TYPE) != PD_FOLIO)
+		pfn++;
+	return pfn;
+}
+
+/*
+ * --lru-order: the order a trace of mm_lru_insertion gave, for the
+ * folios whose head pfn it names.  The walks go from the LRU's tail,
+ * the oldest: folios the trace never names were added before it began,
+ * so they come first, in the order the seed gave; then the named ones
+ * by their last insertion (a folio added again, after isolation or
+ * rotation, counts where it went in last).  rank[pfn] is 0 for no LRU
+ * folio, 1 for one the trace does not name, i + 2 for the i-th pfn.
+ */
+static void order_from_trace(struct lru_model *m, const struct layout_knobs *lay)
+{
+	unsigned long nr, lines, i, k, pos = 0;
+	unsigned long *pfns = read_trace(lay->lru_order, lay, m->nr_pages, &nr, &lines);
+	uint32_t *rank = calloc(m->nr_pages, sizeof(*rank));
+
+	if (!rank || nr > UINT32_MAX - 2)
+		die("out of memory for --lru-order");
+	memset(&m->trace, 0, sizeof(m->trace));
+	m->trace.lines = lines;
+	for (k = 0; k < m->nr_lru; k++)
+		rank[m->lru[k].pfn] = 1;
+	for (i = 0; i < nr; i++)
+		if (rank[pfns[i]])
+			rank[pfns[i]] = i + 2;
+		else
+			m->trace.off_lru++;
+	for (k = 0; k < m->nr_lru; k++)	/* the unnamed, in their order */
+		if (rank[m->lru[k].pfn] == 1)
+			m->lru[pos++].pfn = m->lru[k].pfn;
+	for (i = 0; i < nr; i++)	/* the named, by last insertion */
+		if (rank[pfns[i]] == i + 2) {
+			if (!m->trace.ordered || pfns[i] != next_lru_pfn(m, m->lru[pos - 1].pfn))
+				m->trace.runs++;
+			m->lru[pos++].pfn = pfns[i];
+			m->trace.ordered++;
+		}
+	free(rank);
+	free(pfns);
+	if (!m->trace.ordered)
+		die("--lru-order '%s': none of its %lu pfns heads an LRU folio of the memmap",
+		    lay->lru_order, m->trace.lines);
+}
+
 /* Turn the pfns in LRU positions [start, end) into folio pointers. */
 static void point_part(void *arg, int i, int nr)
 {
@@ -2050,6 +2158,8 @@ static void build_model(struct lru_model *m, const struct params *p,
 		order_runs(m, &rng, p->layout.locality);
 	else
 		shuffle(m->lru, m->nr_lru, &rng);
+	if (p->layout.lru_order)
+		order_from_trace(m, &p->layout);
 	run_parallel(point_part, m, nr);
 	link_lru(m);
 	if (fault && m->rmap)
@@ -2070,15 +2180,6 @@ static unsigned long folio_pfn(const struct lru_model *m,
 	if (m->desc_size == MEMDESC_SIZE)
 		return ((const struct page *)folio)->index;
 	return ((const char *)folio - m->descs) / m->desc_size;
-}
-
-/* The pfn of the first LRU folio after the folio at pfn, or nr_pages. */
-static unsigned long next_lru_pfn(const struct lru_model *m, unsigned long pfn)
-{
-	pfn += 1UL << PD_ORDER(*desc_word(m, pfn));
-	while (pfn < m->nr_pages && (*desc_word(m, pfn) & PD_TYPE) != PD_FOLIO)
-		pfn++;
-	return pfn;
 }
 
 /* What check_lru() found. */
@@ -3541,6 +3642,10 @@ static void print_model(const struct lru_model *m, const struct params *p)
 	if (p->layout.memcg || p->layout.memcg_share < 1)
 		fprintf(p->out.text, "memcg: the target holds %lu of %lu LRU folios (%s); the LRU walks visit its lists, the physical walk reads the others' folios to skip them\n",
 			m->nr_lru, m->nr_lru + m->nr_others, memcg);
+	if (p->layout.lru_order)
+		fprintf(p->out.text, "LRU order: %lu of %lu folios as %s traced them (%lu insertions, %lu of them of pfns here with no LRU folio; mean run of folios adjacent in pfn order %.2f), the others first\n",
+			m->trace.ordered, m->nr_lru, p->layout.lru_order, m->trace.lines,
+			m->trace.off_lru, (double)m->trace.ordered / m->trace.runs);
 	if (p->work.nr_lists > 1)
 		snprintf(lists, sizeof(lists), "%d lists per thread taken %lu at a time",
 			 p->work.nr_lists, p->work.chunk);
@@ -4057,6 +4162,8 @@ static const struct option_spec options[] = {
 	  .help = "reclaim targets the replayed memcg of that inode" },
 	{ 0, "memcg-from", "FILE", FILE_NAME(layout.memcg_from),
 	  .help = "its kpagecgroup (default /proc/kpagecgroup)" },
+	{ 0, "lru-order", "FILE", FILE_NAME(layout.lru_order),
+	  .help = "LRU order of the pfns a trace-lru.sh FILE names" },
 	{ 0, "kernel-like", NULL, FLAG(run.kernel_like),
 	  .help = "realistic values for every knob not given" },
 	{ 0, "original", NULL, FLAG(run.original),
@@ -4372,6 +4479,8 @@ static void check_params(const struct params *p)
 	if (p->layout.memcg && !p->layout.memmap_from)
 		die_usage("--memcg %lu: picks a memcg of a replayed memmap: give --memmap-from, or use --memcg-share",
 			  p->layout.memcg);
+	if (p->layout.lru_order && !p->layout.memmap_from)
+		die_usage("--lru-order orders the pfns of a replayed memmap: give --memmap-from too");
 	if (p->layout.memcg_from && !p->layout.memcg)
 		die_usage("--memcg-from names the memcgs of --memcg's memmap: give --memcg=INODE too");
 	if (p->layout.memcg && p->layout.memmap_from && !p->layout.memcg_from &&

@@ -283,6 +283,24 @@ check "snapshot --summary: free, slab, holes, other" \
 scripts/snapshot.sh --summary "$tmp/kpf" "$tmp/kcg" >"$tmp/comp" 2>&1
 check "snapshot --summary with kpagecgroup: LRU folios and pages by memcg" \
 	sh -c "grep -qx 'memcg 7: 1 LRU folios, 4 pages' '$tmp/comp' && grep -qx 'memcg 9: 1 LRU folios, 1 pages' '$tmp/comp'"
+# trace-lru: usage errors always; a short trace where root may trace
+scripts/trace-lru.sh >/dev/null 2>&1
+check "trace-lru: no command and no -s: usage, exit 2" [ $? -eq 2 ]
+scripts/trace-lru.sh -s 1 true >/dev/null 2>&1
+check "trace-lru: -s and a command: exit 2" [ $? -eq 2 ]
+if [ "$(id -u)" -eq 0 ] && { [ -d /sys/kernel/tracing/events/pagemap/mm_lru_insertion ] ||
+	{ mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null &&
+	  [ -d /sys/kernel/tracing/events/pagemap/mm_lru_insertion ]; }; }; then
+	scripts/trace-lru.sh -o "$tmp/lru" -b 1024 sh -c "head -c 4M /dev/zero >'$tmp/4m'" 2>"$tmp/lru.err"
+	rc=$?
+	check "trace-lru: a pfn a line and a count" \
+		sh -c "[ $rc -eq 0 ] && [ -s '$tmp/lru' ] && ! grep -qv '^0x[0-9a-f]*\$' '$tmp/lru' &&
+			grep -Eq '^trace-lru.sh: [0-9]+ insertions in .*, [0-9]+ dropped by the buffer\$' '$tmp/lru.err'"
+	check "trace-lru: its trace instance is gone" \
+		sh -c "! ls /sys/kernel/tracing/instances | grep -q '^scan-lru-'"
+else
+	skip "trace-lru: a live trace" "not root, or no mm_lru_insertion tracepoint"
+fi
 # the project's own yardstick, beside scan
 if make -s yardstick >/dev/null 2>&1; then
 	./yardstick 0.01 >"$tmp/yard"

@@ -7,9 +7,12 @@
 pfx=$tmp/prefix
 make -s install PREFIX="$pfx" >"$tmp/install.out" 2>&1
 check "install: exit 0" [ $? -eq 0 ]
-for f in bin/scan share/man/man1/scan.1 share/scan/lib.awk share/scan/scan-env.sh \
-	bin/scan-sweep bin/scan-plot bin/scan-report bin/scan-compare \
-	bin/scan-explain bin/scan-snapshot bin/scan-vs-yardstick; do
+scripts=""
+for f in scripts/*.sh; do	# every script but the one they source
+	name=${f#scripts/}
+	[ "$name" = scan-env.sh ] || scripts="$scripts bin/scan-${name%.sh}"
+done
+for f in bin/scan share/man/man1/scan.1 share/scan/lib.awk share/scan/scan-env.sh $scripts; do
 	check "install: $f" [ -f "$pfx/$f" ]
 done
 (cd "$tmp" && SCAN='' "$pfx/bin/scan-report" -c 0.01 -r 1) >"$tmp/report" 2>&1

@@ -181,6 +181,35 @@ bad "--memcg with --memcg-share" --memmap-from="$kpf" --memcg=7 --memcg-from="$k
 bad "--memcg=0" --memmap-from="$kpf" --memcg=0 --memcg-from="$kcg"
 bad "--memcg-from=''" --memmap-from="$kpf" --memcg=7 --memcg-from=
 
+# --lru-order: a made-up trace of the same 16 pfns: the folios at 0 (order
+# 2) and 4 form a run of pfn-adjacent folios, 8 starts another; 4 is
+# added twice and counts where it went in last; 5 (slab) and 100 (past
+# the memmap) name no folio
+printf '4\n# a comment\n\n0x0\n4\n8\n5\n100\n' >"$tmp/lru-order"
+run -r 1 -vvv --memmap-from="$kpf" --lru-order="$tmp/lru-order"
+check "--lru-order: runs" [ "$rc" -eq 0 ]
+check "--lru-order: the trace's folios in order, by last insertion" \
+	out_has "^LRU order: 3 of 3 folios as .*lru-order traced them \\(6 insertions, 1 of them of pfns here with no LRU folio; mean run of folios adjacent in pfn order 3\\.00\\), the others first\$"
+check "--lru-order: the whole order has that run" \
+	out_has '^LRU order: runs of pfn-adjacent folios 3\.00 long on average$'
+check "--lru-order: every walk sums the folios" totals_exact
+printf '8\n' >"$tmp/lru-one"
+run -r 1 -v --memmap-from="$kpf" --lru-order="$tmp/lru-one" --kernel-like
+check "--lru-order naming one folio: the others first" \
+	out_has '^LRU order: 1 of 3 folios as '
+printf '0x\n' >"$tmp/lru-bad"
+run -r 1 --memmap-from="$kpf" --lru-order="$tmp/lru-bad"
+check "--lru-order: a line that is not a pfn is refused, with its number" \
+	sh -c "[ $rc -eq 1 ] && grep -q \"lru-bad' line 1: '0x' is not a pfn\" '$tmp/err'"
+printf '5\n6\n' >"$tmp/lru-none"
+run -r 1 --memmap-from="$kpf" --lru-order="$tmp/lru-none"
+check "--lru-order naming no folio: refused" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'none of its 2 pfns heads an LRU folio' '$tmp/err'"
+run -r 1 --memmap-from="$kpf" --lru-order="$tmp/nonexistent"
+check "--lru-order: an unreadable file is refused" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'No such file' '$tmp/err'"
+bad "--lru-order without --memmap-from" -c 0.01 --lru-order="$tmp/lru-order"
+
 # --memcg-share: the target memcg holds a share of the LRU folios; the
 # LRU walks visit its lists, the physical walk skips the others' folios
 run -c 0.02 -s 9 -r 1 -vvv --memcg-share=0.25
