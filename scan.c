@@ -3424,11 +3424,13 @@ static void print_plan(const struct output *out, const struct run_knobs *run,
 	int s;
 
 	if (run->original) {
-		fprintf(out->text, "the original's protocol (scan.c 1.1, 2023): each walk timed once right after setup, Physical, Array, ListLRU; caches as setup left them; THP as the system sets it\n");
+		fprintf(out->text, "the original's protocol (scan.c 1.1, 2023): each walk timed once\n"
+			"right after setup (Physical, Array, ListLRU), caches as setup left them,\n"
+			"THP as the system sets it\n");
 		return;
 	}
 
-	fprintf(out->text, "%d round%s over %d model%s, cache %s before each walk, timed walks per round:",
+	fprintf(out->text, "%d round%s over %d model%s, cache %s before each walk\ntimed walks per round:",
 		r->rounds, r->rounds > 1 ? "s" : "", run->builds, run->builds > 1 ? "s" : "",
 		run->cache == CACHE_COLD ? "flushed" : "left warm");
 	for (s = 0; s < r->nr; s++)
@@ -3445,10 +3447,13 @@ static void print_spread(const struct output *out, const struct run_knobs *run,
 	for (s = 0; s < r->nr; s++) {
 		const struct walk_report *w = &r->walk[s];
 
-		fprintf(out->text, "%s: %d timed walks, median %.6fs, min %.6fs, max %.6fs, %.2f ns/page, %.2f ns/folio\n",
+		int per_page = w->walk->bound == BOUND_STREAM;	/* as its bound */
+
+		fprintf(out->text, "%s: %d walks, median %.6fs (%.6fs to %.6fs), %.2f ns/%s\n",
 			w->walk->time_label, w->st->nr_samples, w->time.median,
-			w->time.min, w->time.max, w->time.median * 1e9 / m->nr_pages,
-			w->time.median * 1e9 / m->nr_lru);
+			w->time.min, w->time.max,
+			w->time.median * 1e9 / (per_page ? m->nr_pages : m->nr_lru),
+			per_page ? "page" : "folio");
 	}
 	for (s = 0; s < r->nr; s++) {
 		const struct walk_report *w = &r->walk[s];
@@ -3467,7 +3472,7 @@ static void print_spread(const struct output *out, const struct run_knobs *run,
 	fprintf(out->text, "untimed work: flushing %.3fs (%s), relinking %.3fs, calibrating %.3fs\n",
 		flush, run->cache == CACHE_COLD ? m->clflushopt ? "clflushopt" : "by address" : "none, --cache=warm",
 		relink, m->calibrate_s);
-	fprintf(out->text, "interference: %d walk%s timed again (%d preempted, %d off the CPU otherwise), %d kept disturbed\n",
+	fprintf(out->text, "interference: %d walk%s retimed (%d preempted, %d off the CPU), %d kept disturbed\n",
 		retimed, retimed == 1 ? "" : "s", preempted, retimed - preempted, disturbed);
 	for (s = 1; s < r->nr; s++)
 		fprintf(out->text, "%s/%s ratio: median %.3f, range %.3f to %.3f over %d round%s\n",
@@ -3565,7 +3570,7 @@ static void print_memmap(const struct lru_model *m, const struct params *p)
 
 	if (share >= 0)
 		snprintf(hp, sizeof(hp), "%.0f%%", 100 * share);
-	fprintf(p->out.text, "memmap %s for %lu pages (%s simulated), %s in huge pages (--thp=%s)\n",
+	fprintf(p->out.text, "memmap %s for %lu pages, %s simulated, %s huge (--thp=%s)\n",
 		human((double)m->nr_pages * m->desc_size, b1, 32), m->nr_pages,
 		human(m->nr_pages * SIM_PAGE_SIZE, b2, 32), hp, thp_names[p->run.thp]);
 	if (!p->out.quiet && p->run.thp == THP_ALWAYS && share >= 0 && share < 0.5 &&
@@ -3618,11 +3623,11 @@ static void print_replay(const struct lru_model *m, const struct params *p)
 
 static void print_model(const struct lru_model *m, const struct params *p)
 {
-	char mix[192], folios[128], pool[32], rmap[96] = "none", lists[64] = "1 list per thread";
+	char mix[192], folios[128], pool[32], rmap[96] = "none", lists[64] = "";
 	char memcg[48];
 
 	if (m->rmap)
-		snprintf(rmap, sizeof(rmap), "%g:%d (%lu folios mapped, %s pool)",
+		snprintf(rmap, sizeof(rmap), "%g:%d, %lu folios mapped, %s pool",
 			 p->work.rmap_share, p->work.rmap_hops, m->nr_mapped,
 			 human((m->rmap_mask + 1.0) * sizeof(*m->rmap), pool, 32));
 	if (p->layout.memmap_from)
@@ -3630,9 +3635,10 @@ static void print_model(const struct lru_model *m, const struct params *p)
 	else
 		snprintf(mix, sizeof(mix), "other pages %s, folios %s", non_lru_names[p->layout.non_lru],
 			 folio_mix(p, folios, sizeof(folios)));
-	fprintf(p->out.text, "model: %lu LRU folios of %lu pages (%.1f%% of pfns), %s, locality %g, %d-byte struct page\n",
-		m->nr_lru, m->lru_pages, 100.0 * m->lru_pages / m->nr_pages, mix,
-		p->layout.locality, p->layout.desc_size);
+	fprintf(p->out.text, "model: %lu LRU folios of %lu pages (%.1f%% of pfns), locality %g\n"
+		"layout: %s, %d-byte struct page\n",
+		m->nr_lru, m->lru_pages, 100.0 * m->lru_pages / m->nr_pages,
+		p->layout.locality, mix, p->layout.desc_size);
 	if (p->layout.memmap_from)
 		print_replay(m, p);
 	if (p->layout.memcg)
@@ -3640,19 +3646,20 @@ static void print_model(const struct lru_model *m, const struct params *p)
 	else
 		snprintf(memcg, sizeof(memcg), "--memcg-share=%g", p->layout.memcg_share);
 	if (p->layout.memcg || p->layout.memcg_share < 1)
-		fprintf(p->out.text, "memcg: the target holds %lu of %lu LRU folios (%s); the LRU walks visit its lists, the physical walk reads the others' folios to skip them\n",
+		fprintf(p->out.text, "memcg: the target holds %lu of %lu LRU folios (%s)\n",
 			m->nr_lru, m->nr_lru + m->nr_others, memcg);
 	if (p->layout.lru_order)
-		fprintf(p->out.text, "LRU order: %lu of %lu folios as %s traced them (%lu insertions, %lu of them of pfns here with no LRU folio; mean run of folios adjacent in pfn order %.2f), the others first\n",
-			m->trace.ordered, m->nr_lru, p->layout.lru_order, m->trace.lines,
-			m->trace.off_lru, (double)m->trace.ordered / m->trace.runs);
+		fprintf(p->out.text, "traced: %lu of %lu folios in --lru-order's order, in runs of %.2f\n"
+			"traced: %lu insertions in the file, %lu of them of pfns with no folio here\n",
+			m->trace.ordered, m->nr_lru, (double)m->trace.ordered / m->trace.runs,
+			m->trace.lines, m->trace.off_lru);
 	if (p->work.nr_lists > 1)
-		snprintf(lists, sizeof(lists), "%d lists per thread taken %lu at a time",
-			 p->work.nr_lists, p->work.chunk);
-	fprintf(p->out.text, "work: access %s, physical walk reads %s, %s, %d thread%s, rmap %s\n",
+		snprintf(lists, sizeof(lists), ", taken %lu at a time", p->work.chunk);
+	fprintf(p->out.text, "work: access %s, Physical reads %s\nlists: %d thread%s, %d list%s per thread%s\nrmap: %s\n",
 		access_names[p->work.access],
 		p->work.phys == PHYS_JUMP ? "heads and jumps" : "every page",
-		lists, p->run.threads, p->run.threads > 1 ? "s" : "", rmap);
+		p->run.threads, p->run.threads > 1 ? "s" : "", p->work.nr_lists,
+		p->work.nr_lists > 1 ? "s" : "", lists, rmap);
 }
 
 /*
@@ -3669,13 +3676,13 @@ static void print_break_even(const struct output *out, const struct lru_model *m
 	for (s = 1; s < r->nr; s++) {
 		even = share / r->walk[s].ratio.median;
 		if (even < 1)
-			fprintf(out->text, "break-even against %s: the physical walk wins while more than %.3g%% of pages are on the LRU\n",
+			fprintf(out->text, "break-even vs %s: Physical wins above %.3g%% of pages on the LRU\n",
 				r->walk[s].walk->label, 100 * even);
 		else
-			fprintf(out->text, "break-even against %s: the physical walk loses even with every page on the LRU\n",
+			fprintf(out->text, "break-even vs %s: Physical loses even with every page on the LRU\n",
 				r->walk[s].walk->label);
 	}
-	fprintf(out->text, "(assuming the physical walk costs the same per pfn, and each LRU walk the same per folio, at any LRU share)\n");
+	fprintf(out->text, "(if Physical's cost per pfn and the LRU walks' per folio hold at any share)\n");
 }
 
 /*
@@ -3722,14 +3729,21 @@ static void read_machine(struct machine *mc)
 		fclose(f);
 }
 
-#define MAX_FIELDS	48
+#define MAX_FIELDS	64
 
-/* Named values, in order; strings are marked for JSON's quotes. */
+/*
+ * A walk's row of results: named values in CSV order, strings marked for
+ * JSON's quotes, each the walk's own or the run's (JSON prints the run's
+ * once, above the walks).  Scripts read some columns by place, so none
+ * moves: a new one goes at the end of result_row().
+ */
 struct fields {
 	int nr;
+	int walk_now;		/* the fields added now are the walk's */
 	const char *name[MAX_FIELDS];
 	char value[MAX_FIELDS][160];
 	char string[MAX_FIELDS];
+	char walk[MAX_FIELDS];
 };
 
 static PRINTF(3, 4) void add_field(struct fields *f, const char *name,
@@ -3739,6 +3753,7 @@ static PRINTF(3, 4) void add_field(struct fields *f, const char *name,
 
 	f->name[f->nr] = name;
 	f->string[f->nr] = 0;
+	f->walk[f->nr] = (char)f->walk_now;
 	va_start(ap, fmt);
 	vsnprintf(f->value[f->nr], sizeof(f->value[0]), fmt, ap);
 	va_end(ap);
@@ -3757,7 +3772,30 @@ static void add_string(struct fields *f, const char *name, const char *s)
 	f->string[f->nr - 1] = 1;
 }
 
-/* The run's fields: size, seed, rounds, every knob, the machine. */
+/* Walk w's times and its speedup (ratio) over rounds. */
+static void walk_fields(struct fields *f, const struct lru_model *m,
+			const struct walk_report *w)
+{
+	f->walk_now = 1;
+	add_string(f, "walk", w->walk->name);
+	add_string(f, "label", w->walk->label);
+	add_field(f, "timed", "%d", w->st->nr_samples);
+	add_field(f, "median_s", "%.9f", w->time.median);
+	add_field(f, "min_s", "%.9f", w->time.min);
+	add_field(f, "max_s", "%.9f", w->time.max);
+	add_field(f, "ns_per_page", "%.4f", w->time.median * 1e9 / m->nr_pages);
+	add_field(f, "ns_per_folio", "%.4f", w->time.median * 1e9 / m->nr_lru);
+	add_field(f, "speedup", "%.6f", w->ratio.median);
+	add_field(f, "speedup_min", "%.6f", w->ratio.min);
+	add_field(f, "speedup_max", "%.6f", w->ratio.max);
+	add_string(f, "bound", bound_names[w->walk->bound]);
+	add_field(f, "bound_ns", "%.4f", w->bound_ns);
+	add_field(f, "bound_ratio", "%.4f", w->bound_x);
+	add_field(f, "retimed", "%d", w->st->retimed);
+	add_field(f, "disturbed", "%d", w->st->disturbed);
+}
+
+/* The run's: size, seed, rounds, every knob, the machine. */
 static void run_fields(struct fields *f, const struct lru_model *m,
 		       const struct params *p, const struct machine *mc,
 		       int nr_rounds)
@@ -3767,6 +3805,7 @@ static void run_fields(struct fields *f, const struct lru_model *m,
 	for (c = (char *)folio_mix(p, mix, sizeof(mix)); *c; c++)
 		if (*c == ',')
 			*c = ' ';
+	f->walk_now = 0;
 	add_field(f, "pages", "%lu", m->nr_pages);
 	add_field(f, "memory_bytes", "%.0f", m->nr_pages * SIM_PAGE_SIZE);
 	add_field(f, "seed", "%lu", p->layout.seed);
@@ -3797,131 +3836,87 @@ static void run_fields(struct fields *f, const struct lru_model *m,
 	add_string(f, "kernel", mc->kernel);
 	add_string(f, "system_thp", mc->thp);
 	add_string(f, "version", SCAN_VERSION);
+}
+
+/* Walk w's row, in CSV order: 2.0's columns, then those added since. */
+static void result_row(struct fields *f, const struct lru_model *m,
+		       const struct params *p, const struct machine *mc,
+		       int nr_rounds, const struct walk_report *w)
+{
+	walk_fields(f, m, w);
+	run_fields(f, m, p, mc, nr_rounds);
 	add_string(f, "memmap_from", p->layout.memmap_from ? p->layout.memmap_from : "");
 	add_field(f, "memcg_share", "%g", p->layout.memcg_share);
+	f->walk_now = 1;
+	add_field(f, "speedup_q1", "%.6f", w->ratio.q1);
+	add_field(f, "speedup_q3", "%.6f", w->ratio.q3);
+	f->walk_now = 0;
 	add_field(f, "llc_bytes", "%.0f", mc->llc);
 	add_field(f, "memcg", "%lu", p->layout.memcg);
 }
 
-/* One walk's fields: its times and its speedup (ratio) over rounds. */
-static void walk_fields(struct fields *f, const struct lru_model *m,
-			const struct walk_report *w)
+static void print_csv(const struct fields *row, int nr)
 {
-	add_string(f, "walk", w->walk->name);
-	add_string(f, "label", w->walk->label);
-	add_field(f, "timed", "%d", w->st->nr_samples);
-	add_field(f, "median_s", "%.9f", w->time.median);
-	add_field(f, "min_s", "%.9f", w->time.min);
-	add_field(f, "max_s", "%.9f", w->time.max);
-	add_field(f, "ns_per_page", "%.4f", w->time.median * 1e9 / m->nr_pages);
-	add_field(f, "ns_per_folio", "%.4f", w->time.median * 1e9 / m->nr_lru);
-	add_field(f, "speedup", "%.6f", w->ratio.median);
-	add_field(f, "speedup_min", "%.6f", w->ratio.min);
-	add_field(f, "speedup_max", "%.6f", w->ratio.max);
-	add_string(f, "bound", bound_names[w->walk->bound]);
-	add_field(f, "bound_ns", "%.4f", w->bound_ns);
-	add_field(f, "bound_ratio", "%.4f", w->bound_x);
-	add_field(f, "retimed", "%d", w->st->retimed);
-	add_field(f, "disturbed", "%d", w->st->disturbed);
-	add_field(f, "speedup_q1", "%.6f", w->ratio.q1);
-	add_field(f, "speedup_q3", "%.6f", w->ratio.q3);
+	int s, i;
+
+	for (i = 0; i < row[0].nr; i++)
+		printf("%s%s", row[0].name[i], i + 1 < row[0].nr ? "," : "\n");
+	for (s = 0; s < nr; s++)
+		for (i = 0; i < row[s].nr; i++)
+			printf("%s%s", row[s].value[i], i + 1 < row[s].nr ? "," : "\n");
 }
 
-/* Fields as JSON members, each line but the last ending in a comma
- * unless more follow. */
-static void print_json_fields(const struct fields *f, const char *indent,
+/* The fields of f that are a walk's (walk 1) or the run's (walk 0) as
+ * JSON members, the last without a comma unless more follow. */
+static void print_json_fields(const struct fields *f, int walk, const char *indent,
 			      int more)
 {
-	int i;
+	int i, last = -1;
 
 	for (i = 0; i < f->nr; i++)
-		printf("%s\"%s\": %s%s%s%s\n", indent, f->name[i],
-		       f->string[i] ? "\"" : "", f->value[i],
-		       f->string[i] ? "\"" : "", more || i + 1 < f->nr ? "," : "");
+		if (f->walk[i] == walk)
+			last = i;
+	for (i = 0; i < f->nr; i++)
+		if (f->walk[i] == walk)
+			printf("%s\"%s\": %s%s%s%s\n", indent, f->name[i],
+			       f->string[i] ? "\"" : "", f->value[i],
+			       f->string[i] ? "\"" : "", more || i < last ? "," : "");
 }
 
-/*
- * The CSV's columns, in order.  Scripts read some by place, so a column
- * never moves: a new one goes at the end (the last six came after 2.0).
- */
-static const char csv_header[] =
-	"walk,label,timed,median_s,min_s,max_s,ns_per_page,ns_per_folio,"
-	"speedup,speedup_min,speedup_max,bound,bound_ns,bound_ratio,retimed,"
-	"disturbed,pages,memory_bytes,seed,rounds,builds,lru_folios,lru_pages,"
-	"lru_fraction,non_lru,folios,phys,locality,access,lists,chunk,threads,"
-	"rmap_share,rmap_hops,struct_page,thp,huge_share,cache,kernel_like,"
-	"original,cpu,cpus,ram_bytes,kernel,system_thp,version,"
-	"memmap_from,memcg_share,speedup_q1,speedup_q3,llc_bytes,memcg";
-
-/* The value of the field named name (len bytes) in a or b. */
-static const char *field_value(const struct fields *a, const struct fields *b,
-			       const char *name, size_t len)
-{
-	int i;
-
-	for (i = 0; i < a->nr + b->nr; i++) {
-		const struct fields *f = i < a->nr ? a : b;
-		int at = i < a->nr ? i : i - a->nr;
-
-		if (strlen(f->name[at]) == len && !strncmp(f->name[at], name, len))
-			return f->value[at];
-	}
-	die("internal error: no field for CSV column %.*s", (int)len, name);
-	return "";
-}
-
-static void print_csv(const struct fields *run, const struct fields *walk, int nr)
-{
-	const char *c, *end;
-	int s, columns = 1;
-
-	for (c = csv_header; *c; c++)
-		columns += *c == ',';
-	if (columns != run->nr + walk[0].nr)
-		die("internal error: %d fields for %d CSV columns", run->nr + walk[0].nr, columns);
-	printf("%s\n", csv_header);
-	for (s = 0; s < nr; s++)
-		for (c = csv_header; *c; c = *end ? end + 1 : end) {
-			end = c + strcspn(c, ",");
-			printf("%s%s", field_value(&walk[s], run, c, end - c), *end ? "," : "\n");
-		}
-}
-
-static void print_json(const struct fields *run, const struct fields *walk, int nr)
+static void print_json(const struct fields *row, int nr)
 {
 	int s;
 
 	printf("{\n");
-	print_json_fields(run, "  ", 1);
+	print_json_fields(&row[0], 0, "  ", 1);
 	printf("  \"walks\": [\n");
 	for (s = 0; s < nr; s++) {
 		printf("    {\n");
-		print_json_fields(&walk[s], "      ", 0);
+		print_json_fields(&row[s], 1, "      ", 0);
 		printf("    }%s\n", s + 1 < nr ? "," : "");
 	}
 	printf("  ]\n}\n");
 }
 
-/* The run's fields and each walk's, then CSV or JSON from them. */
+/* A row of fields per walk, then CSV or JSON from them. */
 static void print_results(const struct lru_model *m, const struct params *p,
 			  const struct reports *r)
 {
-	/* up to 70 KiB of fields: on the heap, not the stack */
-	struct fields *run = calloc(1 + r->nr, sizeof(*run)), *walk = run + 1;
+	/* 10 KiB of fields a walk: on the heap, not the stack */
+	struct fields *row = calloc(r->nr, sizeof(*row));
 	struct machine mc;
 	int s;
 
-	if (!run)
+	if (!row)
 		die("out of memory");
 	read_machine(&mc);
-	run_fields(run, m, p, &mc, r->rounds);
 	for (s = 0; s < r->nr; s++)
-		walk_fields(&walk[s], m, &r->walk[s]);
+		result_row(&row[s], m, p, &mc, r->rounds, &r->walk[s]);
 	if (p->out.format == FORMAT_JSON)
-		print_json(run, walk, r->nr);
+		print_json(row, r->nr);
 	else
-		print_csv(run, walk, r->nr);
-	free(run);
+		print_csv(row, r->nr);
+	free(row);
 }
 
 /* ==== Options, usage, main ============================================== */

@@ -25,16 +25,16 @@ for knobs in "--struct-page=32" "--struct-page=8" "--lists=5 --chunk=3" \
 done
 
 run -c 0.01 -r 1 -v --lists=8 --chunk=32
-check "--lists --chunk: shown" out_has '8 lists per thread taken 32 at a time,'
+check "--lists --chunk: shown" out_has '^lists: 1 thread, 8 lists per thread, taken 32 at a time$'
 run -c 0.01 -r 1 -v -t 2
-check "-t 2: shown" out_has ', 2 threads,'
+check "-t 2: shown" out_has '^lists: 2 threads, '
 run -c 0.01 -r 2 -vvv -t 2 --access=isolate --lists=4 --struct-page=8
 check "-t 2 isolating 8-byte descriptors: totals exact" totals_exact
 
 run -c 0.02 -r 1 -v -s 1 --rmap=0.5:3
 check "--rmap: shown with the mapped folios" \
-	out_has 'rmap 0\.5:3 \([0-9]+ folios mapped, [0-9.]+ MiB pool\)$'
-mapped=$(sed -n 's/.*(\([0-9]*\) folios mapped.*/\1/p' "$tmp/out")
+	out_has '^rmap: 0\.5:3, [0-9]+ folios mapped, [0-9.]+ MiB pool$'
+mapped=$(sed -n 's/^rmap: .*, \([0-9]*\) folios mapped.*/\1/p' "$tmp/out")
 check "--rmap=0.5: about half the folios mapped" \
 	awk -v x="$mapped" 'BEGIN { exit !(x > 9000 && x < 11000) }'
 
@@ -60,7 +60,7 @@ check "--walks: XArray time line" out_has '^XArray scan in [0-9]+\.[0-9]{6}s$'
 run -c 0.01 -r 1 -v --kernel-like
 check "--kernel-like: says what it set" \
 	out_has '^--kernel-like set: --lru-fraction=0\.85 --non-lru=pageblock --folios=0:65,2:5,4:5,9:25 --locality=8 --lists=40 --chunk=32 --access=isolate --rmap=0\.5:3 --thp=always$'
-check "--kernel-like: applied" out_has 'access isolate, .* 40 lists per thread taken 32 at a time'
+check "--kernel-like: applied" sh -c "grep -q '^work: access isolate, ' '$tmp/out' && grep -q '^lists: .*, 40 lists per thread, taken 32 at a time\$' '$tmp/out'"
 run -c 0.01 -r 1 -v --lists=4 --kernel-like --folio-order=2
 check "--kernel-like: explicit options win" \
 	out_has '^--kernel-like set: --lru-fraction=0\.85 --non-lru=pageblock --locality=8 --chunk=32 --access=isolate --rmap=0\.5:3 --thp=always$'

@@ -20,7 +20,7 @@ check "-m 8192 (bytes) is 2 pages" is "$(pages -m 8192)" 2
 check "-m 0.0625G is 16384 pages" is "$(pages -m 0.0625G)" 16384
 
 run -m 64M -r 1 -v
-check "-m 64M: simulated memory shown" out_has '16384 pages \(64\.0 MiB simulated\)'
+check "-m 64M: simulated memory shown" out_has '16384 pages, 64\.0 MiB simulated, '
 check "-m 64M: memmap size shown" out_has '^memmap 1\.0 MiB for 16384 pages'
 
 run -h
