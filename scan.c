@@ -4094,6 +4094,21 @@ struct option_spec {
 #define CHOICE(f, n, d)	.kind = OPT_CHOICE, FIELD(f), .names = n, .def = d
 #define FILE_NAME(f)	.kind = OPT_FILE, FIELD(f)
 
+/*
+ * The option table: parsing, defaults, help and the fuzz target read it.
+ * To add a knob of the kinds above:
+ *
+ *   1. its field in the group it belongs to: layout_knobs (what the
+ *      memmap holds), work_knobs (what a walk does: the model copies
+ *      them, so walks read m->work) or run_knobs (how the run goes);
+ *   2. its row here: kind, field, limits, default, help;
+ *   3. its use, where the layout, a walk or the run needs it;
+ *   4. its CSV and JSON column: one add_field() at the end of
+ *      result_row(), so no column moves.
+ *
+ * A -v line about it, a check across options (check_params()) or a
+ * value in the --kernel-like preset, only where a reader needs one.
+ */
 static const struct option_spec options[] = {
 	{ 'c', NULL, "N", CUSTOM(layout.nr_pages, set_count),
 	  .help = "N million pages (decimals allowed; default 1)" },
