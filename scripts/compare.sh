@@ -12,10 +12,10 @@
 #/ min-max ranges are used).  Two rows for one walk and size in a file,
 #/ or no walk and size in both, is an error (exit 1).
 set -eu
-
-usage() {
-	sed -n 's|^#/ \{0,1\}||p' "$0"
-}
+env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
+[ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
+# shellcheck source=scripts/scan-env.sh
+. "$env"
 
 case ${1:-} in
 -h | --help) usage; exit 0 ;;

@@ -34,10 +34,10 @@
 #/ every step simulates as many pfns.  --memcg=INODE needs
 #/ --memmap-from (scan says why when it refuses a step).
 set -eu
-
-usage() {
-	sed -n 's|^#/ \{0,1\}||p' "$0"
-}
+env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
+[ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
+# shellcheck source=scripts/scan-env.sh
+. "$env"
 
 size=4 csv="" svg="" file="" memcg=""
 while [ $# -gt 0 ]; do
@@ -52,13 +52,8 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-env=$(dirname "$0")/scan-env.sh	# $scan, $awklib
-[ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
-# shellcheck source=scripts/scan-env.sh
-. "$env"
 [ -z "$svg" ] || need_math explain.sh	# before the runs, not after
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+scratch
 
 # --kernel-like's values, as scan applies them
 "$scan" -c 0.001 -r 1 --kernel-like -v "$@" >"$tmp/preset" 2>&1 || {

@@ -16,10 +16,10 @@
 #/ scan --format=csv or scripts/sweep.sh -o.  Needs an awk with math
 #/ (log): gawk, mawk or a BusyBox built with it; AWK= picks one.
 set -eu
-
-usage() {
-	sed -n 's|^#/ \{0,1\}||p' "$0"
-}
+env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
+[ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
+# shellcheck source=scripts/scan-env.sh
+. "$env"
 
 xcol=memory_bytes
 while [ $# -gt 0 ]; do
@@ -35,10 +35,6 @@ done
 [ $# -eq 1 ] || { usage >&2; exit 2; }
 [ -r "$1" ] || { echo "plot.sh: cannot read $1" >&2; exit 1; }
 
-env=$(dirname "$0")/scan-env.sh	# $scan, $awk, $awklib, need_math
-[ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
-# shellcheck source=scripts/scan-env.sh
-. "$env"
 need_math plot.sh
 # shellcheck disable=SC2086,SC2016 # $awk: a command, maybe with arguments
 $awk -F, -v xcol="$xcol" "$awklib"'

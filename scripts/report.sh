@@ -8,22 +8,17 @@
 #/ The block is at most 72 columns wide and has no tabs.  SCAN names the
 #/ binary (default ./scan).
 set -eu
-
-usage() {
-	sed -n 's|^#/ \{0,1\}||p' "$0"
-}
+env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
+[ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
+# shellcheck source=scripts/scan-env.sh
+. "$env"
 
 case ${1:-} in
 -h | --help) usage; exit 0 ;;
 esac
 
-env=$(dirname "$0")/scan-env.sh	# $scan, $awklib
-[ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
-# shellcheck source=scripts/scan-env.sh
-. "$env"
-[ -x "$scan" ] || { echo "report.sh: no $scan: run make first" >&2; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+need_scan report.sh
+scratch
 
 # One run: the data on stdout, -v's lines (the original's among them) on
 # stderr.

@@ -1,4 +1,5 @@
-# scan-env.sh - sourced by the scripts: where scan and the shared awk are.
+# scan-env.sh - sourced by the scripts: where scan and the shared awk are,
+# and the steps every script takes.
 # shellcheck disable=SC2034 # sourced: the scripts read $scan, $awk and $awklib
 # A script runs from the repository (scripts/x.sh) or installed
 # (BINDIR/scan-x, with this file and lib.awk in DATADIR/scan).
@@ -33,4 +34,20 @@ need_math() {
 		echo "$1: $awk has no math (log, ^): use gawk or mawk, e.g. AWK=gawk" >&2
 		exit 1
 	}
+}
+
+# usage: the script's header block, the lines that start with #/.
+usage() {
+	sed -n 's|^#/ \{0,1\}||p' "$0"
+}
+
+# need_scan NAME: stop NAME unless $scan can run.
+need_scan() {
+	[ -x "$scan" ] || { echo "$1: no $scan: run make first" >&2; exit 1; }
+}
+
+# scratch: $tmp, a directory removed when the script ends.
+scratch() {
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT INT TERM
 }

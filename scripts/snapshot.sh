@@ -17,10 +17,10 @@
 #/ machine larger than the one that will replay it.  --summary prints the
 #/ composition of saved files.  Reading the live files needs root.
 set -eu
-
-usage() {
-	sed -n 's|^#/ \{0,1\}||p' "$0"
-}
+env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
+[ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
+# shellcheck source=scripts/scan-env.sh
+. "$env"
 
 # composition FILE [CGROUPS]: one line per kind of pfn, from the 64-bit
 # flags, then the top memcgs by LRU folios from CGROUPS (the same pfns'

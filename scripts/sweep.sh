@@ -12,10 +12,10 @@
 #/ -o writes the CSV (scan --format=csv, one header) to FILE; progress and
 #/ the time left go to stderr.  SCAN names the binary (default ./scan).
 set -eu
-
-usage() {
-	sed -n 's|^#/ \{0,1\}||p' "$0"
-}
+env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
+[ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
+# shellcheck source=scripts/scan-env.sh
+. "$env"
 
 out=""
 opts=""
@@ -35,13 +35,8 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-env=$(dirname "$0")/scan-env.sh	# $scan, $awklib
-[ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
-# shellcheck source=scripts/scan-env.sh
-. "$env"
-[ -x "$scan" ] || { echo "sweep.sh: no $scan: run make first" >&2; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+need_scan sweep.sh
+scratch
 
 # The default series: 1-2-5 steps while 80 bytes a page (memmap, array
 # and some slack) fit in the memory available now.

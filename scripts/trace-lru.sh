@@ -19,10 +19,10 @@
 #/ -b sets the buffer per CPU (default 131072 KiB); insertions the
 #/ buffer dropped are counted and reported: the file orders what was kept.
 set -eu
-
-usage() {
-	sed -n 's|^#/ \{0,1\}||p' "$0"
-}
+env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
+[ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
+# shellcheck source=scripts/scan-env.sh
+. "$env"
 
 out=lru-order.txt kb=131072 seconds=""
 while [ $# -gt 0 ]; do

@@ -13,15 +13,14 @@
 #/ a scan run with those options (one word list, '' for the defaults);
 #/ every run of a round takes its turn: NAIVE, then each scan in order.
 set -eu
-
-usage() {
-	sed -n 's|^#/ \{0,1\}||p' "$0"
-}
+env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
+[ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
+# shellcheck source=scripts/scan-env.sh
+. "$env"
 
 runs=8
 size=4
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+scratch
 configs=$tmp/configs log=$tmp/log
 : >"$configs"
 : >"$log"
@@ -39,10 +38,6 @@ shift $((OPTIND - 1))
 naive=$1
 shift
 [ -s "$configs" ] || printf '%s\n' "$*" >>"$configs"
-env=$(dirname "$0")/scan-env.sh	# $scan, $awklib
-[ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
-# shellcheck source=scripts/scan-env.sh
-. "$env"
 
 # wall OUT CMD...: run CMD, its stdout into OUT and its stderr dropped,
 # and print its wall time in seconds (POSIX time -p, 10 ms steps).
