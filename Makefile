@@ -61,6 +61,17 @@ valgrind: scan
 		./scan -c 0.01 -r 2 -vvv
 	valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
 		./scan -c 0.01 -r 2 --kernel-like --walks=list,array,xarray --struct-page=8 --format=json
+	# a replayed memmap of 1024 order-0 LRU pfns, every other one in memcg 1,
+	# the first 100 in a traced order
+	mkdir -p valgrind.tmp
+	i=0; while [ $$i -lt 1024 ]; do printf '\040\000\000\000\000\000\000\000'; \
+		i=$$((i + 1)); done >valgrind.tmp/kpageflags
+	i=0; while [ $$i -lt 1024 ]; do printf "\\00$$((1 + i % 2))\\000\\000\\000\\000\\000\\000\\000"; \
+		i=$$((i + 1)); done >valgrind.tmp/kpagecgroup
+	i=0; while [ $$i -lt 100 ]; do echo $$((99 - i)); i=$$((i + 1)); done >valgrind.tmp/lru-order
+	valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		./scan -r 2 -vvv --memmap-from=valgrind.tmp/kpageflags --memcg=1 \
+		--memcg-from=valgrind.tmp/kpagecgroup --lru-order=valgrind.tmp/lru-order
 
 fuzz: fuzz-options
 	mkdir -p tests/fuzz-corpus.tmp
@@ -89,6 +100,6 @@ uninstall:
 	-rmdir $(DESTDIR)$(DATADIR)/scan 2>/dev/null
 
 clean:
-	rm -rf scan scan-sanitize fuzz-options yardstick tests/fuzz-corpus.tmp
+	rm -rf scan scan-sanitize fuzz-options yardstick tests/fuzz-corpus.tmp valgrind.tmp
 
 .PHONY: all run test sanitize valgrind fuzz install uninstall clean

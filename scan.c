@@ -3650,7 +3650,7 @@ static void print_model(const struct lru_model *m, const struct params *p)
 			m->nr_lru, m->nr_lru + m->nr_others, memcg);
 	if (p->layout.lru_order)
 		fprintf(p->out.text, "traced: %lu of %lu folios in --lru-order's order, in runs of %.2f\n"
-			"traced: %lu insertions in the file, %lu of them of pfns with no folio here\n",
+			"traced: %lu insertions in the file, %lu of them of pfns not on these lists\n",
 			m->trace.ordered, m->nr_lru, (double)m->trace.ordered / m->trace.runs,
 			m->trace.lines, m->trace.off_lru);
 	if (p->work.nr_lists > 1)

@@ -193,7 +193,7 @@ run -r 1 -vvv --memmap-from="$kpf" --lru-order="$tmp/lru-order"
 check "--lru-order: runs" [ "$rc" -eq 0 ]
 check "--lru-order: the trace's folios in order, by last insertion" \
 	sh -c "grep -q '^traced: 3 of 3 folios in --lru-order.s order, in runs of 3\\.00\$' '$tmp/out' &&
-		grep -q '^traced: 6 insertions in the file, 1 of them of pfns with no folio here\$' '$tmp/out'"
+		grep -q '^traced: 6 insertions in the file, 1 of them of pfns not on these lists\$' '$tmp/out'"
 check "--lru-order: the whole order has that run" \
 	out_has '^LRU order: runs of pfn-adjacent folios 3\.00 long on average$'
 check "--lru-order: every walk sums the folios" totals_exact
