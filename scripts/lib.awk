@@ -19,28 +19,47 @@ function esc(s) {
 function lg(v) { return log(v) / log(10) }
 function floor(v) { return v == int(v) || v > 0 ? int(v) : int(v) - 1 }
 
-# Round values inside [lo, hi] into t[1..n]: 1-2-5 steps, or powers of
-# two for bytes on a log axis, thinned to at most max.
+# Values 1 (m = 1) or 1 2 5 (m = 3) times a power of ten inside [lo, hi]
+# into t[1..n].
+function decade_ticks(lo, hi, m, t,    n, d, k, v) {
+	n = 0
+	for (d = floor(lg(lo)); d <= lg(hi) + 1; d++)
+		for (k = 1; k <= m; k++) {
+			v = (k == 1 ? 1 : k == 2 ? 2 : 5) * 10 ^ d
+			if (v >= lo * 0.9999 && v <= hi * 1.0001)
+				t[++n] = v
+		}
+	return n
+}
+
+# Round values inside [lo, hi] into t[1..n], thinned to at most max:
+# powers of two for bytes on a log axis; on another log axis a power of
+# ten a decade over more than two decades, else 1 2 5 steps; even steps
+# on a linear axis, or on a log one too narrow for three 1 2 5 steps.
 function round_ticks(lo, hi, islog, bytes, max, t,    n, k, v, d, step, m, keep) {
 	n = 0
+	if (!(hi > lo))
+		return 0
 	if (islog && bytes) {
 		for (v = 2 ^ floor(log(lo) / log(2)); v <= hi * 1.0001; v *= 2)
 			if (v >= lo * 0.9999)
 				t[++n] = v
 	} else if (islog) {
-		m = lg(hi) - lg(lo) > 2 ? 1 : 3	# steps a decade: 1, or 1 2 5
-		for (d = floor(lg(lo)); d <= lg(hi) + 1; d++)
-			for (k = 1; k <= m; k++) {
-				v = (k == 1 ? 1 : k == 2 ? 2 : 5) * 10 ^ d
-				if (v >= lo * 0.9999 && v <= hi * 1.0001)
-					t[++n] = v
-			}
-	} else {
-		step = (hi - lo) / 5
-		d = 10 ^ floor(lg(step))
-		step = step / d < 1.5 ? d : step / d < 3.5 ? 2 * d : step / d < 7.5 ? 5 * d : 10 * d
-		for (v = floor(lo / step + 0.9999) * step; v <= hi + step * 1e-6; v += step)
-			t[++n] = v
+		n = decade_ticks(lo, hi, lg(hi) - lg(lo) > 2 ? 1 : 3, t)
+		if (n < 3)
+			n = decade_ticks(lo, hi, 3, t)
+	}
+	if (!islog || (!bytes && n < 3)) {
+		# the smallest 1 2 5 step that gives at most max values
+		d = 10 ^ floor(lg((hi - lo) / max))
+		for (m = 1; m <= 4; m++) {
+			step = (m == 1 ? 1 : m == 2 ? 2 : m == 3 ? 5 : 10) * d
+			if (floor(hi / step + 1e-6) - floor(lo / step + 0.9999) + 1 <= max)
+				break
+		}
+		n = 0
+		for (k = floor(lo / step + 0.9999); k * step <= hi + step * 1e-6; k++)
+			t[++n] = k * step
 	}
 	for (keep = 1; n / keep > max; keep++)
 		;

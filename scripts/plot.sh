@@ -153,7 +153,18 @@ END {
 		print "plot.sh: no walks to draw in the CSV" > "/dev/stderr"
 		exit 1
 	}
-	W = 760; H = 500; L = 80; R = 190; T = 70; B = 60
+	# the shared options, in lines of at most 110 characters
+	nopt = split(shared_options(), word, " ")
+	nol = 0
+	for (i = 1; i <= nopt; i++)
+		if (nol && length(optl[nol] " " word[i]) <= 110)
+			optl[nol] = optl[nol] " " word[i]
+		else {
+			nol++
+			optl[nol] = (nol == 1 ? "options: " : "") word[i]
+		}
+	W = 760; H = 500 + 15 * (nol > 1 ? nol - 1 : 0); L = 80; R = 190; B = 60
+	T = 70 + 15 * (nol > 1 ? nol - 1 : 0)
 	# ratios on a log axis that always holds 1x; sizes on a log axis
 	ya["log"] = ymin > 0
 	if (ya["log"]) { ymin = ymin < 1 ? ymin : 1; ymax = ymax > 1 ? ymax : 1 }
@@ -174,10 +185,9 @@ END {
 		sub_ = sub_ ", " human(first["memory_bytes"], "%.3g") " simulated"
 	if (!varies["rounds"])
 		sub_ = sub_ ", " first["rounds"] " rounds"
-	opts = shared_options()
 	printf "<text x=\"%d\" y=\"42\" text-anchor=\"middle\" font-size=\"11\">%s</text>\n", W / 2, esc(sub_)
-	if (opts != "")
-		printf "<text x=\"%d\" y=\"57\" text-anchor=\"middle\" font-size=\"11\">options:%s</text>\n", W / 2, esc(opts)
+	for (i = 1; i <= nol; i++)
+		printf "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">%s</text>\n", W / 2, 42 + 15 * i, esc(optl[i])
 	printf "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"black\"/>\n", L, T, pw, ph
 	xbytes = xcol == "memory_bytes"
 	n = axis_ticks(xa, xmin, xmax, xbytes, xt)

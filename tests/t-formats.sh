@@ -130,6 +130,14 @@ check "plot: cache-sized points hollow, with a legend entry" \
 	sh -c "[ \$(grep -c '<circle[^>]*fill=\"white\".*<title>' '$tmp/edited.svg') -eq 2 ] && grep -q '>the LLC: cache-sized<' '$tmp/edited.svg'"
 check "plot: a bar a point from the quartiles" \
 	sh -c "[ \$(grep -c '<path d=\"M' '$tmp/edited.svg') -eq 4 ] && grep -q '>bars: quartiles over rounds<' '$tmp/edited.svg'"
+# a narrow range of ratios (0.85 to 0.95, and the 1x line) still gets
+# round ticks between its ends
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	$c["walk"] != "physical" { $c["speedup"] = $c["pages"] == 10000 ? 0.85 : 0.95
+	  $c["speedup_q1"] = $c["speedup_q3"] = $c["speedup"] } { print }' "$tmp/sweep.csv" >"$tmp/narrow.csv"
+scripts/plot.sh "$tmp/narrow.csv" >"$tmp/narrow.svg"
+check "plot: a narrow log range gets round ticks between its ends" \
+	sh -c "grep -q 'text-anchor=\"end\">0.9</text>' '$tmp/narrow.svg' && grep -q 'text-anchor=\"end\">0.95</text>' '$tmp/narrow.svg'"
 for f in 0.3 1; do
 	"$SCAN" -c 0.01 -r 1 --format=csv --lists=2 --lru-fraction=$f 2>/dev/null
 done | awk 'NR == 1 || !/^walk,/' >"$tmp/knob.csv"
