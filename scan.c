@@ -3489,6 +3489,34 @@ static void print_ratios(const struct output *out, const struct reports *r)
 			r->walk[s].ratio.median, r->walk[s].walk->label);
 }
 
+/* The size of the highest cache level sysfs lists for CPU 0 ("32768K"),
+ * where the C library does not say (glibc on arm64); 0 if none. */
+static double sysfs_llc(void)
+{
+	char path[96], text[32];
+	double size = 0;
+	int i, level, top = 0;
+	FILE *f;
+
+	for (i = 0; i < 16; i++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+		if (!(f = fopen(path, "r")))
+			break;
+		if (fscanf(f, "%d", &level) != 1)
+			level = 0;
+		fclose(f);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+		if (level <= top || !(f = fopen(path, "r")))
+			continue;
+		if (fgets(text, sizeof(text), f)) {
+			size = atof(text) * (strchr(text, 'M') ? 1 << 20 : strchr(text, 'K') ? 1 << 10 : 1);
+			top = level;
+		}
+		fclose(f);
+	}
+	return size;
+}
+
 /* Last-level cache size in bytes, as the system reports it; 0 if unknown. */
 static double llc_size(void)
 {
@@ -3502,7 +3530,7 @@ static double llc_size(void)
 	if (sysconf(_SC_LEVEL2_CACHE_SIZE) > 0)
 		return sysconf(_SC_LEVEL2_CACHE_SIZE);
 #endif
-	return 0;
+	return sysfs_llc();
 }
 
 /* The original's model and work: where each walk should run at its

@@ -58,9 +58,6 @@ for size in $sizes; do
 	n=$((n + 1))
 	largest=$size
 done
-# The last-level cache, to flag sizes whose memmap the caches hold.
-llc=$(getconf LEVEL3_CACHE_SIZE 2>/dev/null || echo 0)
-case $llc in '' | *[!0-9]*) llc=0 ;; esac
 echo "sweep: $n sizes, the largest -c $largest ($(awk -v c="$largest" "$awklib"'
 	BEGIN { print human(c * 1e6 * 64, "%.1f") }') of memmap at 64 bytes a page)" >&2
 i=0
@@ -89,14 +86,15 @@ for size in $sizes; do
 	case $rc in
 	0)
 		# scan's trust warnings become columns: the memmap over the
-		# LLC, a flag when it is under 4x, and how many warnings
+		# LLC scan saw (llc_bytes), a flag when it is under 4x, and
+		# how many warnings
 		warned=$(grep -c '^scan: warning' "$tmp/err" || true)
 		head=1
 		[ ! -s "$tmp/all.csv" ] || head=0
-		awk -F, -v OFS=, -v llc="$llc" -v warned="$warned" -v head="$head" '
+		awk -F, -v OFS=, -v warned="$warned" -v head="$head" '
 			NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
 				if (head) print $0, "memmap_over_llc", "cache_sized", "warnings"; next }
-			{ r = llc > 0 ? $c["pages"] * $c["struct_page"] / llc : 0
+			{ llc = $c["llc_bytes"]; r = llc > 0 ? $c["pages"] * $c["struct_page"] / llc : 0
 			  print $0, sprintf("%.2f", r), (llc > 0 && r < 4 ? 1 : 0), warned }' \
 			"$tmp/run.csv" >"$tmp/rows.csv"
 		cat "$tmp/rows.csv" >>"$tmp/all.csv"
