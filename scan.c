@@ -1755,7 +1755,9 @@ static void order_from_trace(struct lru_model *m, const struct layout_knobs *lay
 	unsigned long *pfns = read_trace(lay->lru_order, lay, m->nr_pages, &nr, &lines);
 	uint32_t *rank = calloc(m->nr_pages, sizeof(*rank));
 
-	if (!rank || nr > UINT32_MAX - 2)
+	if (nr > UINT32_MAX - 2)
+		die("--lru-order '%s': over %u pfns in the memmap's window", lay->lru_order, UINT32_MAX - 2);
+	if (!rank)
 		die("out of memory for --lru-order");
 	memset(&m->trace, 0, sizeof(m->trace));
 	m->trace.lines = lines;
@@ -4521,7 +4523,7 @@ static void check_params(const struct params *p)
 		die_usage("--lru-order orders the pfns of a replayed memmap: give --memmap-from too");
 	if (p->layout.memcg_from && !p->layout.memcg)
 		die_usage("--memcg-from names the memcgs of --memcg's memmap: give --memcg=INODE too");
-	if (p->layout.memcg && p->layout.memmap_from && !p->layout.memcg_from &&
+	if (p->layout.memcg && !p->layout.memcg_from &&
 	    strcmp(p->layout.memmap_from, "/proc/kpageflags"))
 		die_usage("--memcg with a saved --memmap-from: give its kpagecgroup with --memcg-from=FILE");
 	if (p->layout.memcg && p->layout.memcg_share < 1)
@@ -4647,7 +4649,6 @@ static void catch_signals(void)
 	sigaction(SIGQUIT, &sa, NULL);	/* Ctrl-\: no core dump wanted */
 }
 
-/* Options, the preset and the checks across them: exit 2 on nonsense. */
 /* The pfns of a kpageflags file: 8 bytes each.  /proc says its files are
  * empty, so count by reading. */
 static unsigned long file_pfns(const char *opt, const char *path)
@@ -4671,7 +4672,7 @@ static unsigned long file_pfns(const char *opt, const char *path)
 static void size_from_file(struct params *p)
 {
 	unsigned long total = file_pfns("--memmap-from", p->layout.memmap_from);
-	unsigned long start = p->layout.pfn_start, count = p->layout.pfn_count;
+	unsigned long start = p->layout.pfn_start, count = p->layout.pfn_count, cgroups;
 
 	if (start >= total || (count && count > total - start))
 		die("--pfns %lu:%lu: '%s' has pfns 0 to %lu", start, count,
@@ -4684,10 +4685,10 @@ static void size_from_file(struct params *p)
 	/* a pair: the live files, or two saved from the same pfns */
 	if (!p->layout.memcg_from)
 		p->layout.memcg_from = "/proc/kpagecgroup";
-	if (file_pfns("--memcg-from", p->layout.memcg_from) != total)
+	cgroups = file_pfns("--memcg-from", p->layout.memcg_from);
+	if (cgroups != total)
 		die("--memcg-from '%s': %lu pfns, but '%s' has %lu: not saved from the same pfns",
-		    p->layout.memcg_from, file_pfns("--memcg-from", p->layout.memcg_from),
-		    p->layout.memmap_from, total);
+		    p->layout.memcg_from, cgroups, p->layout.memmap_from, total);
 }
 
 /* The command line into *p: defaults, options, the preset, the checks

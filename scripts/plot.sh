@@ -85,8 +85,8 @@ function axis_name(c) {
 # The options the rows share, as scan options, where not the default.
 function shared_options(    n, k, o, s, kv, v) {
 	n = split("lru_fraction=--lru-fraction=1 non_lru=--non-lru=spread folios=--folios=0:100 phys=--phys=every locality=--locality=1 access=--access=read lists=--lists=1 chunk=--chunk=1 threads=-t=1 struct_page=--struct-page=64 cache=--cache=cold memcg_share=--memcg-share=1 memmap_from=--memmap-from=", kv, " ")
-	s = kernel_like == 1 ? " --kernel-like" : ""
-	s = s (original == 1 ? " --original" : "")
+	s = first["kernel_like"] == 1 ? " --kernel-like" : ""
+	s = s (first["original"] == 1 ? " --original" : "")
 	for (k = 1; k <= n; k++) {
 		split(kv[k], o, "=")
 		if (!(o[1] in col) || o[1] == xcol || varies[o[1]] || first[o[1]] == o[3])
@@ -100,12 +100,6 @@ function shared_options(    n, k, o, s, kv, v) {
 		s = s " --rmap=" first["rmap_share"] ":" first["rmap_hops"]
 	return s
 }
-function memo(c, v) {
-	if (c in col) {
-		if (!(c in first)) first[c] = v
-		else if (first[c] != v) varies[c] = 1
-	}
-}
 NR == 1 {
 	for (i = 1; i <= NF; i++)
 		col[$i] = i
@@ -117,9 +111,10 @@ NR == 1 {
 	bars = ("speedup_q1" in col) ? "quartiles" : ("speedup_min" in col) ? "min to max" : ""
 	next
 }
-{
+{	# the first value of each column, and whether it varies
 	for (c in col)
-		memo(c, $col[c])
+		if (!(c in first)) first[c] = $col[c]
+		else if (first[c] != $col[c]) varies[c] = 1
 }
 $col["walk"] != "physical" {
 	x = $col[xcol] + 0
@@ -139,7 +134,6 @@ $col["walk"] != "physical" {
 	if (npoints++ == 0) {
 		xmin = xmax = x; ymin = ymax = y
 		title = "scan on " $col["cpu"] " (" $col["cpus"] " CPUs), " $col["kernel"]
-		kernel_like = $col["kernel_like"]; original = $col["original"]
 	}
 	xmin = x < xmin ? x : xmin; xmax = x > xmax ? x : xmax
 	ymin = plo[w, k] < ymin ? plo[w, k] : ymin

@@ -67,9 +67,11 @@ bad() {
 	check "usage error: $name" usage_error "$@"
 }
 
-# out_has REGEX: stdout has a line matching the extended regex.
+# out_has REGEX...: stdout has a line matching each extended regex.
 out_has() {
-	grep -Eq -- "$1" "$tmp/out"
+	for re in "$@"; do
+		grep -Eq -- "$re" "$tmp/out" || return 1
+	done
 }
 
 # err_has REGEX: stderr has a line matching the extended regex.

@@ -12,11 +12,10 @@ between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= 
 run -c 0.01 -r 1 -vvv
 check "default: every page an order-0 folio" [ "$(folios)" = 10000 ]
 check "default: model line names the defaults" \
-	sh -c "grep -q '^model: 10000 LRU folios of 10000 pages (100\\.0% of pfns), locality 1\$' '$tmp/out' &&
-		grep -q '^layout: other pages spread, folios 0:100, 64-byte struct page\$' '$tmp/out'"
+	out_has '^model: 10000 LRU folios of 10000 pages \(100\.0% of pfns\), locality 1$' \
+		'^layout: other pages spread, folios 0:100, 64-byte struct page$'
 check "default: work line names the defaults" \
-	sh -c "grep -q '^work: access read, Physical reads every page\$' '$tmp/out' &&
-		grep -q '^lists: 1 thread, 1 list per thread\$' '$tmp/out' && grep -q '^rmap: none\$' '$tmp/out'"
+	out_has '^work: access read, Physical reads every page$' '^lists: 1 thread, 1 list per thread$' '^rmap: none$'
 check "default: LRU order is random (mean run about 1)" between "$(mean_run)" 1 1.01
 
 run -c 0.01 -r 1 -vvv -s 1 --lru-fraction=0.5
@@ -111,8 +110,7 @@ done
 run -r 1 -vvv -s 3 --memmap-from="$kpf"
 check "--memmap-from: runs" [ "$rc" -eq 0 ]
 check "--memmap-from: the file's LRU folios and pages" \
-	sh -c "grep -q '^model: 3 LRU folios of 6 pages (37\\.5% of pfns), locality 1\$' '$tmp/out' &&
-		grep -q '^layout: other pages and folios as replayed, ' '$tmp/out'"
+	out_has '^model: 3 LRU folios of 6 pages \(37\.5% of pfns\), locality 1$' '^layout: other pages and folios as replayed, '
 check "--memmap-from: the composition as built" \
 	out_has "^replayed: .*kpageflags pfns 0 to 15; LRU folios by order: 0:2 2:1; 1 free blocks \\(4 pages\\); 6 other pages\$"
 check "--memmap-from: every walk sums the replayed folios" totals_exact
@@ -192,8 +190,8 @@ printf '4\n# a comment\n\n0x0\n4\n8\n5\n100\n' >"$tmp/lru-order"
 run -r 1 -vvv --memmap-from="$kpf" --lru-order="$tmp/lru-order"
 check "--lru-order: runs" [ "$rc" -eq 0 ]
 check "--lru-order: the trace's folios in order, by last insertion" \
-	sh -c "grep -q '^traced: 3 of 3 folios in --lru-order.s order, in runs of 3\\.00\$' '$tmp/out' &&
-		grep -q '^traced: 6 insertions in the file, 1 of them of pfns not on these lists\$' '$tmp/out'"
+	out_has '^traced: 3 of 3 folios in --lru-order.s order, in runs of 3\.00$' \
+		'^traced: 6 insertions in the file, 1 of them of pfns not on these lists$'
 check "--lru-order: the whole order has that run" \
 	out_has '^LRU order: runs of pfn-adjacent folios 3\.00 long on average$'
 check "--lru-order: every walk sums the folios" totals_exact
