@@ -400,6 +400,7 @@ struct walk_stats {
 	double first_untimed;		/* of its first walk, for the plan */
 	int retimed;			/* walks timed again: disturbed */
 	int preempted;			/* of those, with a context switch */
+	int stolen;			/* or by the host's steal */
 	int disturbed;			/* kept disturbed: no clean walk */
 };
 
@@ -3220,16 +3221,55 @@ static double thread_cpu(long *switches)
 #endif
 }
 
+/* The host's steal from this CPU so far, in seconds: the eighth value
+ * of /proc/stat's cpuN line; -1 where there is none.  It counts in
+ * ticks of 1/CLK_TCK, so a walk may show one tick it did not lose. */
+static double cpu_steal(int cpu)
+{
+	char line[256], name[16];
+	unsigned long long v[8];
+	FILE *f = fopen("/proc/stat", "r");
+	double s = -1;
+
+	snprintf(name, sizeof(name), "cpu%d ", cpu);
+	while (f && s < 0 && fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, strlen(name)) &&
+		    sscanf(line + strlen(name), "%llu %llu %llu %llu %llu %llu %llu %llu",
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8)
+			s = (double)v[7] / sysconf(_SC_CLK_TCK);
+	if (f)
+		fclose(f);
+	return s;
+}
+
+/* The CPU the calling thread runs on, or -1. */
+static int this_cpu(void)
+{
+#ifdef SCAN_LINUX
+	return sched_getcpu();
+#else
+	return -1;
+#endif
+}
+
+/* What a timed walk lost of its wall to anything else. */
+struct disturbance {
+	double lost;		/* wall off its CPU, in seconds */
+	double stolen;		/* of it, what /proc/stat says the host took */
+	long switches;		/* involuntary context switches */
+};
+
 /* Walk w once from the chosen cache state, check its result and relink
  * the LRU (untimed) if the walk isolated its folios.  The untimed work
  * is timed too: the planner budgets the run's wall, not its walks.
- * *lost is the wall the walking thread spent off its CPU. */
+ * *d says what the walking thread lost of its wall, and to what. */
 static double timed_once(struct lru_model *m, struct team *team, int w,
 			enum cache_mode cache, struct walk_result *res,
-			struct walk_stats *st, double *lost, long *switches)
+			struct walk_stats *st, struct disturbance *d)
 {
-	double t0, t, t1, cpu, untimed = 0;
+	double t0, t, t1, cpu, steal, untimed = 0;
 	long n0, n1 = 0;
+	int core;
 
 	if (cache == CACHE_COLD) {	/* warm: no flush, and 0 seconds */
 		t0 = now();
@@ -3237,13 +3277,21 @@ static double timed_once(struct lru_model *m, struct team *team, int w,
 		untimed = now() - t0;
 		st->flush_s += untimed;
 	}
+	core = this_cpu();
+	steal = cpu_steal(core);
 	cpu = thread_cpu(&n0);
 	t1 = now();
 	*res = team_walk(team, walks[w].fn);
 	t = now() - t1;
 	cpu = cpu < 0 ? t : thread_cpu(&n1) - cpu;
-	*lost = t - cpu;
-	*switches = n1 - n0;
+	d->lost = t - cpu;
+	d->switches = n1 - n0;
+	/* Where the kernel does not take steal out of thread CPU time
+	 * (no PARAVIRT_TIME_ACCOUNTING), /proc/stat still shows it; beyond
+	 * the one tick that rounding may add, it was lost. */
+	d->stolen = steal < 0 ? 0 : cpu_steal(core) - steal - 1.0 / sysconf(_SC_CLK_TCK);
+	if (d->stolen > d->lost)
+		d->lost = d->stolen;
 	check_result(m, w, *res);
 	if (m->work.access == ACCESS_ISOLATE) {
 		t0 = now();
@@ -3262,20 +3310,21 @@ static double time_walk(struct lru_model *m, struct team *team, int w,
 			enum cache_mode cache, struct walk_result *res,
 			struct walk_stats *st)
 {
-	double t, lost;
-	long switches;
+	struct disturbance d;
+	double t;
 	int tries;
 
 	for (tries = 0;; tries++) {
-		t = timed_once(m, team, w, cache, res, st, &lost, &switches);
-		if (lost <= LOST_SHARE * t || lost <= LOST_MIN_S)
+		t = timed_once(m, team, w, cache, res, st, &d);
+		if (d.lost <= LOST_SHARE * t || d.lost <= LOST_MIN_S)
 			return t;
 		if (tries == RETIMES) {
 			st->disturbed++;
 			return t;
 		}
 		st->retimed++;
-		st->preempted += switches > 0;
+		st->preempted += d.switches > 0;
+		st->stolen += !d.switches && d.stolen >= d.lost;
 	}
 }
 
@@ -3443,7 +3492,7 @@ static void print_plan(const struct output *out, const struct run_knobs *run,
 static void print_spread(const struct output *out, const struct run_knobs *run,
 			 const struct lru_model *m, const struct reports *r)
 {
-	int retimed = 0, preempted = 0, disturbed = 0, s;
+	int retimed = 0, preempted = 0, stolen = 0, disturbed = 0, s;
 	double flush = 0, relink = 0;
 
 	for (s = 0; s < r->nr; s++) {
@@ -3469,13 +3518,15 @@ static void print_spread(const struct output *out, const struct run_knobs *run,
 		relink += w->st->relink_s;
 		retimed += w->st->retimed;
 		preempted += w->st->preempted;
+		stolen += w->st->stolen;
 		disturbed += w->st->disturbed;
 	}
 	fprintf(out->text, "untimed work: flushing %.3fs (%s), relinking %.3fs, calibrating %.3fs\n",
 		flush, run->cache == CACHE_COLD ? m->clflushopt ? "clflushopt" : "by address" : "none, --cache=warm",
 		relink, m->calibrate_s);
-	fprintf(out->text, "interference: %d walk%s retimed (%d preempted, %d off the CPU), %d kept disturbed\n",
-		retimed, retimed == 1 ? "" : "s", preempted, retimed - preempted, disturbed);
+	fprintf(out->text, "interference: %d walk%s retimed (%d preempted, %d stolen, %d off the CPU), %d kept disturbed\n",
+		retimed, retimed == 1 ? "" : "s", preempted, stolen,
+		retimed - preempted - stolen, disturbed);
 	for (s = 1; s < r->nr; s++)
 		fprintf(out->text, "%s/%s ratio: median %.3f, range %.3f to %.3f over %d round%s\n",
 			r->walk[s].walk->label, r->walk[0].walk->label, r->walk[s].ratio.median,
@@ -4556,14 +4607,13 @@ static int original_round(struct lru_model *m, struct team *team,
 			  const struct params *p, struct walk_stats *stats,
 			  struct walk_result *last)
 {
-	double lost;
-	long switches;
+	struct disturbance d;
 	int i, s;
 
 	for (i = 0; i < p->run.nr_walks; i++) {
 		s = timing_order(p, i);
 		stats[s].sample[0] = timed_once(m, team, p->run.walk[s], CACHE_WARM,
-					       &last[s], &stats[s], &lost, &switches);
+					       &last[s], &stats[s], &d);
 		stats[s].nr_samples = 1;
 		stats[s].round_time[0] = stats[s].sample[0];
 	}

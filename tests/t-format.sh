@@ -38,7 +38,7 @@ check "-vv: ListLRU against the dependent chase" \
 	out_has '^ListLRU [0-9.]+ ns/folio, [0-9.]+x this core.s dependent chase \([0-9]+\.[0-9]{2}\)$'
 check "-vv: ArrayLRU against independent random loads" \
 	out_has '^ArrayLRU [0-9.]+ ns/folio, [0-9.]+x this core.s independent random loads \([0-9]+\.[0-9]{2}\)$'
-check "-vv: interference" out_has '^interference: [0-9]+ walks? retimed \([0-9]+ preempted, [0-9]+ off the CPU\), [0-9]+ kept disturbed$'
+check "-vv: interference" out_has '^interference: [0-9]+ walks? retimed \([0-9]+ preempted, [0-9]+ stolen, [0-9]+ off the CPU\), [0-9]+ kept disturbed$'
 check "-vv: no setup lines yet" sh -c "! grep -q '^Allocated memmap' '$tmp/out'"
 
 run -c 0.01 -r 2 -vvv -s 42
