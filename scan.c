@@ -3031,7 +3031,7 @@ static void evict(const struct lru_model *m)
  * memmap holds (at least half of it), none read twice (bound_line()).
  */
 #define BOUND_REPS	5
-#define BOUND_WARN	0.15	/* off the bound by more: a warning */
+#define BOUND_WARN	0.15	/* slower than the bound by more: a warning */
 #define BOUND_LINES	(1UL << 20)	/* 64 MiB: flushed, a prefix streams as the whole */
 #define BOUND_LOADS	(1UL << 19)
 #define BOUND_STEPS	(1UL << 16)	/* dependent misses: ~10 ms */
@@ -3597,6 +3597,9 @@ static int plain_knobs(const struct params *p)
 	       p->run.threads == 1;
 }
 
+/* Only a walk slower than its bound: one faster says the bound's loop
+ * is not the best this core does (ArrayLRU ran at 0.75x the random
+ * loads on an AMD EPYC, Zen 5), not that the code is measured. */
 static void warn_off_bound(const struct reports *r)
 {
 	int s;
@@ -3604,8 +3607,7 @@ static void warn_off_bound(const struct reports *r)
 	for (s = 0; s < r->nr; s++) {
 		const struct walk_report *w = &r->walk[s];
 
-		if (w->walk->at_bound && w->bound_x > 0 &&
-		    (w->bound_x > 1 + BOUND_WARN || w->bound_x < 1 - BOUND_WARN))
+		if (w->walk->at_bound && w->bound_x > 1 + BOUND_WARN)
 			warn("%s: %.2fx this core's %s, so the code is measured",
 			     w->walk->label, w->bound_x, bound_names[w->walk->bound]);
 	}
