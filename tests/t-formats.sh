@@ -247,8 +247,10 @@ check "explain --memcg: the step replays that memcg" \
 	sh -c "grep '^11,' '$tmp/explain.csv' | head -n 1 | grep -q -- '--memcg=7 '"
 
 check "explain: within 72 columns" sh -c "! awk 'length > 72' '$tmp/explain' | grep -q ."
+# the change is x0.00-x9.99, or from x10 as the ratios are printed (x12.3,
+# x140): at these sizes a cold cache may multiply a warm ratio tenfold
 check "explain: each step's change from the last" \
-	sh -c "grep '^ 2 ' '$tmp/explain' | grep -Eq ' x[0-9]+\\.[0-9]{2} '"
+	sh -c "grep '^ 2 ' '$tmp/explain' | grep -Eq ' x([0-9]\\.[0-9]{2}|[1-9][0-9]\\.[0-9]|[1-9][0-9]{2,}) '"
 check "explain: the last step is --kernel-like's every value" \
 	sh -c "grep '^9,' '$tmp/explain.csv' | head -n 1 | grep -q -- '--rmap=0.5:3'"
 check "explain: CSV rows for each step's three walks" \
