@@ -68,3 +68,16 @@ function round_ticks(lo, hi, islog, bytes, max, t,    n, k, v, d, step, m, keep)
 		t[++m] = t[k]
 	return m
 }
+
+# CSV columns by name.  csv_header() on a file's first line (FS = ",")
+# remembers where each column is; csv_field(name) is that column's value
+# in the current line, "" when the file has no such column; csv_has(name)
+# says whether it has one.  Scripts that read several files call
+# csv_header() at each FNR == 1.
+function csv_header(    i) {
+	split("", csv_col)
+	for (i = 1; i <= NF; i++)
+		csv_col[$i] = i
+}
+function csv_has(name) { return name in csv_col }
+function csv_field(name) { return name in csv_col ? $(csv_col[name]) : "" }

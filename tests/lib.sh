@@ -107,3 +107,11 @@ totals_exact() {
 	want=$(awk -v n="$nr" 'BEGIN { printf "%.0f", n * (n - 1) / 2 }')
 	[ "$(grep -c "^total = $want\$" "$tmp/out")" -eq "${1:-3}" ]
 }
+
+# csv_col FILE NAME: the values of CSV FILE's column NAME, a line a row;
+# nothing (and status 1) when FILE has no such column.
+csv_col() {
+	awk -F, -v name="$2" '
+	NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; if (!c) exit 1; next }
+	{ print $c }' "$1"
+}
