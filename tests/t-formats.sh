@@ -4,26 +4,6 @@
 . tests/lib.sh
 
 
-# csv_ok FILE ROWS: a header, ROWS rows, the same number of fields in
-# each, and the documented columns.
-csv_ok() {
-	awk -F, -v rows="$2" '
-	NR == 1 {
-		nf = NF
-		for (i = 1; i <= NF; i++)
-			col[$i] = 1
-		split("walk label pages memory_bytes seed rounds timed median_s min_s max_s ns_per_page ns_per_folio speedup speedup_min speedup_max bound bound_ns bound_ratio retimed disturbed lru_fraction non_lru folios phys locality access lists chunk threads rmap_share rmap_hops struct_page thp huge_share cache cpu kernel", need, " ")
-		for (i in need)
-			if (!(need[i] in col)) {
-				print "# missing column " need[i]
-				bad = 1
-			}
-		next
-	}
-	NF != nf { print "# row " NR " has " NF " fields"; bad = 1 }
-	END { exit bad || NR != rows + 1 }' "$1"
-}
-
 run -c 0.01 -r 2 -s 77 --format=csv
 check "csv: exit 0" [ "$rc" -eq 0 ]
 check "csv: header and a row per walk, documented columns" csv_ok "$tmp/out" 3
