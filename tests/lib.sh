@@ -129,6 +129,16 @@ csv_col() {
 	{ print $c }' "$1"
 }
 
+# csv_first FILE NAME...: the first row's values of those columns, one
+# line, a space after each.
+csv_first() {
+	f=$1
+	shift
+	for name in "$@"; do
+		printf '%s ' "$(csv_col "$f" "$name" | head -n 1)"
+	done
+}
+
 # csv_ok FILE ROWS: a header, ROWS rows, the same number of fields in
 # each, and the documented columns.
 csv_ok() {

@@ -6,16 +6,16 @@
 run -c 0.01 -r 2 -s 77 --format=csv
 check "csv: exit 0" [ "$rc" -eq 0 ]
 check "csv: header and a row per walk, documented columns" csv_ok "$tmp/out" 3
-check "csv: the seed as given" \
-	sh -c "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"seed\") c = i } NR > 1 && \$c != 77 { exit 1 }' '$tmp/out'"
-check "csv: the physical walk's speedup is 1" \
-	sh -c "grep -q '^physical,Physical,.*,1\\.000000,1\\.000000,1\\.000000,' '$tmp/out'"
+check "csv: the seed as given, on every row" \
+	same "$(csv_col "$tmp/out" seed | sort -u)" 77
+check "csv: the physical walk first, its speedup 1" same \
+	"$(csv_first "$tmp/out" walk speedup speedup_min speedup_max)" "physical 1.000000 1.000000 1.000000 "
 check "csv: nothing but data on stdout" sh -c "! grep -q 'faster than' '$tmp/out'"
 
 run -c 0.01 -r 2 --format=csv -v --lru-fraction=0.5 --lists=2 --struct-page=32
 check "csv -v: the text lines go to stderr" err_has '^Physical scan is [0-9.]+ faster than ListLRU$'
 check "csv: knobs as columns" \
-	sh -c "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i } NR == 2 { exit !(\$c[\"lru_fraction\"] == 0.5 && \$c[\"lists\"] == 2 && \$c[\"struct_page\"] == 32) }' '$tmp/out'"
+	same "$(csv_first "$tmp/out" lru_fraction lists struct_page)" "0.5 2 32 "
 
 run -c 0.01 -r 2 --format=json --walks=list,xarray
 check "json: exit 0" [ "$rc" -eq 0 ]
