@@ -19,7 +19,7 @@ check "the Makefile names its scripts" [ -n "$scripts" ]
 help_synopsis() {
 	sed -n '/^usage: /,/^$/p' "$tmp/help" | sed 's/^usage: //' |
 		tr -s '[:blank:]' '[\n*]' | grep -v -e '^$' -e '^sudo$' |
-		sed "s|^\\([^ ]*/\\)\\{0,1\\}$1\\.sh\$|scan-$1|; s|^scan-$1\$|scan-$1|"
+		sed "s|^\\([^ ]*/\\)\\{0,1\\}$1\\.sh\$|scan-$1|"
 }
 
 # page_synopsis PAGE: the words of the page's SYNOPSIS, as man shows it.
