@@ -6,8 +6,8 @@
 #   make sanitize   build ./scan-sanitize (ASan + UBSan) and run the tests on it
 #   make valgrind   run a tiny scan under valgrind's memcheck
 #   make fuzz       build the libFuzzer target and fuzz the options for FUZZ_SECONDS
-#   make install    install scan, scan.1 and the scripts (as scan-NAME) under
-#                   $(DESTDIR)$(PREFIX); make uninstall removes them
+#   make install    install scan, the scripts (as scan-NAME) and their man
+#                   pages under $(DESTDIR)$(PREFIX); make uninstall removes them
 #   make yardstick  build the textbook 2023 method, for scripts/vs-yardstick.sh
 #   make WERROR=1   warnings are errors (CI)
 
@@ -19,6 +19,12 @@ DATADIR ?= $(PREFIX)/share
 # The scripts, installed as scan-NAME; what they share goes to DATADIR/scan.
 SCRIPTS  = sweep plot report compare explain snapshot trace-lru vs-yardstick
 SHARED   = scan-env.sh lib.awk
+# scan.1, and a page per script, scripts/scan-NAME.1, for those that have one.
+MANPAGES = scan.1 $(wildcard scripts/scan-*.1)
+# In the tree a script finds what it shares at $(dirname "$0")/../share/scan
+# when it is not beside it; install writes DATADIR/scan there instead, so
+# any DATADIR works.  DATADIR must then be a path the shell need not quote.
+SHARE_AT = s|\$$(dirname "\$$0")/\.\./share/scan|$(DATADIR)/scan|g
 CLANG   ?= clang
 FUZZ_SECONDS ?= 60
 
@@ -79,22 +85,28 @@ fuzz: fuzz-options
 		tests/fuzz-corpus.tmp tests/fuzz-seeds
 
 install: scan
+	@case '$(DATADIR)' in [!/]* | *[!A-Za-z0-9_./+,:@%=~-]*) \
+		echo "make install: DATADIR=$(DATADIR): give an absolute path of letters, digits and _./+,:@%=~-" >&2; \
+		exit 1;; esac
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/scan
 	cp scan $(DESTDIR)$(BINDIR)/scan
 	chmod 755 $(DESTDIR)$(BINDIR)/scan
-	cp scan.1 $(DESTDIR)$(MANDIR)/man1/scan.1
-	chmod 644 $(DESTDIR)$(MANDIR)/man1/scan.1
+	for m in $(MANPAGES); do \
+		cp $$m $(DESTDIR)$(MANDIR)/man1/$${m##*/} && \
+		chmod 644 $(DESTDIR)$(MANDIR)/man1/$${m##*/} || exit 1; \
+	done
 	for s in $(SCRIPTS); do \
-		cp scripts/$$s.sh $(DESTDIR)$(BINDIR)/scan-$$s && \
+		sed '$(SHARE_AT)' scripts/$$s.sh >$(DESTDIR)$(BINDIR)/scan-$$s && \
 		chmod 755 $(DESTDIR)$(BINDIR)/scan-$$s || exit 1; \
 	done
 	for f in $(SHARED); do \
-		cp scripts/$$f $(DESTDIR)$(DATADIR)/scan/$$f && \
+		sed '$(SHARE_AT)' scripts/$$f >$(DESTDIR)$(DATADIR)/scan/$$f && \
 		chmod 644 $(DESTDIR)$(DATADIR)/scan/$$f || exit 1; \
 	done
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/scan $(DESTDIR)$(MANDIR)/man1/scan.1
+	rm -f $(DESTDIR)$(BINDIR)/scan
+	for m in $(MANPAGES); do rm -f $(DESTDIR)$(MANDIR)/man1/$${m##*/}; done
 	for s in $(SCRIPTS); do rm -f $(DESTDIR)$(BINDIR)/scan-$$s; done
 	for f in $(SHARED); do rm -f $(DESTDIR)$(DATADIR)/scan/$$f; done
 	-rmdir $(DESTDIR)$(DATADIR)/scan 2>/dev/null

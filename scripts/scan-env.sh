@@ -18,7 +18,7 @@ elif command -v scan >/dev/null 2>&1; then
 else
 	scan=./scan
 fi
-for awklib in "$here/lib.awk" "$here/../share/scan/lib.awk"; do
+for awklib in "$here/lib.awk" "$(dirname "$0")/../share/scan/lib.awk"; do
 	[ -r "$awklib" ] && break
 done
 awklib=$(cat "$awklib")

@@ -13,9 +13,19 @@
 #/ ones its head), slab, page tables, holes (NOPAGE) and the rest; with
 #/ kpagecgroup, the memcgs holding the most LRU folios, by inode (the
 #/ value for scan --memcg=INODE) and, live, their cgroup directory.
-#/ -p saves a window of COUNT pfns from START (dd, 8 bytes a pfn), for a
-#/ machine larger than the one that will replay it.  --summary prints the
-#/ composition of saved files.  Reading the live files needs root.
+#/
+#/   -o DIR           the directory to make (it must not exist yet); it
+#/                    appears whole or not at all
+#/   -p START:COUNT   save COUNT pfns from pfn START (dd, 8 bytes a pfn),
+#/                    for a machine larger than the one that will replay
+#/                    it; every one of them must exist here
+#/   --summary KPAGEFLAGS [KPAGECGROUP]
+#/                    print the composition of saved files (regular files
+#/                    of whole 8-byte pfns, the same pfns in both)
+#/   -h               this help
+#/
+#/ Reading the live files needs root.  Exit status: 0 done; 2 a usage
+#/ error (one line); 1 anything else, with DIR not left behind.
 set -eu
 env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
@@ -95,51 +105,112 @@ cgroup_dirs() {
 	done
 }
 
+me=${me:-$(basename "$0")}	# scan-env.sh sets it where it knows the installed name
+
+usage_error() {	# usage_error MESSAGE: one line, exit 2
+	echo "$me: $1 (-h for help)" >&2
+	exit 2
+}
+fail() {	# fail MESSAGE: one line, exit 1
+	echo "$me: $1" >&2
+	exit 1
+}
+
+# pfn_file FILE: the pfns in FILE, a regular file of whole 8-byte
+# entries (/dev/zero or a FIFO would never end; 7 bytes is no pfn).
+pfn_file() {
+	if [ ! -f "$1" ] || [ ! -r "$1" ]; then
+		fail "cannot read $1 (not a readable regular file)"
+	fi
+	bytes=$(wc -c <"$1" | tr -d ' ')
+	[ "$bytes" -gt 0 ] || fail "$1 is empty: no pfns"
+	[ $((bytes % 8)) -eq 0 ] || fail "$1 is $bytes bytes, not a whole number of 8-byte pfns"
+	echo $((bytes / 8))
+}
+
+# summary KPAGEFLAGS [KPAGECGROUP]: the composition of saved files.
+summary() {
+	nr=$(pfn_file "$1") || exit 1
+	if [ -n "${2:-}" ]; then
+		nr_cg=$(pfn_file "$2") || exit 1
+		[ "$nr_cg" -eq "$nr" ] ||
+			fail "$2 holds $nr_cg pfns and $1 $nr: not the same pfns"
+	fi
+	composition "$1" "${2:-}"
+}
+
+# parse_window START:COUNT: sets start and count, or a usage error.
+# Up to 15 digits each, no leading zeros: dd reads them as decimal and
+# START * 8 stays well inside 64 bits.
+parse_window() {
+	start=${1%%:*} count=${1#*:}
+	case $1 in *:*) ;; *) count="" ;; esac
+	for v in "$start" "$count"; do
+		case $v in
+		'' | *[!0-9]* | 0?* | ????????????????*)
+			usage_error "-p '$1': give START:COUNT, whole numbers of pfns up to 15 digits" ;;
+		esac
+	done
+	[ "$count" -gt 0 ] || usage_error "-p '$1': COUNT must be at least 1"
+}
+
 dir="" window=""
 case ${1:-} in
--h | --help) usage; exit 0 ;;
 --summary)
-	[ $# -eq 2 ] || [ $# -eq 3 ] || { usage >&2; exit 2; }
-	for f in "$2" "${3:-$2}"; do
-		[ -r "$f" ] || { echo "snapshot.sh: cannot read $f" >&2; exit 1; }
-	done
-	composition "$2" "${3:-}"
+	[ $# -eq 2 ] || [ $# -eq 3 ] || usage_error "--summary takes KPAGEFLAGS [KPAGECGROUP]"
+	summary "$2" "${3:-}"
 	exit 0 ;;
 esac
 while [ $# -gt 0 ]; do
 	case $1 in
-	-o) [ $# -ge 2 ] || { usage >&2; exit 2; }; dir=$2; shift ;;
-	-p) [ $# -ge 2 ] || { usage >&2; exit 2; }; window=$2; shift ;;
-	*) usage >&2; exit 2 ;;
+	-h | --help) usage; exit 0 ;;
+	-o) [ -n "${2:-}" ] || usage_error "-o needs a directory"; dir=$2; shift ;;
+	-p) [ $# -ge 2 ] || usage_error "-p needs START:COUNT"; parse_window "$2"; window=$2; shift ;;
+	--summary) usage_error "--summary comes first, alone" ;;
+	*) usage_error "unknown argument '$1'" ;;
 	esac
 	shift
 done
-[ -r /proc/kpageflags ] || { echo "snapshot.sh: cannot read /proc/kpageflags (root?)" >&2; exit 1; }
+[ -r /proc/kpageflags ] || fail "cannot read /proc/kpageflags (root?)"
 dir=${dir:-snapshot-$(uname -n)-$(date +%Y%m%d-%H%M%S)}
-mkdir -p "$dir"
+dir=${dir%/}
+[ ! -e "$dir" ] || fail "$dir exists: give a new directory"
 
-save() {	# save SRC DST: the whole file, or the -p window of it
+# The work goes into a directory beside DIR, renamed to DIR once whole;
+# any stop before that removes it.  Making it is the check that DIR can
+# be written, before anything is read.
+part=$dir.part$$
+mkdir "$part" 2>/dev/null || fail "cannot make $dir (is $(dirname "$dir") there and writable?)"
+trap 'rm -rf "$part"' EXIT
+trap 'rm -rf "$part"; trap - EXIT; echo "$me: interrupted" >&2; exit 130' INT
+trap 'rm -rf "$part"; trap - EXIT; echo "$me: interrupted" >&2; exit 143' TERM
+trap 'rm -rf "$part"; trap - EXIT; echo "$me: interrupted" >&2; exit 129' HUP
+
+# save SRC DST: the whole file, or the -p window of it, all of it there.
+save() {
 	if [ -z "$window" ]; then
-		cat "$1" >"$2"
+		why=$(cat "$1" 2>&1 >"$2") || fail "cannot save $1 in $dir: $why"
 		return
 	fi
-	start=${window%%:*} count=${window#*:}
-	case $start$count in
-	*[!0-9]*) echo "snapshot.sh: -p $window: not START:COUNT" >&2; exit 2 ;;
-	esac
-	dd if="$1" of="$2" bs=8 skip="$start" count="$count" 2>/dev/null
+	why=$(dd if="$1" of="$2" bs=8 skip="$start" count="$count" 2>&1) ||
+		fail "cannot save $1 in $dir: $(printf '%s\n' "$why" | grep -v records | head -n 1)"
+	got=$(($(wc -c <"$2") / 8))
+	[ "$got" -eq "$count" ] ||
+		fail "-p $window: $1 has $got of those pfns on this machine, not $count"
 }
-save /proc/kpageflags "$dir/kpageflags"
-[ ! -r /proc/kpagecgroup ] || save /proc/kpagecgroup "$dir/kpagecgroup"
-{
+save /proc/kpageflags "$part/kpageflags"
+[ ! -r /proc/kpagecgroup ] || save /proc/kpagecgroup "$part/kpagecgroup"
+why=$({
 	echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "kernel $(uname -srm)"
 	echo "cpu $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"
 	echo "ram_kib $(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)"
 	echo "thp $(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
 	echo "pfns ${window:-all}"
-} >"$dir/facts"
-echo "snapshot.sh: saved $dir" >&2
+} 2>&1 >"$part/facts") || fail "cannot save the facts in $dir: $why"
+mv "$part" "$dir" 2>/dev/null || fail "cannot rename $part to $dir"
+trap - EXIT INT TERM HUP
+echo "$me: saved $dir" >&2
 cgroups=""
 [ ! -r "$dir/kpagecgroup" ] || cgroups=$dir/kpagecgroup
 composition "$dir/kpageflags" "$cgroups" | cgroup_dirs

@@ -16,47 +16,91 @@
 #/   sudo scripts/snapshot.sh -o snap
 #/   ./scan --memmap-from=snap/kpageflags --lru-order=lru.txt -v
 #/
-#/ -b sets the buffer per CPU (default 131072 KiB); insertions the
-#/ buffer dropped are counted and reported: the file orders what was kept.
+#/   -o FILE     where the pfns go (default lru-order.txt); checked
+#/               writable before the trace, and written whole or not at all
+#/   -b KB       the trace buffer per CPU in KiB (default 131072);
+#/               insertions it dropped are counted and reported: the file
+#/               orders what was kept
+#/   -s SECONDS  trace the whole machine this long instead of a command
+#/   -h          this help
+#/
+#/ Exit status: COMMAND's (FILE is written either way); 2 a usage error
+#/ (one line); 1 when tracing or writing FILE fails, with FILE untouched.
 set -eu
 env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
 # shellcheck source=scripts/scan-env.sh
 . "$env"
 
+me=${me:-$(basename "$0")}	# scan-env.sh sets it where it knows the installed name
+
+usage_error() {	# usage_error MESSAGE: one line, exit 2
+	echo "$me: $1 (-h for help)" >&2
+	exit 2
+}
+fail() {	# fail MESSAGE: one line, exit 1
+	echo "$me: $1" >&2
+	exit 1
+}
+
+# whole OPTION VALUE: VALUE is a whole number from 1, up to 9 digits.
+whole() {
+	case $2 in
+	'' | *[!0-9]* | 0* | ??????????*) usage_error "$1 '$2': give a whole number from 1, up to 9 digits" ;;
+	esac
+}
+
 out=lru-order.txt kb=131072 seconds=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
-	-o) [ $# -ge 2 ] || { usage >&2; exit 2; }; out=$2; shift ;;
-	-b) [ $# -ge 2 ] || { usage >&2; exit 2; }; kb=$2; shift ;;
-	-s) [ $# -ge 2 ] || { usage >&2; exit 2; }; seconds=$2; shift ;;
+	-o) [ -n "${2:-}" ] || usage_error "-o needs a file"; out=$2; shift ;;
+	-b) [ $# -ge 2 ] || usage_error "-b needs KB"; whole -b "$2"; kb=$2; shift ;;
+	-s) [ $# -ge 2 ] || usage_error "-s needs SECONDS"; whole -s "$2"; seconds=$2; shift ;;
 	--) shift; break ;;
-	-*) echo "trace-lru.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
+	-*) usage_error "unknown option $1" ;;
 	*) break ;;
 	esac
 	shift
 done
-case $kb$seconds in *[!0-9]*) echo "trace-lru.sh: -b and -s take whole numbers" >&2; exit 2 ;; esac
 if [ -n "$seconds" ] && [ $# -gt 0 ]; then
-	echo "trace-lru.sh: -s or a command, not both" >&2; exit 2
+	usage_error "-s or a command, not both"
 fi
-[ -n "$seconds" ] || [ $# -gt 0 ] || { usage >&2; exit 2; }
+[ -n "$seconds" ] || [ $# -gt 0 ] || usage_error "give a command to trace, or -s SECONDS"
+
+# The pfns go to a temporary name beside FILE, renamed over it once
+# whole; making it first is the check that FILE can be written.
+[ ! -d "$out" ] || fail "$out is a directory; give a file name"
+part=$out.part$$
+( : >"$part" ) 2>/dev/null || fail "cannot write $out (is $(dirname "$out") there and writable?)"
+inst=""
+# shellcheck disable=SC2317 # cleanup and interrupted run from the traps
+cleanup() {
+	rm -f "$part"
+	[ -n "$inst" ] || return 0
+	echo 0 >"$inst/events/pagemap/mm_lru_insertion/enable" 2>/dev/null
+	rmdir "$inst" 2>/dev/null
+}
+# shellcheck disable=SC2317
+interrupted() {	# interrupted STATUS
+	trap - EXIT
+	cleanup
+	echo "$me: interrupted" >&2
+	exit "$1"
+}
+trap cleanup EXIT
+trap 'interrupted 130' INT
+trap 'interrupted 143' TERM
+trap 'interrupted 129' HUP
 
 tracing=/sys/kernel/tracing
-[ -d "$tracing/events" ] || mount -t tracefs nodev "$tracing" 2>/dev/null || {
-	echo "trace-lru.sh: no tracefs at $tracing (root? CONFIG_TRACING?)" >&2
-	exit 1
-}
-[ -d "$tracing/events/pagemap/mm_lru_insertion" ] || {
-	echo "trace-lru.sh: this kernel has no pagemap:mm_lru_insertion tracepoint" >&2
-	exit 1
-}
+[ -d "$tracing/events" ] || mount -t tracefs nodev "$tracing" 2>/dev/null ||
+	fail "no tracefs at $tracing (root? CONFIG_TRACING?)"
+[ -d "$tracing/events/pagemap/mm_lru_insertion" ] ||
+	fail "this kernel has no pagemap:mm_lru_insertion tracepoint"
 inst=$tracing/instances/scan-lru-$$
-mkdir "$inst" || { echo "trace-lru.sh: cannot make a trace instance (root?)" >&2; exit 1; }
-trap 'echo 0 >"$inst/events/pagemap/mm_lru_insertion/enable" 2>/dev/null; rmdir "$inst" 2>/dev/null' EXIT
-trap 'exit 130' INT TERM
-echo "$kb" >"$inst/buffer_size_kb"
+mkdir "$inst" 2>/dev/null || { inst=""; fail "cannot make a trace instance (root?)"; }
+echo "$kb" >"$inst/buffer_size_kb" 2>/dev/null || fail "the trace buffer cannot be $kb KiB a CPU"
 echo 1 >"$inst/events/pagemap/mm_lru_insertion/enable"
 rc=0
 if [ -n "$seconds" ]; then
@@ -65,8 +109,10 @@ else
 	"$@" || rc=$?
 fi
 echo 0 >"$inst/events/pagemap/mm_lru_insertion/enable"
-sed -n 's/.* mm_lru_insertion: .* pfn=\(0x[0-9a-f]*\) .*/\1/p' "$inst/trace" >"$out"
+why=$(sed -n 's/.* mm_lru_insertion: .* pfn=\(0x[0-9a-f]*\) .*/\1/p' "$inst/trace" 2>&1 >"$part") ||
+	fail "cannot write $out: $why"
+mv -f "$part" "$out" 2>/dev/null || fail "cannot rename $part to $out"
 lost=$(cat "$inst"/per_cpu/cpu*/stats 2>/dev/null | awk '/^overrun:/ { n += $2 } END { print n + 0 }')
-echo "trace-lru.sh: $(wc -l <"$out" | tr -d ' ') insertions in $out, $lost dropped by the buffer" >&2
-[ "$rc" -eq 0 ] || echo "trace-lru.sh: the command exited $rc" >&2
+echo "$me: $(wc -l <"$out" | tr -d ' ') insertions in $out, $lost dropped by the buffer" >&2
+[ "$rc" -eq 0 ] || echo "$me: the command exited $rc" >&2
 exit "$rc"

@@ -44,20 +44,33 @@ have() {
 # run ARGS...: run scan, keeping stdout, stderr and the exit status; a
 # hang is cut off after HANG_S seconds (exit 124).
 run() {
-	echo "$SCAN $*" >"$tmp/cmd"
+	run_cmd "$SCAN" "$@"
+}
+
+# run_cmd CMD ARGS...: the same for any command (a script under test).
+run_cmd() {
+	echo "$*" >"$tmp/cmd"
 	if have timeout; then
-		timeout "$HANG_S" "$SCAN" "$@" >"$tmp/out" 2>"$tmp/err"
+		timeout "$HANG_S" "$@" >"$tmp/out" 2>"$tmp/err"
 	else
-		"$SCAN" "$@" >"$tmp/out" 2>"$tmp/err"
+		"$@" >"$tmp/out" 2>"$tmp/err"
 	fi
 	rc=$?
 }
 
-# usage_error ARGS...: exit 2, nothing on stdout, one line on stderr.
-usage_error() {
-	run "$@"
-	[ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ] &&
+# refused STATUS CMD ARGS...: CMD exits STATUS with nothing on stdout
+# and one line on stderr.
+refused() {
+	want=$1
+	shift
+	run_cmd "$@"
+	[ "$rc" -eq "$want" ] && [ ! -s "$tmp/out" ] &&
 		[ "$(wc -l <"$tmp/err")" -eq 1 ]
+}
+
+# usage_error ARGS...: scan exits 2, nothing on stdout, one line on stderr.
+usage_error() {
+	refused 2 "$SCAN" "$@"
 }
 
 # bad NAME ARGS...: a check that ARGS are a usage error.
@@ -114,6 +127,16 @@ csv_col() {
 	awk -F, -v name="$2" '
 	NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; if (!c) exit 1; next }
 	{ print $c }' "$1"
+}
+
+# csv_first FILE NAME...: the first row's values of those columns, one
+# line, a space after each.
+csv_first() {
+	f=$1
+	shift
+	for name in "$@"; do
+		printf '%s ' "$(csv_col "$f" "$name" | head -n 1)"
+	done
 }
 
 # csv_ok FILE ROWS: a header, ROWS rows, the same number of fields in

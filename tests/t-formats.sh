@@ -1,56 +1,7 @@
 #!/bin/sh
-# From a run to a mailing-list post: CSV and JSON, sweep, plot, report,
+# From a run to a mailing-list post: sweep, plot, report,
 # compare.  Tiny sizes; nothing here asserts a speed.
 . tests/lib.sh
-
-
-run -c 0.01 -r 2 -s 77 --format=csv
-check "csv: exit 0" [ "$rc" -eq 0 ]
-check "csv: header and a row per walk, documented columns" csv_ok "$tmp/out" 3
-check "csv: the seed as given" \
-	sh -c "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"seed\") c = i } NR > 1 && \$c != 77 { exit 1 }' '$tmp/out'"
-check "csv: the physical walk's speedup is 1" \
-	sh -c "grep -q '^physical,Physical,.*,1\\.000000,1\\.000000,1\\.000000,' '$tmp/out'"
-check "csv: nothing but data on stdout" sh -c "! grep -q 'faster than' '$tmp/out'"
-
-run -c 0.01 -r 2 --format=csv -v --lru-fraction=0.5 --lists=2 --struct-page=32
-check "csv -v: the text lines go to stderr" err_has '^Physical scan is [0-9.]+ faster than ListLRU$'
-check "csv: knobs as columns" \
-	sh -c "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i } NR == 2 { exit !(\$c[\"lru_fraction\"] == 0.5 && \$c[\"lists\"] == 2 && \$c[\"struct_page\"] == 32) }' '$tmp/out'"
-
-run -c 0.01 -r 2 --format=json --walks=list,xarray
-check "json: exit 0" [ "$rc" -eq 0 ]
-if have python3; then
-	check "json: parses, with run fields and a walks array" python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert d["pages"] == 10000 and d["rounds"] == 2 and "kernel" in d and "cpu" in d
-names = [w["walk"] for w in d["walks"]]
-assert names == ["physical", "list", "xarray"], names
-for w in d["walks"]:
-    for k in ("median_s", "min_s", "max_s", "ns_per_page", "speedup", "timed"):
-        assert k in w, k
-    assert w["bound_ns"] > 0 and w["bound_ratio"] > 0, w
-bounds = [w["bound"] for w in d["walks"]]
-assert bounds == ["streaming read", "dependent chase", "independent random loads"], bounds
-' "$tmp/out"
-	cp "$tmp/out" "$tmp/json"
-	run -c 0.01 -r 2 --format=csv --walks=list,xarray
-	check "csv and json: the same fields" python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-keys = set(d) - {"walks"} | set(d["walks"][0])
-header = open(sys.argv[2]).readline().strip().split(",")
-assert len(header) == len(set(header)) and set(header) == keys, keys ^ set(header)
-assert header[-2:] == ["llc_bytes", "memcg"] and d["llc_bytes"] >= 0, header[-2:]
-' "$tmp/json" "$tmp/out"
-else
-	skip "json: parses" "no python3"
-	skip "csv and json: the same fields" "no python3"
-fi
-
-run -c 0.01 -r 1 --format=yaml
-check "--format=yaml: usage error" [ "$rc" -eq 2 ]
 
 # sweep: one CSV, a table, a skipped size
 scripts/sweep.sh -o "$tmp/sweep.csv" -r 1 0.01 0.02 1000000 >"$tmp/table" 2>"$tmp/progress"
@@ -192,19 +143,6 @@ rc=$?
 check "compare: nothing in common is exit 1 and no table" \
 	sh -c "[ $rc -eq 1 ] && [ ! -s '$tmp/cmp5' ] && grep -q 'no walk and size in both' '$tmp/cmp5.err'"
 
-# vs-yardstick: a stand-in yardstick, two scan runs interleaved with it
-printf '#!/bin/sh\necho "setup 0.1"\necho "ratio 10 2"\n' >"$tmp/naive"
-chmod +x "$tmp/naive"
-scripts/vs-yardstick.sh -n 2 -c 0.01 -o '-r 1' -o '--original' "$tmp/naive" \
-	>"$tmp/vs" 2>"$tmp/vs.err"
-rc=$?
-check "vs-yardstick: exit 0" [ "$rc" -eq 0 ]
-check "vs-yardstick: the yardstick's ratios, two runs, a wall time" \
-	grep -Eq '^naive +2 +10\.00 +10\.00-10\.00 +0\.0 +2\.000 +2\.000-2\.000 +0\.0 +[0-9]+\.[0-9]{2}$' "$tmp/vs"
-check "vs-yardstick: a row per scan run, in order" \
-	sh -c "awk 'NR > 2 { print \$1 }' '$tmp/vs' | tr '\n' ' ' | grep -qx 'scan:-r_1 scan:--original '"
-check "vs-yardstick: -h prints the header block" \
-	sh -c "scripts/vs-yardstick.sh -h | head -n 1 | grep -q '^vs-yardstick.sh - run the yardstick'"
 
 # explain: nine steps from --original to --kernel-like, then a replayed
 # memmap (2048 order-0 LRU pfns) and a memcg target: a table, CSV, SVG
@@ -245,60 +183,3 @@ else
 	skip "explain: the SVG parses" "no python3"
 fi
 
-# snapshot --summary: the composition of a kpageflags file, here made up:
-# an order-2 LRU folio (head, 3 tails), an order-0 one, a free buddy head,
-# a slab page, a hole and a page with no flags
-{
-	printf '\040\200\000\000\000\000\000\000'
-	printf '\040\000\001\000\000\000\000\000%.0s' 1 2 3	# three tails
-	printf '\040\000\000\000\000\000\000\000\000\004\000\000\000\000\000\000'
-	printf '\200\000\000\000\000\000\000\000\000\000\020\000\000\000\000\000'
-	printf '\000\000\000\000\000\000\000\000'
-} >"$tmp/kpf"
-scripts/snapshot.sh --summary "$tmp/kpf" >"$tmp/comp" 2>&1
-check "snapshot --summary: every pfn counted" grep -qx 'pfns 9' "$tmp/comp"
-check "snapshot --summary: LRU folios and pages" \
-	grep -q '^LRU: 2 folios, 5 pages ' "$tmp/comp"
-check "snapshot --summary: folios by order" \
-	sh -c "grep -q '^  order 0: 1 folios' '$tmp/comp' && grep -q '^  order 2: 1 folios' '$tmp/comp'"
-check "snapshot --summary: free, slab, holes, other" \
-	sh -c "grep -qx 'free (BUDDY pages): 1' '$tmp/comp' &&
-		grep -qx 'slab: 1, page tables: 0, holes: 1, other: 1, tails off the LRU: 0' '$tmp/comp'"
-# the same pfns' memcgs: the order-2 folio charged to inode 7, the
-# order-0 one to 9, the rest to none
-{
-	printf '\007\000\000\000\000\000\000\000%.0s' 1 2 3 4
-	printf '\011\000\000\000\000\000\000\000'
-	printf '\000\000\000\000\000\000\000\000%.0s' 1 2 3 4
-} >"$tmp/kcg"
-scripts/snapshot.sh --summary "$tmp/kpf" "$tmp/kcg" >"$tmp/comp" 2>&1
-check "snapshot --summary with kpagecgroup: LRU folios and pages by memcg" \
-	sh -c "grep -qx 'memcg 7: 1 LRU folios, 4 pages' '$tmp/comp' && grep -qx 'memcg 9: 1 LRU folios, 1 pages' '$tmp/comp'"
-# trace-lru: usage errors always; a short trace where root may trace
-scripts/trace-lru.sh >/dev/null 2>&1
-check "trace-lru: no command and no -s: usage, exit 2" [ $? -eq 2 ]
-scripts/trace-lru.sh -s 1 true >/dev/null 2>&1
-check "trace-lru: -s and a command: exit 2" [ $? -eq 2 ]
-if [ "$(id -u)" -eq 0 ] && { [ -d /sys/kernel/tracing/events/pagemap/mm_lru_insertion ] ||
-	{ mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null &&
-	  [ -d /sys/kernel/tracing/events/pagemap/mm_lru_insertion ]; }; }; then
-	scripts/trace-lru.sh -o "$tmp/lru" -b 1024 sh -c "head -c 4M /dev/zero >'$tmp/4m'" 2>"$tmp/lru.err"
-	rc=$?
-	check "trace-lru: a pfn a line and a count" \
-		sh -c "[ $rc -eq 0 ] && [ -s '$tmp/lru' ] && ! grep -qv '^0x[0-9a-f]*\$' '$tmp/lru' &&
-			grep -Eq '^trace-lru.sh: [0-9]+ insertions in .*, [0-9]+ dropped by the buffer\$' '$tmp/lru.err'"
-	check "trace-lru: its trace instance is gone" \
-		sh -c "! ls /sys/kernel/tracing/instances | grep -q '^scan-lru-'"
-else
-	skip "trace-lru: a live trace" "not root, or no mm_lru_insertion tracepoint"
-fi
-# the project's own yardstick, beside scan
-if make -s yardstick >/dev/null 2>&1; then
-	./yardstick 0.01 >"$tmp/yard"
-	check "yardstick: setup and ratio lines" \
-		sh -c "grep -Eq '^setup [0-9.]+\$' '$tmp/yard' && grep -Eq '^ratio [0-9.]+ [0-9.]+\$' '$tmp/yard'"
-	scripts/vs-yardstick.sh -n 1 -c 0.01 ./yardstick >"$tmp/vs" 2>/dev/null
-	check "vs-yardstick with the project's yardstick" grep -Eq '^naive +1 +[0-9.]+ ' "$tmp/vs"
-else
-	check "yardstick: builds" false
-fi

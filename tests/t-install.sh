@@ -4,16 +4,30 @@
 # every option and lints clean.
 . tests/lib.sh
 
+# DATADIR apart from PREFIX: the installed scripts must look there
 pfx=$tmp/prefix
-make -s install PREFIX="$pfx" >"$tmp/install.out" 2>&1
+data=$tmp/data
+make -s install PREFIX="$pfx" DATADIR="$data" >"$tmp/install.out" 2>&1
 check "install: exit 0" [ $? -eq 0 ]
 scripts=""
 for f in scripts/*.sh; do	# every script but the one they source
 	name=${f#scripts/}
 	[ "$name" = scan-env.sh ] || scripts="$scripts bin/scan-${name%.sh}"
 done
-for f in bin/scan share/man/man1/scan.1 share/scan/lib.awk share/scan/scan-env.sh $scripts; do
+pages=""
+for f in scripts/scan-*.1; do
+	[ -f "$f" ] && pages="$pages share/man/man1/${f#scripts/}"
+done
+for f in bin/scan share/man/man1/scan.1 $scripts $pages; do
 	check "install: $f" [ -f "$pfx/$f" ]
+done
+for f in lib.awk scan-env.sh; do
+	check "install: DATADIR/scan/$f" [ -f "$data/scan/$f" ]
+done
+for f in $scripts; do
+	(cd "$tmp" && "$pfx/$f" -h) >"$tmp/help" 2>&1
+	check "install: $f -h runs from elsewhere, with DATADIR apart" \
+		sh -c "[ $? -eq 0 ] && [ -s '$tmp/help' ] && ! grep -q 'cannot open' '$tmp/help'"
 done
 (cd "$tmp" && SCAN='' "$pfx/bin/scan-report" -c 0.01 -r 1) >"$tmp/report" 2>&1
 check "install: an installed script runs the installed scan from elsewhere" \
@@ -21,9 +35,13 @@ check "install: an installed script runs the installed scan from elsewhere" \
 (cd "$tmp" && "$pfx/bin/scan-plot" -h) >"$tmp/plot-help" 2>&1
 check "install: an installed script prints its usage" \
 	grep -q '^plot.sh - draw' "$tmp/plot-help"
-make -s uninstall PREFIX="$pfx" >/dev/null 2>&1
+make -s uninstall PREFIX="$pfx" DATADIR="$data" >/dev/null 2>&1
 check "uninstall: nothing left but empty directories" \
-	sh -c "[ -z \"\$(find '$pfx' -type f)\" ]"
+	sh -c "[ -z \"\$(find '$pfx' '$data' -type f)\" ]"
+# a DATADIR the installed scripts could not name unquoted: refused first
+make -s install PREFIX="$tmp/p2" DATADIR="$tmp/a b" >"$tmp/install.out" 2>&1
+check "install: a DATADIR with a space is refused, with one line, nothing made" \
+	sh -c "[ $? -ne 0 ] && grep -q '^make install: DATADIR=' '$tmp/install.out' && [ ! -e '$tmp/p2' ]"
 
 # the man page: every option of -h, and clean under groff's warnings
 ./scan -h | sed -n 's/^  \(-[a-zA-Z-]*\).*/\1/p; s/^  -[a-zA-Z], \(--[a-z-]*\).*/\1/p' |

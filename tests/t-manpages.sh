@@ -1,0 +1,113 @@
+#!/bin/sh
+# The installed scripts' man pages, scripts/scan-NAME.1: every option a
+# script's -h lists or its option parser accepts is in the page's
+# OPTIONS, -h's synopsis is the page's SYNOPSIS, the page lints clean.
+. tests/lib.sh
+
+# TEMPORARY, for the coordinator: scripts whose page has not landed yet.
+# Empty it as the pages are merged, then delete it with its use below;
+# from then on every script make installs must have a page.
+pages_pending="sweep plot report compare explain collect results"
+
+# shellcheck disable=SC2016 # $(SCRIPTS) is for make
+scripts=$(printf 'print-scripts:\n\t@echo $(SCRIPTS)\n' |
+	make -s --no-print-directory -f Makefile -f - print-scripts)
+check "the Makefile names its scripts" [ -n "$scripts" ]
+
+# help_synopsis NAME: the words of -h's usage lines, run as scan-NAME
+# (sudo, a note for the reader, is not part of the command).
+help_synopsis() {
+	sed -n '/^usage: /,/^$/p' "$tmp/help" | sed 's/^usage: //' |
+		tr -s '[:blank:]' '[\n*]' | grep -v -e '^$' -e '^sudo$' |
+		sed "s|^\\([^ ]*/\\)\\{0,1\\}$1\\.sh\$|scan-$1|"
+}
+
+# page_synopsis PAGE: the words of the page's SYNOPSIS, as man shows it.
+page_synopsis() {
+	groff -man -Tascii -P-cbou -rLL=250n -rHY=0 "$1" 2>/dev/null |
+		sed -n '/^SYNOPSIS/,/^[A-Z]/p' | sed '1d;$d' | tr -s '[:blank:]' '[\n*]' | grep -v '^$'
+}
+
+# help_options: the options -h names: in the synopsis, and first on an
+# indented line of the option list.
+help_options() {
+	{
+		sed -n '/^usage: /,/^$/p' "$tmp/help" | tr -s '[:blank:]' '[\n*]' |
+			sed 's/^\[//; s/\]*\(\.\.\.\)\{0,1\}$//'
+		sed -n 's/^ \{1,\}\(-[^ ,=]*\).*/\1/p; s/^ \{1,\}-[A-Za-z0-9], \(--[^ ,=]*\).*/\1/p' "$tmp/help"
+	} | grep -E '^--?[A-Za-z0-9][A-Za-z0-9-]*$'
+}
+
+# parser_options SCRIPT: what its option parser accepts: getopts' letters
+# and the arms of its case statements that are options (-o, --x=*).
+parser_options() {
+	sed -n "s/.*getopts [\"']\\{0,1\\}:\\{0,1\\}\\([A-Za-z0-9:]*\\).*/\\1/p" "$1" |
+		tr -d ':' | fold -w 1 | sed 's/^/-/'
+	sed -n 's/^[ 	]*\(-[^)]*\)).*/\1/p' "$1" | tr '|' '\n' | tr -d ' \t' |
+		sed 's/=\*$//; s/\*$//' | grep -E '^--?[A-Za-z0-9][A-Za-z0-9-]*$'
+}
+
+# on_page PAGE OPTION: OPTION in the page's OPTIONS section, as groff
+# source writes it (\- or -), not as the start of a longer word.
+on_page() {
+	re=$(printf '%s' "$2" | sed 's/-/\\\\?-/g')
+	sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$1" | grep -Eq -- "$re([^A-Za-z0-9_-]|\$)"
+}
+
+# page_options PAGE: the options the page's OPTIONS section lists (the
+# first line after each .TP), as the script spells them.
+page_options() {
+	sed -n '/^\.SH OPTIONS/,/^\.SH /{
+		/^\.TP/{
+			n
+			p
+		}
+	}' "$1" | grep -oE '\\-(\\-)?[A-Za-z0-9][A-Za-z0-9\\-]*' | sed 's/\\-/-/g'
+}
+
+for s in $scripts; do
+	page=scripts/scan-$s.1
+	if [ ! -f "$page" ]; then
+		case " $pages_pending " in
+		*" $s "*) continue ;;
+		esac
+		check "scan-$s has a man page, $page" false
+		continue
+	fi
+	"scripts/$s.sh" -h >"$tmp/help" 2>&1
+	check "scan-$s -h: exit 0 and a usage line" \
+		sh -c "[ $? -eq 0 ] && grep -q '^usage: ' '$tmp/help'"
+	missing=""
+	for o in $({ help_options; parser_options "scripts/$s.sh"; } | sort -u); do
+		on_page "$page" "$o" || missing="$missing $o"
+	done
+	check "$page: every option of scan-$s in OPTIONS" [ -z "$missing" ]
+	[ -z "$missing" ] || echo "#   missing:$missing"
+	{ help_options; parser_options "scripts/$s.sh"; } | sort -u >"$tmp/accepted"
+	extra=""
+	for o in $(page_options "$page" | sort -u); do
+		grep -qx -- "$o" "$tmp/accepted" || extra="$extra $o"
+	done
+	check "$page: OPTIONS lists only what scan-$s accepts" [ -z "$extra" ]
+	[ -z "$extra" ] || echo "#   not accepted:$extra"
+	if have groff; then
+		help_synopsis "$s" >"$tmp/want"
+		page_synopsis "$page" >"$tmp/got"
+		check "$page: SYNOPSIS is scan-$s -h's usage" cmp -s "$tmp/want" "$tmp/got"
+		cmp -s "$tmp/want" "$tmp/got" ||
+			echo "#   -h: $(tr '\n' ' ' <"$tmp/want")" "page: $(tr '\n' ' ' <"$tmp/got")"
+		groff -man -ww -z "$page" >"$tmp/lint" 2>&1
+		check "$page: groff -man -ww finds nothing" [ ! -s "$tmp/lint" ]
+	else
+		skip "$page: SYNOPSIS and lint" "no groff"
+	fi
+	check "$page: names the exit statuses" grep -q '^\.SH EXIT STATUS' "$page"
+done
+
+# and no page for a script make does not install
+for page in scripts/scan-*.1; do
+	[ -f "$page" ] || continue
+	s=${page#scripts/scan-}
+	s=${s%.1}
+	check "$page: make installs scan-$s" sh -c "echo ' $scripts ' | grep -q ' $s '"
+done
