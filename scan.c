@@ -26,6 +26,37 @@
  * build: cc -O2 scan.c -o scan
  */
 
+/*
+ * The file, section by section (each opens with a "==== Title ====" banner);
+ * types and helpers first, main() last, each defined before its use:
+ *
+ *   Defaults, each with its reason  the constants behind defaults and limits
+ *   Data model                      struct page, folio, the knobs, the model
+ *   Messages, exit, clocks          say/warn/die, the results buffer, now()
+ *   Statistics and the PRNG         medians, quantiles, seeded xoshiro256**
+ *   Parsing values                  strict numbers, sizes, choices, folio mixes
+ *   Setup threads                   run_parallel(): setup work on every CPU
+ *   The machine and its limits      RAM room, CPUID, identity, LLC, clock tick
+ *   Memory regions                  mappings, THP, faulting in, sizes, RAM fit
+ *   The synthetic layout            which pfn is which folio or other page
+ *   Replay of a real memmap         kpageflags, kpagecgroup, trace, file sizes
+ *   Build passes                    lay out, fault in, gather, on every CPU
+ *   LRU order and links             shuffle, runs, lists, links, rmap, XArray
+ *   A build and its self-check      build_model(), check_lru()
+ *   Per-folio work                  isolate, rmap walks, visit(), dispatch
+ *   Walk kernels                    the Physical, List, Array, XArray walks
+ *   The walk table                  walks[], their regions, preparing them
+ *   Threads and CPUs                allowed CPUs, pinning, the team of walkers
+ *   Cache state                     flushing lines before a cold walk
+ *   Calibration                     this core's stream, chase, random limits
+ *   Timing                          a timed walk, disturbances, measure()
+ *   Reporting as text               the original's lines, the model, warnings
+ *   Reporting as CSV and JSON       named fields, one row per walk
+ *   The option table                options[]: a knob's row, setters, defaults
+ *   The command line                help, argv, presets, --original, checks
+ *   Main                            signals, params, set-up, report, main()
+ */
+
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE		/* sched_setaffinity, MAP_ANONYMOUS */
 #endif
@@ -404,7 +435,7 @@ struct walk_stats {
 	int disturbed;			/* kept disturbed: no clean walk */
 };
 
-/* ==== Helpers =========================================================== */
+/* ==== Messages, exit, clocks ============================================ */
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -536,6 +567,8 @@ static const char *human(double bytes, char *buf, size_t len)
 	return buf;
 }
 
+/* ==== Statistics and the PRNG =========================================== */
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -576,72 +609,6 @@ static struct summary summarize(const double *v, int n)
 	s.q3 = quantile(sorted, n, 0.75);
 	free(sorted);
 	return s;
-}
-
-/*
- * Threads: setup shares large, memory-bound work among the CPUs.
- */
-
-struct job {
-	void (*fn)(void *arg, int i, int nr);
-	void *arg;
-	int i, nr;
-};
-
-static void *job_main(void *p)
-{
-	struct job *job = p;
-
-	job->fn(job->arg, job->i, job->nr);
-	return NULL;
-}
-
-/* Start a thread with a small stack (THREAD_STACK): what threads work
- * on lives in the model, and 64 default stacks would be 512 MiB of the
- * address space the memory check counts.  Returns pthread_create's. */
-static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
-{
-	pthread_attr_t attr;
-	int err;
-
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, THREAD_STACK);
-	err = pthread_create(tid, &attr, fn, arg);
-	pthread_attr_destroy(&attr);
-	return err;
-}
-
-/* Run fn(arg, i, nr) for i = 0..nr-1 at once; the caller runs i = 0.  A
- * thread that cannot start has its part run by the caller instead. */
-static void run_parallel(void (*fn)(void *arg, int i, int nr), void *arg,
-			 int nr)
-{
-	pthread_t tid[MAX_THREADS];
-	struct job job[MAX_THREADS];
-	int started[MAX_THREADS] = { 0 };
-	int i;
-
-	for (i = 0; i < nr; i++) {
-		job[i] = (struct job){ .fn = fn, .arg = arg, .i = i, .nr = nr };
-		if (i)
-			started[i] = !start_thread(&tid[i], job_main, &job[i]);
-	}
-	for (i = 0; i < nr; i++)
-		if (!started[i])
-			fn(arg, i, nr);
-	for (i = 1; i < nr; i++)
-		if (started[i])
-			pthread_join(tid[i], NULL);
-}
-
-/* Threads for setup work on len bytes: one below SETUP_PARALLEL_MIN. */
-static int setup_threads(size_t len)
-{
-	long cpus = online_cpus();
-
-	if (len < SETUP_PARALLEL_MIN || cpus < 2)
-		return 1;
-	return cpus > MAX_THREADS ? MAX_THREADS : (int)cpus;
 }
 
 /*
@@ -717,6 +684,8 @@ static uint64_t rng_below(struct rng *rng, uint64_t bound)
 	return x % bound;
 #endif
 }
+
+/* ==== Parsing values ==================================================== */
 
 /*
  * Strict number parsing: no sign, no trailing junk, no overflow, no NaN
@@ -974,9 +943,75 @@ static void parse_folios(const char *opt, const char *s, double *share)
 		share[k] /= total;
 }
 
+/* ==== Setup threads ===================================================== */
+
 /*
- * Memory: mappings, huge pages, fitting in RAM
+ * Threads: setup shares large, memory-bound work among the CPUs.
  */
+
+struct job {
+	void (*fn)(void *arg, int i, int nr);
+	void *arg;
+	int i, nr;
+};
+
+static void *job_main(void *p)
+{
+	struct job *job = p;
+
+	job->fn(job->arg, job->i, job->nr);
+	return NULL;
+}
+
+/* Start a thread with a small stack (THREAD_STACK): what threads work
+ * on lives in the model, and 64 default stacks would be 512 MiB of the
+ * address space the memory check counts.  Returns pthread_create's. */
+static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t attr;
+	int err;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, THREAD_STACK);
+	err = pthread_create(tid, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	return err;
+}
+
+/* Run fn(arg, i, nr) for i = 0..nr-1 at once; the caller runs i = 0.  A
+ * thread that cannot start has its part run by the caller instead. */
+static void run_parallel(void (*fn)(void *arg, int i, int nr), void *arg,
+			 int nr)
+{
+	pthread_t tid[MAX_THREADS];
+	struct job job[MAX_THREADS];
+	int started[MAX_THREADS] = { 0 };
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		job[i] = (struct job){ .fn = fn, .arg = arg, .i = i, .nr = nr };
+		if (i)
+			started[i] = !start_thread(&tid[i], job_main, &job[i]);
+	}
+	for (i = 0; i < nr; i++)
+		if (!started[i])
+			fn(arg, i, nr);
+	for (i = 1; i < nr; i++)
+		if (started[i])
+			pthread_join(tid[i], NULL);
+}
+
+/* Threads for setup work on len bytes: one below SETUP_PARALLEL_MIN. */
+static int setup_threads(size_t len)
+{
+	long cpus = online_cpus();
+
+	if (len < SETUP_PARALLEL_MIN || cpus < 2)
+		return 1;
+	return cpus > MAX_THREADS ? MAX_THREADS : (int)cpus;
+}
+
+/* ==== The machine and its limits ======================================== */
 
 /* Bytes of RAM the kernel says it can give us; 0 if it cannot say. */
 /* The first line of file that starts with key, after its colon. */
@@ -1114,6 +1149,105 @@ static int has_clflushopt(void)
 }
 #endif
 
+/* The size of the highest cache level sysfs lists for CPU 0 ("32768K"),
+ * where the C library does not say (glibc on arm64); 0 if none. */
+static double sysfs_llc(void)
+{
+	char path[96], text[32];
+	double size = 0;
+	int i, level, top = 0;
+	FILE *f;
+
+	for (i = 0; i < 16; i++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+		if (!(f = fopen(path, "r")))
+			break;
+		if (fscanf(f, "%d", &level) != 1)
+			level = 0;
+		fclose(f);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+		if (level <= top || !(f = fopen(path, "r")))
+			continue;
+		if (fgets(text, sizeof(text), f)) {
+			size = atof(text) * (strchr(text, 'M') ? 1 << 20 : strchr(text, 'K') ? 1 << 10 : 1);
+			top = level;
+		}
+		fclose(f);
+	}
+	return size;
+}
+
+/* Last-level cache size in bytes, as the system reports it; 0 if unknown. */
+static double llc_size(void)
+{
+#ifdef _SC_LEVEL3_CACHE_SIZE
+	long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+
+	if (l3 > 0)
+		return l3;
+#endif
+#ifdef _SC_LEVEL2_CACHE_SIZE
+	if (sysconf(_SC_LEVEL2_CACHE_SIZE) > 0)
+		return sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+	return sysfs_llc();
+}
+
+/* What the run was on. */
+struct machine {
+	char cpu[128];		/* model name, as /proc/cpuinfo says */
+	long cpus;		/* online CPUs */
+	double memory;		/* bytes of RAM */
+	char kernel[200];	/* uname: system, release, machine */
+	char thp[32];		/* the system's THP policy, or unknown */
+	double llc;		/* bytes of last-level cache, 0 if unknown */
+};
+
+static void read_machine(struct machine *mc)
+{
+	struct utsname u;
+	char mem[128], *l, *r;
+	FILE *f;
+
+	if (!read_key("/proc/cpuinfo", "model name", mc->cpu, sizeof(mc->cpu)) &&
+	    !read_key("/proc/cpuinfo", "Hardware", mc->cpu, sizeof(mc->cpu)))
+		snprintf(mc->cpu, sizeof(mc->cpu), "unknown");
+	mc->cpus = online_cpus();
+	mc->llc = llc_size();
+	mc->memory = read_key("/proc/meminfo", "MemTotal", mem, sizeof(mem)) ?
+		     atof(mem) * 1024 : 0;
+	if (uname(&u) == 0)
+		snprintf(mc->kernel, sizeof(mc->kernel), "%.60s %.80s %.40s",
+			 u.sysname, u.release, u.machine);
+	else
+		snprintf(mc->kernel, sizeof(mc->kernel), "unknown");
+	snprintf(mc->thp, sizeof(mc->thp), "unknown");
+	f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	if (f && fgets(mem, sizeof(mem), f) && (l = strchr(mem, '[')) &&
+	    (r = strchr(l, ']')))
+		snprintf(mc->thp, sizeof(mc->thp), "%.*s", (int)(r - l - 1), l + 1);
+	if (f)
+		fclose(f);
+}
+
+/* The smallest step CLOCK_MONOTONIC shows: clock_getres() may flatter. */
+static double clock_tick(void)
+{
+	double best = 1, t0, t1;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		t0 = now();
+		while ((t1 = now()) == t0)
+			;
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	return best;
+}
+
+/* ==== Memory regions ==================================================== */
+
 static uintptr_t round_up(uintptr_t x, uintptr_t to)
 {
 	return (x + to - 1) / to * to;
@@ -1209,7 +1343,132 @@ static double huge_share(const struct region *r)
 	return share;
 }
 
-/* ==== Building the model ================================================ */
+/* Entries of the rmap pool: a power of two, an eighth of the memmap's
+ * 64-byte descriptors in bytes, at least RMAP_POOL_MIN. */
+static unsigned long rmap_entries(unsigned long nr_pages)
+{
+	double bytes = (double)nr_pages * sizeof(struct page) / 8;
+	unsigned long n = RMAP_POOL_MIN / sizeof(uint32_t);
+
+	while (n * sizeof(uint32_t) < bytes && n < (1UL << 31))
+		n *= 2;
+	return n;
+}
+
+/* Folios the layout is expected to make: a share of each order's pages. */
+static double expected_folios(const struct params *p)
+{
+	double n = 0;
+	int k;
+
+	for (k = 0; k <= MAX_ORDER; k++)
+		n += p->layout.lru_fraction * p->layout.folio_share[k] / (1UL << k);
+	return n * p->layout.nr_pages;
+}
+
+/* Bytes of region r: as the layout is expected to fill it (folios and
+ * tree nodes with 5% to spare), or in the worst case, which is what is
+ * mapped; 0 when the run does not use it.  After the walk table. */
+static double region_bytes(const struct params *p, int r, int worst);
+static const char *region_name(int r);
+static void prepare_walks(struct lru_model *m, const struct params *p,
+			  struct rng *rng, int fault);
+
+static double base_region_bytes(const struct params *p, int r, int worst)
+{
+	double n = p->layout.nr_pages;
+	double folios = worst ? n : 1.05 * expected_folios(p);
+
+	switch (r) {
+	case R_MEMMAP:
+		return n * p->layout.desc_size;
+	case R_ARRAY:
+		return n * sizeof(union lru_slot);
+	case R_FOLIOS:
+		return p->layout.desc_size == MEMDESC_SIZE ? folios * sizeof(struct page) : 0;
+	case R_RMAP:
+		return p->work.rmap_share > 0 ?
+		       (double)rmap_entries(p->layout.nr_pages) * sizeof(uint32_t) : 0;
+	}
+	return 0;
+}
+
+static void refuse_size(const struct params *p, double need,
+			const struct mem_limit *avail)
+{
+	char b[3][32], parts[320] = "";
+	size_t used = 0;
+	int r;
+
+	for (r = 0; r < NR_REGIONS; r++)
+		if (region_bytes(p, r, 0) > 0)
+			used += snprintf(parts + used, sizeof(parts) - used, "%s%s %s",
+					 r ? " + " : "", region_name(r),
+					 human(region_bytes(p, r, 0), b[0], 32));
+	die("%s %s needs %s (%s), only %s available (%s)",
+	    p->size_opt, p->size_arg, human(need, b[1], 32), parts,
+	    human(avail->bytes, b[2], 32), avail->name);
+}
+
+/* Refuse, before allocating anything, a size this machine cannot hold. */
+static void check_fits(const struct params *p)
+{
+	struct mem_limit avail = mem_available();
+	double need = MAX_THREADS * THREAD_STACK + (16UL << 20); /* the rest */
+	int r;
+
+	for (r = 0; r < NR_REGIONS; r++)	/* each with its two guards */
+		if (region_bytes(p, r, 0) > 0)
+			need += region_bytes(p, r, 0) + 2 * HUGE_PAGE_SIZE;
+	if (avail.bytes >= 0 && need > avail.bytes)
+		refuse_size(p, need, &avail);
+	if (p->layout.nr_pages > UINT32_MAX)
+		die("%s %s is %lu pages; a folio's age, its LRU position, has 32 bits, so at most %lu",
+		    p->size_opt, p->size_arg, p->layout.nr_pages, (unsigned long)UINT32_MAX);
+}
+
+static void map_model(struct lru_model *m, const struct params *p)
+{
+	int r;
+
+	memset(m, 0, sizeof(*m));
+	m->nr_pages = p->layout.nr_pages;
+	m->desc_size = p->layout.desc_size;
+	m->nr_shares = p->run.threads;
+	m->work = p->work;
+	m->clflushopt = has_clflushopt();
+	/* Mappings are sized for the worst case; only what the layout
+	 * uses is ever faulted in. */
+	for (r = 0; r < NR_REGIONS; r++)
+		if (region_bytes(p, r, 1) > 0)
+			map_region(&m->region[r], region_bytes(p, r, 1), p->run.thp);
+	if (m->region[R_RMAP].addr)
+		m->rmap_mask = rmap_entries(m->nr_pages) - 1;
+	m->cursors = calloc((size_t)p->run.threads * p->work.nr_lists, sizeof(*m->cursors));
+	if (!m->cursors)
+		die("out of memory for the list cursors");
+	if (p->work.access == ACCESS_ISOLATE && p->run.threads > 1) {
+		m->locks = calloc((size_t)p->run.threads * p->work.nr_lists, sizeof(*m->locks));
+		if (!m->locks)
+			die("out of memory for the list locks");
+	}
+	m->descs = m->region[R_MEMMAP].addr;
+	m->lru = m->region[R_ARRAY].addr;
+	m->folios = m->region[R_FOLIOS].addr;
+	m->rmap = m->region[R_RMAP].addr;
+}
+
+static void free_model(struct lru_model *m)
+{
+	int r;
+
+	free(m->locks);
+	free(m->cursors);
+	for (r = 0; r < NR_REGIONS; r++)
+		unmap_region(&m->region[r]);
+}
+
+/* ==== The synthetic layout ============================================== */
 
 /*
  * A build lays the memmap out (which pfns are LRU folios of which order,
@@ -1419,6 +1678,8 @@ static size_t nr_chunks(const struct lru_model *m)
 	return (m->nr_pages + CHUNK_PFNS - 1) / CHUNK_PFNS;
 }
 
+/* ==== Replay of a real memmap =========================================== */
+
 /*
  * --memmap-from: the bits of /proc/kpageflags a layout needs
  * (include/uapi/linux/kernel-page-flags.h).
@@ -1487,6 +1748,162 @@ static void replay_chunk(struct lru_model *m, const struct build *b,
 	free(flags);
 	free(cgroup);
 }
+
+/* One pfn of a --lru-order file: a line of hex (0x, as the trace prints
+ * it) or decimal digits; blank lines and # comments give 0 and no pfn. */
+static int trace_pfn(const char *path, unsigned long line_no, char *line,
+		     unsigned long *pfn)
+{
+	char *end;
+
+	line[strcspn(line, "\r\n")] = 0;
+	if (!line[0] || line[0] == '#')
+		return 0;
+	errno = 0;
+	*pfn = strtoul(line, &end, !strncmp(line, "0x", 2) ? 16 : 10);
+	if (line[0] < '0' || line[0] > '9' || *end || errno)
+		die("--lru-order '%s' line %lu: '%.40s' is not a pfn", path, line_no, line);
+	return 1;
+}
+
+/* The trace's pfns inside the memmap's window, as model pfns, in the
+ * file's order; the file's insertions counted in *lines. */
+static unsigned long *read_trace(const char *path, const struct layout_knobs *lay,
+				 unsigned long nr_pages, unsigned long *nr, unsigned long *lines)
+{
+	FILE *f = fopen(path, "r");
+	unsigned long *pfns = NULL, cap = 0, pfn, line_no = 0;
+	char line[128];
+
+	if (!f)
+		die("--lru-order '%s': %s", path, strerror(errno));
+	*nr = *lines = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (!trace_pfn(path, ++line_no, line, &pfn))
+			continue;
+		++*lines;
+		if (pfn < lay->pfn_start || pfn - lay->pfn_start >= nr_pages)
+			continue;
+		if (*nr == cap) {
+			cap = cap ? 2 * cap : 4096;
+			pfns = realloc(pfns, cap * sizeof(*pfns));
+			if (!pfns)
+				die("out of memory for --lru-order");
+		}
+		pfns[(*nr)++] = pfn - lay->pfn_start;
+	}
+	if (ferror(f))
+		die("--lru-order '%s': %s", path, strerror(errno));
+	fclose(f);
+	return pfns;
+}
+
+/* The pfn of the first LRU folio after the folio at pfn, or nr_pages. */
+static unsigned long next_lru_pfn(const struct lru_model *m, unsigned long pfn)
+{
+	pfn += 1UL << PD_ORDER(*desc_word(m, pfn));
+	while (pfn < m->nr_pages && (*desc_word(m, pfn) & PD_TYPE) != PD_FOLIO)
+		pfn++;
+	return pfn;
+}
+
+/*
+ * --lru-order: the order a trace of mm_lru_insertion gave, for the
+ * folios whose head pfn it names.  The walks go from the LRU's tail,
+ * the oldest: folios the trace never names were added before it began,
+ * so they come first, in the order the seed gave; then the named ones
+ * by their last insertion (a folio added again, after isolation or
+ * rotation, counts where it went in last).  rank[pfn] is 0 for no LRU
+ * folio, 1 for one the trace does not name, i + 2 for the i-th pfn.
+ */
+static void order_from_trace(struct lru_model *m, const struct layout_knobs *lay)
+{
+	unsigned long nr, lines, i, k, pos = 0;
+	unsigned long *pfns = read_trace(lay->lru_order, lay, m->nr_pages, &nr, &lines);
+	uint32_t *rank = calloc(m->nr_pages, sizeof(*rank));
+
+	if (nr > UINT32_MAX - 2)
+		die("--lru-order '%s': over %u pfns in the memmap's window", lay->lru_order, UINT32_MAX - 2);
+	if (!rank)
+		die("out of memory for --lru-order");
+	memset(&m->trace, 0, sizeof(m->trace));
+	m->trace.lines = lines;
+	for (k = 0; k < m->nr_lru; k++)
+		rank[m->lru[k].pfn] = 1;
+	for (i = 0; i < nr; i++)
+		if (rank[pfns[i]])
+			rank[pfns[i]] = i + 2;
+		else
+			m->trace.off_lru++;
+	for (k = 0; k < m->nr_lru; k++)	/* the unnamed, in their order */
+		if (rank[m->lru[k].pfn] == 1)
+			m->lru[pos++].pfn = m->lru[k].pfn;
+	for (i = 0; i < nr; i++)	/* the named, by last insertion */
+		if (rank[pfns[i]] == i + 2) {
+			if (!m->trace.ordered || pfns[i] != next_lru_pfn(m, m->lru[pos - 1].pfn))
+				m->trace.runs++;
+			m->lru[pos++].pfn = pfns[i];
+			m->trace.ordered++;
+		}
+	free(rank);
+	free(pfns);
+	if (!m->trace.ordered)
+		die("--lru-order '%s': none of its %lu pfns heads an LRU folio of the memmap",
+		    lay->lru_order, m->trace.lines);
+}
+
+static int open_file(const char *opt, const char *path)
+{
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		die("%s '%s': %s", opt, path, strerror(errno));
+	return fd;
+}
+
+/* The pfns of a kpageflags file: 8 bytes each.  /proc says its files are
+ * empty, so count by reading. */
+static unsigned long file_pfns(const char *opt, const char *path)
+{
+	static char buf[1 << 16];
+	int fd = open_file(opt, path);
+	unsigned long long bytes = 0;
+	ssize_t got;
+
+	while ((got = read(fd, buf, sizeof(buf))) > 0)
+		bytes += got;
+	if (got < 0)
+		die("%s '%s': %s", opt, path, strerror(errno));
+	close(fd);
+	if (!bytes || bytes % 8)
+		die("%s '%s': %llu bytes, not a whole number of 8-byte pfn entries", opt, path, bytes);
+	return bytes / 8;
+}
+
+/* --memmap-from sets the size: the file's pfns, or the --pfns window. */
+static void size_from_file(struct params *p)
+{
+	unsigned long total = file_pfns("--memmap-from", p->layout.memmap_from);
+	unsigned long start = p->layout.pfn_start, count = p->layout.pfn_count, cgroups;
+
+	if (start >= total || (count && count > total - start))
+		die("--pfns %lu:%lu: '%s' has pfns 0 to %lu", start, count,
+		    p->layout.memmap_from, total - 1);
+	p->layout.nr_pages = count ? count : total - start;
+	p->size_opt = "--memmap-from";
+	p->size_arg = p->layout.memmap_from;
+	if (!p->layout.memcg)
+		return;
+	/* a pair: the live files, or two saved from the same pfns */
+	if (!p->layout.memcg_from)
+		p->layout.memcg_from = "/proc/kpagecgroup";
+	cgroups = file_pfns("--memcg-from", p->layout.memcg_from);
+	if (cgroups != total)
+		die("--memcg-from '%s': %lu pfns, but '%s' has %lu: not saved from the same pfns",
+		    p->layout.memcg_from, cgroups, p->layout.memmap_from, total);
+}
+
+/* ==== Build passes ====================================================== */
 
 /*
  * Fault chunks in (on the first build) and lay them out, each with a
@@ -1598,6 +2015,8 @@ static void make_folios(struct lru_model *m, int fault)
 	run_parallel(make_folios_part, m, nr);
 }
 
+/* ==== LRU order and links =============================================== */
+
 /*
  * Fisher-Yates from the top.  The partner of slot i is drawn
  * PREFETCH_DIST steps early and its line prefetched, so the random
@@ -1681,109 +2100,6 @@ static void order_runs(struct lru_model *m, struct rng *rng, double locality)
 		for (k = 0; k < len; k++)
 			m->lru[pos + k].pfn = *run_scratch(m, start + k);
 	}
-}
-
-/* One pfn of a --lru-order file: a line of hex (0x, as the trace prints
- * it) or decimal digits; blank lines and # comments give 0 and no pfn. */
-static int trace_pfn(const char *path, unsigned long line_no, char *line,
-		     unsigned long *pfn)
-{
-	char *end;
-
-	line[strcspn(line, "\r\n")] = 0;
-	if (!line[0] || line[0] == '#')
-		return 0;
-	errno = 0;
-	*pfn = strtoul(line, &end, !strncmp(line, "0x", 2) ? 16 : 10);
-	if (line[0] < '0' || line[0] > '9' || *end || errno)
-		die("--lru-order '%s' line %lu: '%.40s' is not a pfn", path, line_no, line);
-	return 1;
-}
-
-/* The trace's pfns inside the memmap's window, as model pfns, in the
- * file's order; the file's insertions counted in *lines. */
-static unsigned long *read_trace(const char *path, const struct layout_knobs *lay,
-				 unsigned long nr_pages, unsigned long *nr, unsigned long *lines)
-{
-	FILE *f = fopen(path, "r");
-	unsigned long *pfns = NULL, cap = 0, pfn, line_no = 0;
-	char line[128];
-
-	if (!f)
-		die("--lru-order '%s': %s", path, strerror(errno));
-	*nr = *lines = 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (!trace_pfn(path, ++line_no, line, &pfn))
-			continue;
-		++*lines;
-		if (pfn < lay->pfn_start || pfn - lay->pfn_start >= nr_pages)
-			continue;
-		if (*nr == cap) {
-			cap = cap ? 2 * cap : 4096;
-			pfns = realloc(pfns, cap * sizeof(*pfns));
-			if (!pfns)
-				die("out of memory for --lru-order");
-		}
-		pfns[(*nr)++] = pfn - lay->pfn_start;
-	}
-	if (ferror(f))
-		die("--lru-order '%s': %s", path, strerror(errno));
-	fclose(f);
-	return pfns;
-}
-
-/* The pfn of the first LRU folio after the folio at pfn, or nr_pages. */
-static unsigned long next_lru_pfn(const struct lru_model *m, unsigned long pfn)
-{
-	pfn += 1UL << PD_ORDER(*desc_word(m, pfn));
-	while (pfn < m->nr_pages && (*desc_word(m, pfn) & PD_TYPE) != PD_FOLIO)
-		pfn++;
-	return pfn;
-}
-
-/*
- * --lru-order: the order a trace of mm_lru_insertion gave, for the
- * folios whose head pfn it names.  The walks go from the LRU's tail,
- * the oldest: folios the trace never names were added before it began,
- * so they come first, in the order the seed gave; then the named ones
- * by their last insertion (a folio added again, after isolation or
- * rotation, counts where it went in last).  rank[pfn] is 0 for no LRU
- * folio, 1 for one the trace does not name, i + 2 for the i-th pfn.
- */
-static void order_from_trace(struct lru_model *m, const struct layout_knobs *lay)
-{
-	unsigned long nr, lines, i, k, pos = 0;
-	unsigned long *pfns = read_trace(lay->lru_order, lay, m->nr_pages, &nr, &lines);
-	uint32_t *rank = calloc(m->nr_pages, sizeof(*rank));
-
-	if (nr > UINT32_MAX - 2)
-		die("--lru-order '%s': over %u pfns in the memmap's window", lay->lru_order, UINT32_MAX - 2);
-	if (!rank)
-		die("out of memory for --lru-order");
-	memset(&m->trace, 0, sizeof(m->trace));
-	m->trace.lines = lines;
-	for (k = 0; k < m->nr_lru; k++)
-		rank[m->lru[k].pfn] = 1;
-	for (i = 0; i < nr; i++)
-		if (rank[pfns[i]])
-			rank[pfns[i]] = i + 2;
-		else
-			m->trace.off_lru++;
-	for (k = 0; k < m->nr_lru; k++)	/* the unnamed, in their order */
-		if (rank[m->lru[k].pfn] == 1)
-			m->lru[pos++].pfn = m->lru[k].pfn;
-	for (i = 0; i < nr; i++)	/* the named, by last insertion */
-		if (rank[pfns[i]] == i + 2) {
-			if (!m->trace.ordered || pfns[i] != next_lru_pfn(m, m->lru[pos - 1].pfn))
-				m->trace.runs++;
-			m->lru[pos++].pfn = pfns[i];
-			m->trace.ordered++;
-		}
-	free(rank);
-	free(pfns);
-	if (!m->trace.ordered)
-		die("--lru-order '%s': none of its %lu pfns heads an LRU folio of the memmap",
-		    lay->lru_order, m->trace.lines);
 }
 
 /* Turn the pfns in LRU positions [start, end) into folio pointers. */
@@ -1920,18 +2236,6 @@ static void rmap_part(void *arg, int i, int nr)
 	}
 }
 
-/* Entries of the rmap pool: a power of two, an eighth of the memmap's
- * 64-byte descriptors in bytes, at least RMAP_POOL_MIN. */
-static unsigned long rmap_entries(unsigned long nr_pages)
-{
-	double bytes = (double)nr_pages * sizeof(struct page) / 8;
-	unsigned long n = RMAP_POOL_MIN / sizeof(uint32_t);
-
-	while (n * sizeof(uint32_t) < bytes && n < (1UL << 31))
-		n *= 2;
-	return n;
-}
-
 /* Levels of a 64-way tree over n entries, and nodes on all levels. */
 static int xa_height(unsigned long n, unsigned long *nodes)
 {
@@ -2000,127 +2304,7 @@ static void build_xarray(struct lru_model *m, struct xa_node *pool,
 	free(place);
 }
 
-/* Folios the layout is expected to make: a share of each order's pages. */
-static double expected_folios(const struct params *p)
-{
-	double n = 0;
-	int k;
-
-	for (k = 0; k <= MAX_ORDER; k++)
-		n += p->layout.lru_fraction * p->layout.folio_share[k] / (1UL << k);
-	return n * p->layout.nr_pages;
-}
-
-/* Bytes of region r: as the layout is expected to fill it (folios and
- * tree nodes with 5% to spare), or in the worst case, which is what is
- * mapped; 0 when the run does not use it.  After the walk table. */
-static double region_bytes(const struct params *p, int r, int worst);
-static const char *region_name(int r);
-static void prepare_walks(struct lru_model *m, const struct params *p,
-			  struct rng *rng, int fault);
-
-static double base_region_bytes(const struct params *p, int r, int worst)
-{
-	double n = p->layout.nr_pages;
-	double folios = worst ? n : 1.05 * expected_folios(p);
-
-	switch (r) {
-	case R_MEMMAP:
-		return n * p->layout.desc_size;
-	case R_ARRAY:
-		return n * sizeof(union lru_slot);
-	case R_FOLIOS:
-		return p->layout.desc_size == MEMDESC_SIZE ? folios * sizeof(struct page) : 0;
-	case R_RMAP:
-		return p->work.rmap_share > 0 ?
-		       (double)rmap_entries(p->layout.nr_pages) * sizeof(uint32_t) : 0;
-	}
-	return 0;
-}
-
-static void refuse_size(const struct params *p, double need,
-			const struct mem_limit *avail)
-{
-	char b[3][32], parts[320] = "";
-	size_t used = 0;
-	int r;
-
-	for (r = 0; r < NR_REGIONS; r++)
-		if (region_bytes(p, r, 0) > 0)
-			used += snprintf(parts + used, sizeof(parts) - used, "%s%s %s",
-					 r ? " + " : "", region_name(r),
-					 human(region_bytes(p, r, 0), b[0], 32));
-	die("%s %s needs %s (%s), only %s available (%s)",
-	    p->size_opt, p->size_arg, human(need, b[1], 32), parts,
-	    human(avail->bytes, b[2], 32), avail->name);
-}
-
-/* Refuse, before allocating anything, a size this machine cannot hold. */
-static void check_fits(const struct params *p)
-{
-	struct mem_limit avail = mem_available();
-	double need = MAX_THREADS * THREAD_STACK + (16UL << 20); /* the rest */
-	int r;
-
-	for (r = 0; r < NR_REGIONS; r++)	/* each with its two guards */
-		if (region_bytes(p, r, 0) > 0)
-			need += region_bytes(p, r, 0) + 2 * HUGE_PAGE_SIZE;
-	if (avail.bytes >= 0 && need > avail.bytes)
-		refuse_size(p, need, &avail);
-	if (p->layout.nr_pages > UINT32_MAX)
-		die("%s %s is %lu pages; a folio's age, its LRU position, has 32 bits, so at most %lu",
-		    p->size_opt, p->size_arg, p->layout.nr_pages, (unsigned long)UINT32_MAX);
-}
-
-static void map_model(struct lru_model *m, const struct params *p)
-{
-	int r;
-
-	memset(m, 0, sizeof(*m));
-	m->nr_pages = p->layout.nr_pages;
-	m->desc_size = p->layout.desc_size;
-	m->nr_shares = p->run.threads;
-	m->work = p->work;
-	m->clflushopt = has_clflushopt();
-	/* Mappings are sized for the worst case; only what the layout
-	 * uses is ever faulted in. */
-	for (r = 0; r < NR_REGIONS; r++)
-		if (region_bytes(p, r, 1) > 0)
-			map_region(&m->region[r], region_bytes(p, r, 1), p->run.thp);
-	if (m->region[R_RMAP].addr)
-		m->rmap_mask = rmap_entries(m->nr_pages) - 1;
-	m->cursors = calloc((size_t)p->run.threads * p->work.nr_lists, sizeof(*m->cursors));
-	if (!m->cursors)
-		die("out of memory for the list cursors");
-	if (p->work.access == ACCESS_ISOLATE && p->run.threads > 1) {
-		m->locks = calloc((size_t)p->run.threads * p->work.nr_lists, sizeof(*m->locks));
-		if (!m->locks)
-			die("out of memory for the list locks");
-	}
-	m->descs = m->region[R_MEMMAP].addr;
-	m->lru = m->region[R_ARRAY].addr;
-	m->folios = m->region[R_FOLIOS].addr;
-	m->rmap = m->region[R_RMAP].addr;
-}
-
-static void free_model(struct lru_model *m)
-{
-	int r;
-
-	free(m->locks);
-	free(m->cursors);
-	for (r = 0; r < NR_REGIONS; r++)
-		unmap_region(&m->region[r]);
-}
-
-static int open_file(const char *opt, const char *path)
-{
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		die("%s '%s': %s", opt, path, strerror(errno));
-	return fd;
-}
+/* ==== A build and its self-check ======================================== */
 
 /* Build the model of seed; fault the memory in first if asked. */
 static void build_model(struct lru_model *m, const struct params *p,
@@ -2226,7 +2410,7 @@ static struct lru_check check_lru(const struct lru_model *m)
 	return c;
 }
 
-/* ==== Walks ============================================================= */
+/* ==== Per-folio work ==================================================== */
 
 /*
  * A walk only walks its share (all of it unless -t): it reads what the
@@ -2389,6 +2573,8 @@ static struct walk_result result(unsigned long sum, unsigned long visits,
 
 	return r;
 }
+
+/* ==== Walk kernels ====================================================== */
 
 /*
  * Every pfn of the share in order, as a pfn scanner must: read the
@@ -2641,6 +2827,8 @@ static NOINLINE struct walk_result walk_xarray(const struct lru_model *m,
 	WITH_WORK(m, xarray, m, share);
 }
 
+/* ==== The walk table ==================================================== */
+
 /* The tree's nodes, for a tree over the folios expected, or over every
  * pfn (the worst case). */
 static double xarray_bytes(const struct params *p, int worst)
@@ -2759,25 +2947,7 @@ static void prepare_walks(struct lru_model *m, const struct params *p,
 	}
 }
 
-/*
- * Timing, statistics, self-check
- */
-
-/* The smallest step CLOCK_MONOTONIC shows: clock_getres() may flatter. */
-static double clock_tick(void)
-{
-	double best = 1, t0, t1;
-	int i;
-
-	for (i = 0; i < 100; i++) {
-		t0 = now();
-		while ((t1 = now()) == t0)
-			;
-		if (t1 - t0 < best)
-			best = t1 - t0;
-	}
-	return best;
-}
+/* ==== Threads and CPUs ================================================== */
 
 /*
  * --cpu and -t: refuse, before any work, CPUs this process may not run
@@ -2841,8 +3011,6 @@ static void pin_cpu(int cpu)
 		die("cannot run on CPU %d: %s", cpu, strerror(errno));
 #endif
 }
-
-/* ==== Walkers =========================================================== */
 
 /*
  * Walkers: with -t T, T threads walk their shares at once.  Between
@@ -3411,7 +3579,73 @@ static int plan_rounds(struct walk_stats *stats, int nr_walks, int builds)
 	return rounds < 1 ? 1 : rounds;
 }
 
-/* ==== Reporting ========================================================= */
+/* The i-th walk in the order --original times and prints them, the
+ * original's: Physical, Array, ListLRU.  Otherwise the table's. */
+static int timing_order(const struct params *p, int i)
+{
+	static const int original[] = { 0, 2, 1 };
+
+	return p->run.original ? original[i] : i;
+}
+
+/*
+ * The 2023 protocol (--original): right after setup, each walk timed
+ * once in the original's order (physical, array, list), from the cache
+ * state setup left, never timed again; the self-check stays.
+ */
+static int original_round(struct lru_model *m, struct team *team,
+			  const struct params *p, struct walk_stats *stats,
+			  struct walk_result *last)
+{
+	struct disturbance d;
+	int i, s;
+
+	for (i = 0; i < p->run.nr_walks; i++) {
+		s = timing_order(p, i);
+		stats[s].sample[0] = timed_once(m, team, p->run.walk[s], CACHE_WARM,
+					       &last[s], &stats[s], &d);
+		stats[s].nr_samples = 1;
+		stats[s].round_time[0] = stats[s].sample[0];
+	}
+	for (s = 0; s < p->run.nr_walks; s++)
+		stats[s].ratio[0] = stats[s].round_time[0] / stats[0].round_time[0];
+	return 1;
+}
+
+/* Build, time and check every model; returns the rounds taken. */
+static int measure(struct lru_model *m, struct team *team,
+		   const struct params *p, struct walk_stats *stats,
+		   struct walk_result *last)
+{
+	int b, r, s, rounds = p->run.rounds ? p->run.rounds : 1, nr_rounds = 0;
+
+	for (s = 0; s < p->run.nr_walks; s++)
+		stats[s].reps = 1;
+	if (p->run.original)
+		return original_round(m, team, p, stats, last);
+	for (b = 0; b < p->run.builds; b++) {
+		if (b)
+			build_model(m, p, build_seed(p->layout.seed, b), 0);
+		if (p->out.verbose >= 3) {
+			struct lru_check c = check_lru(m);
+
+			if (!c.ok)
+				die("self-check failed: the LRU links of build %d are inconsistent", b);
+			fprintf(p->out.text, "LRU fingerprint %016llx (links checked)\n",
+				(unsigned long long)c.fingerprint);
+			fprintf(p->out.text, "LRU order: runs of pfn-adjacent folios %.2f long on average\n",
+				c.mean_run);
+		}
+		for (r = 0; r < rounds && nr_rounds < MAX_ROUNDS; r++) {
+			run_round(m, team, p, stats, nr_rounds++, last);
+			if (nr_rounds == 1 && !p->run.rounds)
+				rounds = plan_rounds(stats, p->run.nr_walks, p->run.builds);
+		}
+	}
+	return nr_rounds;
+}
+
+/* ==== Reporting as text ================================================= */
 
 /* One walk's results, summarized once after the rounds: every printer
  * reads these, none sorts a sample again. */
@@ -3458,15 +3692,6 @@ static void print_walk_line(const struct output *out, const struct walk_report *
 	fprintf(out->text, "%s scan in %fs\n", w->walk->time_label, w->time.median);
 	if (out->verbose >= 3)
 		fprintf(out->text, "total = %lu\n", last.sum);
-}
-
-/* The i-th walk in the order --original times and prints them, the
- * original's: Physical, Array, ListLRU.  Otherwise the table's. */
-static int timing_order(const struct params *p, int i)
-{
-	static const int original[] = { 0, 2, 1 };
-
-	return p->run.original ? original[i] : i;
 }
 
 static void print_plan(const struct output *out, const struct run_knobs *run,
@@ -3540,50 +3765,6 @@ static void print_ratios(const struct output *out, const struct reports *r)
 	for (s = 1; s < r->nr; s++)
 		fprintf(out->text, "Physical scan is %f faster than %s\n",
 			r->walk[s].ratio.median, r->walk[s].walk->label);
-}
-
-/* The size of the highest cache level sysfs lists for CPU 0 ("32768K"),
- * where the C library does not say (glibc on arm64); 0 if none. */
-static double sysfs_llc(void)
-{
-	char path[96], text[32];
-	double size = 0;
-	int i, level, top = 0;
-	FILE *f;
-
-	for (i = 0; i < 16; i++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
-		if (!(f = fopen(path, "r")))
-			break;
-		if (fscanf(f, "%d", &level) != 1)
-			level = 0;
-		fclose(f);
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-		if (level <= top || !(f = fopen(path, "r")))
-			continue;
-		if (fgets(text, sizeof(text), f)) {
-			size = atof(text) * (strchr(text, 'M') ? 1 << 20 : strchr(text, 'K') ? 1 << 10 : 1);
-			top = level;
-		}
-		fclose(f);
-	}
-	return size;
-}
-
-/* Last-level cache size in bytes, as the system reports it; 0 if unknown. */
-static double llc_size(void)
-{
-#ifdef _SC_LEVEL3_CACHE_SIZE
-	long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-
-	if (l3 > 0)
-		return l3;
-#endif
-#ifdef _SC_LEVEL2_CACHE_SIZE
-	if (sysconf(_SC_LEVEL2_CACHE_SIZE) > 0)
-		return sysconf(_SC_LEVEL2_CACHE_SIZE);
-#endif
-	return sysfs_llc();
 }
 
 /* The original's model and work: where each walk should run at its
@@ -3768,49 +3949,14 @@ static void print_break_even(const struct output *out, const struct lru_model *m
 	fprintf(out->text, "(if Physical's cost per pfn and the LRU walks' per folio hold at any share)\n");
 }
 
+/* ==== Reporting as CSV and JSON ========================================= */
+
 /*
  * Machine formats: --format=csv writes a header and one row per walk,
  * --format=json one object with the run's fields and a "walks" array.
  * Both come from one list of named fields, so their names agree; string
  * fields never hold a comma or a quote, so the CSV needs no quoting.
  */
-
-/* What the run was on. */
-struct machine {
-	char cpu[128];		/* model name, as /proc/cpuinfo says */
-	long cpus;		/* online CPUs */
-	double memory;		/* bytes of RAM */
-	char kernel[200];	/* uname: system, release, machine */
-	char thp[32];		/* the system's THP policy, or unknown */
-	double llc;		/* bytes of last-level cache, 0 if unknown */
-};
-
-static void read_machine(struct machine *mc)
-{
-	struct utsname u;
-	char mem[128], *l, *r;
-	FILE *f;
-
-	if (!read_key("/proc/cpuinfo", "model name", mc->cpu, sizeof(mc->cpu)) &&
-	    !read_key("/proc/cpuinfo", "Hardware", mc->cpu, sizeof(mc->cpu)))
-		snprintf(mc->cpu, sizeof(mc->cpu), "unknown");
-	mc->cpus = online_cpus();
-	mc->llc = llc_size();
-	mc->memory = read_key("/proc/meminfo", "MemTotal", mem, sizeof(mem)) ?
-		     atof(mem) * 1024 : 0;
-	if (uname(&u) == 0)
-		snprintf(mc->kernel, sizeof(mc->kernel), "%.60s %.80s %.40s",
-			 u.sysname, u.release, u.machine);
-	else
-		snprintf(mc->kernel, sizeof(mc->kernel), "unknown");
-	snprintf(mc->thp, sizeof(mc->thp), "unknown");
-	f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
-	if (f && fgets(mem, sizeof(mem), f) && (l = strchr(mem, '[')) &&
-	    (r = strchr(l, ']')))
-		snprintf(mc->thp, sizeof(mc->thp), "%.*s", (int)(r - l - 1), l + 1);
-	if (f)
-		fclose(f);
-}
 
 #define MAX_FIELDS	64
 
@@ -4002,7 +4148,7 @@ static void print_results(const struct lru_model *m, const struct params *p,
 	free(row);
 }
 
-/* ==== Options, usage, main ============================================== */
+/* ==== The option table ================================================== */
 
 /* -c and -m: the last of them wins, but not both. */
 static void set_count(struct params *p, const char *opt, const char *arg)
@@ -4346,6 +4492,8 @@ static const char *default_text(const struct option_spec *o, char *buf, size_t l
 /* Which options were given is a bit mask in struct params. */
 _Static_assert(ARRAY_SIZE(options) <= 64, "params.given has a bit per option");
 
+/* ==== The command line ================================================== */
+
 static const char *const kernel_like[] = {
 	"--lru-fraction=0.85",		/* reclaim runs near the watermarks */
 	"--non-lru=pageblock",		/* grouped by migratetype */
@@ -4600,63 +4748,6 @@ static unsigned long clock_seed(void)
 	return (unsigned long)ts.tv_sec * 1000000000UL + ts.tv_nsec + getpid();
 }
 
-/*
- * The 2023 protocol (--original): right after setup, each walk timed
- * once in the original's order (physical, array, list), from the cache
- * state setup left, never timed again; the self-check stays.
- */
-static int original_round(struct lru_model *m, struct team *team,
-			  const struct params *p, struct walk_stats *stats,
-			  struct walk_result *last)
-{
-	struct disturbance d;
-	int i, s;
-
-	for (i = 0; i < p->run.nr_walks; i++) {
-		s = timing_order(p, i);
-		stats[s].sample[0] = timed_once(m, team, p->run.walk[s], CACHE_WARM,
-					       &last[s], &stats[s], &d);
-		stats[s].nr_samples = 1;
-		stats[s].round_time[0] = stats[s].sample[0];
-	}
-	for (s = 0; s < p->run.nr_walks; s++)
-		stats[s].ratio[0] = stats[s].round_time[0] / stats[0].round_time[0];
-	return 1;
-}
-
-/* Build, time and check every model; returns the rounds taken. */
-static int measure(struct lru_model *m, struct team *team,
-		   const struct params *p, struct walk_stats *stats,
-		   struct walk_result *last)
-{
-	int b, r, s, rounds = p->run.rounds ? p->run.rounds : 1, nr_rounds = 0;
-
-	for (s = 0; s < p->run.nr_walks; s++)
-		stats[s].reps = 1;
-	if (p->run.original)
-		return original_round(m, team, p, stats, last);
-	for (b = 0; b < p->run.builds; b++) {
-		if (b)
-			build_model(m, p, build_seed(p->layout.seed, b), 0);
-		if (p->out.verbose >= 3) {
-			struct lru_check c = check_lru(m);
-
-			if (!c.ok)
-				die("self-check failed: the LRU links of build %d are inconsistent", b);
-			fprintf(p->out.text, "LRU fingerprint %016llx (links checked)\n",
-				(unsigned long long)c.fingerprint);
-			fprintf(p->out.text, "LRU order: runs of pfn-adjacent folios %.2f long on average\n",
-				c.mean_run);
-		}
-		for (r = 0; r < rounds && nr_rounds < MAX_ROUNDS; r++) {
-			run_round(m, team, p, stats, nr_rounds++, last);
-			if (nr_rounds == 1 && !p->run.rounds)
-				rounds = plan_rounds(stats, p->run.nr_walks, p->run.builds);
-		}
-	}
-	return nr_rounds;
-}
-
 /* The original's run: every knob as it is when no option says otherwise. */
 static void default_params(struct params *p)
 {
@@ -4673,6 +4764,8 @@ static void default_params(struct params *p)
 	set_defaults(p);
 	p->layout.seed = clock_seed();
 }
+
+/* ==== Main ============================================================== */
 
 /*
  * Ctrl-C, Ctrl-\, a hangup or a kill during a long run: say so and leave
@@ -4699,48 +4792,6 @@ static void catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);	/* the terminal went away */
 	sigaction(SIGQUIT, &sa, NULL);	/* Ctrl-\: no core dump wanted */
-}
-
-/* The pfns of a kpageflags file: 8 bytes each.  /proc says its files are
- * empty, so count by reading. */
-static unsigned long file_pfns(const char *opt, const char *path)
-{
-	static char buf[1 << 16];
-	int fd = open_file(opt, path);
-	unsigned long long bytes = 0;
-	ssize_t got;
-
-	while ((got = read(fd, buf, sizeof(buf))) > 0)
-		bytes += got;
-	if (got < 0)
-		die("%s '%s': %s", opt, path, strerror(errno));
-	close(fd);
-	if (!bytes || bytes % 8)
-		die("%s '%s': %llu bytes, not a whole number of 8-byte pfn entries", opt, path, bytes);
-	return bytes / 8;
-}
-
-/* --memmap-from sets the size: the file's pfns, or the --pfns window. */
-static void size_from_file(struct params *p)
-{
-	unsigned long total = file_pfns("--memmap-from", p->layout.memmap_from);
-	unsigned long start = p->layout.pfn_start, count = p->layout.pfn_count, cgroups;
-
-	if (start >= total || (count && count > total - start))
-		die("--pfns %lu:%lu: '%s' has pfns 0 to %lu", start, count,
-		    p->layout.memmap_from, total - 1);
-	p->layout.nr_pages = count ? count : total - start;
-	p->size_opt = "--memmap-from";
-	p->size_arg = p->layout.memmap_from;
-	if (!p->layout.memcg)
-		return;
-	/* a pair: the live files, or two saved from the same pfns */
-	if (!p->layout.memcg_from)
-		p->layout.memcg_from = "/proc/kpagecgroup";
-	cgroups = file_pfns("--memcg-from", p->layout.memcg_from);
-	if (cgroups != total)
-		die("--memcg-from '%s': %lu pfns, but '%s' has %lu: not saved from the same pfns",
-		    p->layout.memcg_from, cgroups, p->layout.memmap_from, total);
 }
 
 /* The command line into *p: defaults, options, the preset, the checks
