@@ -2537,27 +2537,21 @@ static inline unsigned long visit(const struct lru_model *m,
 
 /*
  * Call a walk template with the model's per-folio work as constants:
- * one switch per walk, none per folio.  The template's last two
- * parameters are access and rmap.
+ * one choice per walk, none per folio.  The template's last two
+ * parameters are access and rmap.  Both macros are expressions (the
+ * caller returns their value), so no control flow hides in them.
  */
+#define WITH_RMAP(m, template, access, ...)				\
+	((m)->rmap ? template(__VA_ARGS__, access, 1) :			\
+		     template(__VA_ARGS__, access, 0))
 #define WITH_WORK(m, template, ...)					\
-	do {								\
-		int rmap_ = (m)->rmap != NULL;				\
-		switch ((m)->work.access) {					\
-		case ACCESS_READ:					\
-			return rmap_ ? template(__VA_ARGS__, ACCESS_READ, 1) : \
-				       template(__VA_ARGS__, ACCESS_READ, 0); \
-		case ACCESS_WRITE:					\
-			return rmap_ ? template(__VA_ARGS__, ACCESS_WRITE, 1) : \
-				       template(__VA_ARGS__, ACCESS_WRITE, 0); \
-		case ACCESS_ATOMIC:					\
-			return rmap_ ? template(__VA_ARGS__, ACCESS_ATOMIC, 1) : \
-				       template(__VA_ARGS__, ACCESS_ATOMIC, 0); \
-		default:						\
-			return rmap_ ? template(__VA_ARGS__, ACCESS_ISOLATE, 1) : \
-				       template(__VA_ARGS__, ACCESS_ISOLATE, 0); \
-		}							\
-	} while (0)
+	((m)->work.access == ACCESS_READ ?				\
+		WITH_RMAP(m, template, ACCESS_READ, __VA_ARGS__) :	\
+	 (m)->work.access == ACCESS_WRITE ?				\
+		WITH_RMAP(m, template, ACCESS_WRITE, __VA_ARGS__) :	\
+	 (m)->work.access == ACCESS_ATOMIC ?				\
+		WITH_RMAP(m, template, ACCESS_ATOMIC, __VA_ARGS__) :	\
+		WITH_RMAP(m, template, ACCESS_ISOLATE, __VA_ARGS__))
 
 /* The defaults' work, which the *_plain kernels are built for. */
 static int plain_work(const struct lru_model *m)
@@ -2670,17 +2664,14 @@ static NOINLINE struct walk_result walk_physical(const struct lru_model *m,
 		return walk_physical_plain(m, share);
 	switch (m->desc_size) {
 	case 32:
-		if (jump)
-			WITH_WORK(m, physical, m, share, 1, 32);
-		WITH_WORK(m, physical, m, share, 0, 32);
+		return jump ? WITH_WORK(m, physical, m, share, 1, 32) :
+			      WITH_WORK(m, physical, m, share, 0, 32);
 	case MEMDESC_SIZE:
-		if (jump)
-			WITH_WORK(m, physical, m, share, 1, MEMDESC_SIZE);
-		WITH_WORK(m, physical, m, share, 0, MEMDESC_SIZE);
+		return jump ? WITH_WORK(m, physical, m, share, 1, MEMDESC_SIZE) :
+			      WITH_WORK(m, physical, m, share, 0, MEMDESC_SIZE);
 	default:
-		if (jump)
-			WITH_WORK(m, physical, m, share, 1, 64);
-		WITH_WORK(m, physical, m, share, 0, 64);
+		return jump ? WITH_WORK(m, physical, m, share, 1, 64) :
+			      WITH_WORK(m, physical, m, share, 0, 64);
 	}
 }
 
@@ -2751,7 +2742,7 @@ static NOINLINE struct walk_result walk_list(const struct lru_model *m,
 {
 	if (m->work.nr_lists == 1 && plain_work(m))
 		return walk_list_plain(m, share);
-	WITH_WORK(m, lists, m, share);
+	return WITH_WORK(m, lists, m, share);
 }
 
 /* Folio pointers in LRU order: independent loads, many misses in flight. */
@@ -2787,7 +2778,7 @@ static NOINLINE struct walk_result walk_array(const struct lru_model *m,
 {
 	if (plain_work(m))
 		return walk_array_plain(m, share);
-	WITH_WORK(m, array, m, share);
+	return WITH_WORK(m, array, m, share);
 }
 
 /* The same pointers in the radix tree: down from the root to each leaf
@@ -2824,7 +2815,7 @@ static ALWAYS_INLINE struct walk_result xarray(const struct lru_model *m,
 static NOINLINE struct walk_result walk_xarray(const struct lru_model *m,
 					       int share)
 {
-	WITH_WORK(m, xarray, m, share);
+	return WITH_WORK(m, xarray, m, share);
 }
 
 /* ==== The walk table ==================================================== */
