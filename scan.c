@@ -46,14 +46,14 @@
  *   Per-folio work                  isolate, rmap walks, visit(), dispatch
  *   Walk kernels                    the Physical, List, Array, XArray walks
  *   The walk table                  walks[], their regions, preparing them
+ *   The option table                options[]: a knob's row, setters, defaults
+ *   The command line                help, argv, presets, --original, checks
  *   Threads and CPUs                allowed CPUs, pinning, the team of walkers
  *   Cache state                     flushing lines before a cold walk
  *   Calibration                     this core's stream, chase, random limits
  *   Timing                          a timed walk, disturbances, measure()
  *   Reporting as text               the original's lines, the model, warnings
  *   Reporting as CSV and JSON       named fields, one row per walk
- *   The option table                options[]: a knob's row, setters, defaults
- *   The command line                help, argv, presets, --original, checks
  *   Main                            signals, params, set-up, report, main()
  */
 
@@ -2938,6 +2938,623 @@ static void prepare_walks(struct lru_model *m, const struct params *p,
 	}
 }
 
+/* ==== The option table ================================================== */
+
+/* -c and -m: the last of them wins, but not both. */
+static void set_count(struct params *p, const char *opt, const char *arg)
+{
+	const char *name = opt[1] == 'c' ? "-c" : "-m";
+
+	if (p->size_opt && strcmp(p->size_opt, name))
+		die_usage("%s '%s': -c and -m both give the size; use one", opt, arg);
+	p->layout.nr_pages = opt[1] == 'c' ? parse_count(opt, arg) : parse_size(opt, arg);
+	p->size_opt = name;
+	p->size_arg = arg;
+}
+
+static void set_verbose(struct params *p, const char *opt, const char *arg)
+{
+	(void)opt;
+	(void)arg;
+	p->out.verbose++;
+}
+
+/* --folio-order=K and --folios=MIX both set the mix, so not both. */
+static void set_folios(struct params *p, const char *opt, const char *arg)
+{
+	if (p->folio_opt && strcmp(p->folio_opt, opt))
+		die_usage("%s '%s': --folio-order and --folios both give the folio sizes; use one", opt, arg);
+	p->folio_opt = !strcmp(opt, "--folios") ? "--folios" : "--folio-order";
+	if (!strcmp(opt, "--folios")) {
+		parse_folios(opt, arg, p->layout.folio_share);
+		return;
+	}
+	memset(p->layout.folio_share, 0, sizeof(p->layout.folio_share));
+	p->layout.folio_share[parse_ulong(opt, arg, 0, MAX_ORDER)] = 1;
+}
+
+/* A:B values: A into left (len bytes), B returned; form names the
+ * grammar in the error. */
+static const char *split_pair(const char *opt, const char *arg, char *left,
+			      size_t len, const char *form)
+{
+	const char *colon = strchr(arg, ':');
+
+	if (!colon || (size_t)(colon - arg) >= len)
+		die_usage("%s '%s': not %s", opt, arg, form);
+	memcpy(left, arg, colon - arg);
+	left[colon - arg] = 0;
+	return colon + 1;
+}
+
+/* --rmap=M:J: a share M of folios is mapped, each costing J hops. */
+static void set_rmap(struct params *p, const char *opt, const char *arg)
+{
+	char share[64], what[128];
+	const char *hops = split_pair(opt, arg, share, sizeof(share), "SHARE:HOPS (e.g. 0.5:3)");
+
+	/* errors in one part quote the whole value, then the part */
+	snprintf(what, sizeof(what), "%s '%s': share", opt, arg);
+	p->work.rmap_share = parse_real(what, share, 0, 1);
+	snprintf(what, sizeof(what), "%s '%s': hops", opt, arg);
+	p->work.rmap_hops = parse_ulong(what, hops, 1, MAX_RMAP_HOPS);
+}
+
+static void set_struct_page(struct params *p, const char *opt, const char *arg)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(desc_kinds); i++)
+		if (!strcmp(arg, desc_kinds[i].name)) {
+			p->layout.desc_size = desc_kinds[i].size;
+			return;
+		}
+	die_usage("%s '%s': must be one of %s|%s|%s", opt, arg, desc_kinds[0].name,
+		  desc_kinds[1].name, desc_kinds[2].name);
+}
+
+/* --walks=NAME,...: the walks to time, by short or printed name; the
+ * physical walk is always the baseline, first. */
+static void set_walks(struct params *p, const char *opt, const char *arg)
+{
+	char buf[256], *name, *save;
+	int w, s;
+
+	if (strlen(arg) >= sizeof(buf))
+		die_usage("%s '%.20s...': too long", opt, arg);
+	strcpy(buf, arg);
+	p->run.walk[0] = 0;
+	p->run.nr_walks = 1;
+	for (name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		for (w = 0; w < NR_WALKS; w++)
+			if (!strcmp(name, walks[w].name) || !strcmp(name, walks[w].label))
+				break;
+		if (w == NR_WALKS)
+			die_usage("%s '%s': no walk named '%s'", opt, arg, name);
+		if (!w)
+			die_usage("%s '%s': the physical walk is always timed, as the baseline; name only the walks to compare with it", opt, arg);
+		for (s = 0; s < p->run.nr_walks; s++)
+			if (p->run.walk[s] == w)
+				die_usage("%s '%s': '%s' given twice", opt, arg, name);
+		p->run.walk[p->run.nr_walks++] = w;
+	}
+	if (p->run.nr_walks < 2)
+		die_usage("%s '%s': name at least one walk to compare with the physical one", opt, arg);
+}
+
+/* --pfns=START:COUNT: a window of the --memmap-from file. */
+static void set_pfns(struct params *p, const char *opt, const char *arg)
+{
+	char start[32], what[128];
+	const char *count = split_pair(opt, arg, start, sizeof(start), "START:COUNT (e.g. 0:1048576)");
+
+	snprintf(what, sizeof(what), "%s '%s': start", opt, arg);
+	p->layout.pfn_start = parse_ulong(what, start, 0, ULONG_MAX);
+	snprintf(what, sizeof(what), "%s '%s': count", opt, arg);
+	p->layout.pfn_count = parse_ulong(what, count, 1, UINT32_MAX);
+}
+
+static void show_help(struct params *p, const char *opt, const char *arg);
+
+static void show_version(struct params *p, const char *opt, const char *arg)
+{
+	(void)p;
+	(void)opt;
+	(void)arg;
+	printf("scan %s\n", SCAN_VERSION);
+	flush_results(1);
+	exit(0);
+}
+
+/* How an option's value reaches its field of struct params. */
+enum opt_kind {
+	OPT_CUSTOM,	/* .set reads it: the grammar needs its own code */
+	OPT_FLAG,	/* no value: the int field becomes 1 */
+	OPT_INT,	/* a whole number in [lo, hi], into an int */
+	OPT_ULONG,	/* the same into an unsigned long (.hex: 0x too) */
+	OPT_REAL,	/* a decimal in [min, max] (.above: not min itself) */
+	OPT_CHOICE,	/* one of .names, its index into an int-sized enum */
+	OPT_FILE,	/* a path, not empty, into a const char * */
+};
+
+_Static_assert(sizeof(enum access) == sizeof(int) && sizeof(enum thp_mode) == sizeof(int),
+	       "OPT_CHOICE writes enums as int");
+
+/*
+ * The option table: parsing, the defaults, the usage text, the preset
+ * and --original's checks all read it.  .field is the option's knob:
+ * options that set the same field (-c and -m, --folio-order and
+ * --folios) are one knob, so the preset and --original can tell what
+ * the command line set.  A typed row's .def is its default; its help
+ * gets "(default ...)" from it when .show_def says so.
+ */
+struct option_spec {
+	char short_name;	/* 0 for a long option only */
+	const char *long_name;	/* NULL for a short option only */
+	const char *metavar;	/* NULL if it takes no value */
+	enum opt_kind kind;
+	size_t field;		/* offsetof(struct params, its field) */
+	unsigned long lo, hi;	/* OPT_INT, OPT_ULONG */
+	double min, max;	/* OPT_REAL */
+	int above, hex, show_def;
+	const char *const *names; /* OPT_CHOICE */
+	double def;		/* a typed row's default */
+	void (*set)(struct params *p, const char *opt, const char *arg);
+	const char *help;
+};
+
+#define FIELD(f)	.field = offsetof(struct params, f)
+#define NO_FIELD	.field = (size_t)-1
+#define CUSTOM(f, fn)	.kind = OPT_CUSTOM, FIELD(f), .set = fn
+#define FLAG(f)		.kind = OPT_FLAG, FIELD(f)
+#define INT(f, l, h, d)	.kind = OPT_INT, FIELD(f), .lo = l, .hi = h, .def = d
+#define ULONG(f, l, h, d) .kind = OPT_ULONG, FIELD(f), .lo = l, .hi = h, .def = d
+#define REAL(f, l, h, d) .kind = OPT_REAL, FIELD(f), .min = l, .max = h, .def = d
+#define CHOICE(f, n, d)	.kind = OPT_CHOICE, FIELD(f), .names = n, .def = d
+#define FILE_NAME(f)	.kind = OPT_FILE, FIELD(f)
+
+/*
+ * The option table: parsing, defaults, help and the fuzz target read it.
+ * To add a knob of the kinds above:
+ *
+ *   1. its field in the group it belongs to: layout_knobs (what the
+ *      memmap holds), work_knobs (what a walk does: the model copies
+ *      them, so walks read m->work) or run_knobs (how the run goes);
+ *   2. its row here: kind, field, limits, default, help;
+ *   3. its use, where the layout, a walk or the run needs it;
+ *   4. its CSV and JSON column: one add_field() at the end of
+ *      result_row(), so no column moves.
+ *
+ * A -v line about it, a check across options (check_params()) or a
+ * value in the --kernel-like preset, only where a reader needs one.
+ */
+static const struct option_spec options[] = {
+	{ 'c', NULL, "N", CUSTOM(layout.nr_pages, set_count),
+	  .help = "N million pages (decimals allowed; default 1)" },
+	{ 'm', NULL, "SIZE", CUSTOM(layout.nr_pages, set_count),
+	  .help = "memory to simulate in 4 KiB pages (64M, 40G)" },
+	{ 's', NULL, "SEED", ULONG(layout.seed, 0, ULONG_MAX, 0), .hex = 1,
+	  .help = "seed of the layout and LRU order (default: clock)" },
+	{ 'r', NULL, "N", INT(run.rounds, 1, MAX_ROUNDS, 0),	/* 0: by cost */
+	  .help = "time each walk N times (default: by cost)" },
+	{ 't', NULL, "N", INT(run.threads, 1, MAX_THREADS, 1), .show_def = 1,
+	  .help = "N threads walk their own shares at once" },
+	{ 'v', NULL, NULL, CUSTOM(out.verbose, set_verbose),
+	  .help = "more detail: -v, -vv, -vvv" },
+	{ 'q', NULL, NULL, FLAG(out.quiet),
+	  .help = "no warnings about the figures (errors stay)" },
+	{ 0, "walks", "NAME,...", CUSTOM(run.walk, set_walks),
+	  .help = "walks to compare with the physical one, in order" },
+	{ 0, "format", "text|csv|json", CHOICE(out.format, format_names, FORMAT_TEXT),
+	  .help = "results as the original's lines (default) or data" },
+	/* the kernel maps its memmap with 2 MiB pages (vmemmap PMDs on
+	 * x86-64); --thp=system is the original's chance */
+	{ 0, "thp", "always|never|system", CHOICE(run.thp, thp_names, THP_ALWAYS),
+	  .help = "2 MiB memmap pages (default), 4 KiB, or any" },
+	{ 0, "cache", "cold|warm", CHOICE(run.cache, cache_names, CACHE_COLD),
+	  .help = "flush caches before each walk (default) or not" },
+	{ 0, "cpu", "N", INT(run.cpu, 0, 65535, -1),	/* -1: the kernel places it */
+	  .help = "run on CPU N only" },
+	{ 0, "builds", "N", INT(run.builds, 1, MAX_ROUNDS, 1), .show_def = 1,
+	  .help = "build and time N models in turn" },
+	{ 0, "lru-fraction", "F", REAL(layout.lru_fraction, 0, 1, 1), .above = 1, .show_def = 1,
+	  .help = "share of pages on the LRU, 0 < F <= 1" },
+	{ 0, "non-lru", "spread|pageblock|buddy", CHOICE(layout.non_lru, non_lru_names, NON_LRU_SPREAD),
+	  .show_def = 1, .help = "where the other pages sit" },
+	{ 0, "folio-order", "K", CUSTOM(layout.folio_share, set_folios),
+	  .help = "LRU folios of 2^K pages, K = 0..10 (default 0)" },
+	{ 0, "folios", "ORDER:PCT,...", CUSTOM(layout.folio_share, set_folios),
+	  .help = "a mix of folio orders by share of LRU pages" },
+	{ 0, "phys", "every|jump", CHOICE(work.phys, phys_names, PHYS_EVERY),
+	  .help = "physical walk reads every page (default) or jumps" },
+	{ 0, "locality", "L", REAL(layout.locality, 1, MAX_RUN, 1), .show_def = 1,
+	  .help = "mean run of pfn-adjacent LRU folios" },
+	{ 0, "access", "read|write|atomic|isolate", CHOICE(work.access, access_names, ACCESS_READ),
+	  .show_def = 1, .help = "work per folio in every walk" },
+	/* one list, as the original; K lists are walked in turn, one folio
+	 * from each unless --chunk says more */
+	{ 0, "lists", "K", INT(work.nr_lists, 1, MAX_LISTS, 1), .show_def = 1,
+	  .help = "LRU lists per thread, walked in turn" },
+	{ 0, "chunk", "N", ULONG(work.chunk, 1, UINT32_MAX, 1), .show_def = 1,
+	  .help = "folios taken from each list per turn" },
+	{ 0, "rmap", "SHARE:HOPS", CUSTOM(work.rmap_share, set_rmap),
+	  .help = "mapped folios cost HOPS dependent misses each" },
+	{ 0, "struct-page", "64|32|8", CUSTOM(layout.desc_size, set_struct_page),
+	  .help = "bytes per page descriptor (default 64)" },
+	{ 0, "memcg-share", "F", REAL(layout.memcg_share, 0, 1, 1), .above = 1,
+	  .help = "share of LRU folios in the memcg reclaim targets" },
+	{ 0, "memmap-from", "FILE", FILE_NAME(layout.memmap_from),
+	  .help = "lay the memmap out as a kpageflags file says" },
+	{ 0, "pfns", "START:COUNT", CUSTOM(layout.pfn_start, set_pfns),
+	  .help = "replay COUNT pfns of it from START" },
+	{ 0, "memcg", "INODE", ULONG(layout.memcg, 1, ULONG_MAX, 0),
+	  .help = "reclaim targets the replayed memcg of that inode" },
+	{ 0, "memcg-from", "FILE", FILE_NAME(layout.memcg_from),
+	  .help = "its kpagecgroup (default /proc/kpagecgroup)" },
+	{ 0, "lru-order", "FILE", FILE_NAME(layout.lru_order),
+	  .help = "LRU order of the pfns a trace-lru.sh FILE names" },
+	{ 0, "kernel-like", NULL, FLAG(run.kernel_like),
+	  .help = "realistic values for every knob not given" },
+	{ 0, "original", NULL, FLAG(run.original),
+	  .help = "the 2023 protocol: walks once, no flush, system THP" },
+	{ 'h', "help", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_help,
+	  .help = "print this help and exit" },
+	{ 'V', "version", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_version,
+	  .help = "print the version and exit" },
+};
+
+/* Read one option's value into its field. */
+static void set_option(struct params *p, const struct option_spec *o,
+		       const char *opt, const char *arg)
+{
+	void *field;
+	double v;
+
+	if (o->kind == OPT_CUSTOM) {	/* its field may be NO_FIELD */
+		o->set(p, opt, arg);
+		return;
+	}
+	field = (char *)p + o->field;
+	switch (o->kind) {
+	case OPT_CUSTOM:
+		break;
+	case OPT_FLAG:
+		*(int *)field = 1;
+		break;
+	case OPT_INT:
+		*(int *)field = parse_number(opt, arg, o->lo, o->hi, 0);
+		break;
+	case OPT_ULONG:
+		*(unsigned long *)field = parse_number(opt, arg, o->lo, o->hi, o->hex);
+		break;
+	case OPT_REAL:
+		v = parse_real(opt, arg, o->min, o->max);
+		if (o->above && v <= o->min)
+			die_usage("%s '%s': must be more than %.10g", opt, arg, o->min);
+		*(double *)field = v;
+		break;
+	case OPT_CHOICE:
+		*(int *)field = parse_choice(opt, arg, o->names);
+		break;
+	case OPT_FILE:
+		if (!*arg)
+			die_usage("%s '': needs a file", opt);
+		*(const char **)field = arg;
+		break;
+	}
+}
+
+/* Every typed row's default into its field. */
+static void set_defaults(struct params *p)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(options); i++) {
+		const struct option_spec *o = &options[i];
+		void *field;
+
+		if (o->kind == OPT_CUSTOM || o->kind == OPT_FLAG || o->kind == OPT_FILE)
+			continue;	/* these start as the literals say */
+		field = (char *)p + o->field;
+		if (o->kind == OPT_INT || o->kind == OPT_CHOICE)
+			*(int *)field = (int)o->def;
+		else if (o->kind == OPT_ULONG)
+			*(unsigned long *)field = (unsigned long)o->def;
+		else if (o->kind == OPT_REAL)
+			*(double *)field = o->def;
+	}
+}
+
+/* A typed row's default as help prints it. */
+static const char *default_text(const struct option_spec *o, char *buf, size_t len)
+{
+	if (o->kind == OPT_CHOICE)
+		return o->names[(int)o->def];
+	snprintf(buf, len, "%.10g", o->def);
+	return buf;
+}
+
+/* Which options were given is a bit mask in struct params. */
+_Static_assert(ARRAY_SIZE(options) <= 64, "params.given has a bit per option");
+
+/* ==== The command line ================================================== */
+
+/*
+ * --kernel-like: realistic values for the model's knobs, each from how
+ * the kernel and real machines behave (README.md gives the sources).
+ * Options given on the command line win, wherever they stand.
+ */
+static const char *const kernel_like[] = {
+	"--lru-fraction=0.85",		/* reclaim runs near the watermarks */
+	"--non-lru=pageblock",		/* grouped by migratetype */
+	"--folios=0:65,2:5,4:5,9:25",	/* anon order 0, mTHP, file THP */
+	"--locality=8",			/* pcp batches, after some churn */
+	"--lists=40",			/* 4 evictable lists x 10 memcgs */
+	"--chunk=32",			/* SWAP_CLUSTER_MAX */
+	"--access=isolate",		/* isolate_lru_folios() */
+	"--rmap=0.5:3",			/* anon_vma/VMA/PTE for mapped folios */
+	"--thp=always",			/* the vmemmap's PMD mapping */
+};
+
+static void show_help(struct params *p, const char *opt, const char *arg)
+{
+	size_t i;
+	int w;
+
+	(void)p;
+	(void)opt;
+	(void)arg;
+	printf("usage: scan [options]\n\n"
+	       "Time walks over a simulated memmap of 64-byte struct pages and print how\n"
+	       "much faster the physical (pfn order) walk is than each LRU-order walk.\n\n"
+	       "options:\n");
+	for (i = 0; i < ARRAY_SIZE(options); i++) {
+		const struct option_spec *o = &options[i];
+		char left[64], help[128], def[32];
+
+		if (o->short_name && o->long_name)
+			snprintf(left, sizeof(left), "-%c, --%s", o->short_name, o->long_name);
+		else if (o->short_name)
+			snprintf(left, sizeof(left), "-%c %s", o->short_name, o->metavar ? o->metavar : "");
+		else if (o->metavar)
+			snprintf(left, sizeof(left), "--%s=%s", o->long_name, o->metavar);
+		else
+			snprintf(left, sizeof(left), "--%s", o->long_name);
+		if (o->show_def)
+			snprintf(help, sizeof(help), "%s (default %s)", o->help,
+				 default_text(o, def, sizeof(def)));
+		else
+			snprintf(help, sizeof(help), "%s", o->help);
+		if (strlen(left) > 26)
+			printf("  %s\n  %-26s %s\n", left, "", help);
+		else
+			printf("  %-26s %s\n", left, help);
+	}
+	printf("\nwalks (the first is the baseline):\n");
+	for (w = 0; w < NR_WALKS; w++)
+		printf("  %-26s %s\n", walks[w].label, walks[w].help);
+	flush_results(1);
+	exit(0);
+}
+
+static const struct option_spec *find_short(char c)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(options); i++)
+		if (options[i].short_name == c)
+			return &options[i];
+	return NULL;
+}
+
+static const struct option_spec *find_long(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(options); i++)
+		if (options[i].long_name && strlen(options[i].long_name) == len &&
+		    !strncmp(options[i].long_name, name, len))
+			return &options[i];
+	return NULL;
+}
+
+/* Apply option o, and remember it was given. */
+static void apply(struct params *p, const struct option_spec *o,
+		  const char *opt, const char *arg)
+{
+	p->given |= 1ULL << (o - options);
+	set_option(p, o, opt, arg);
+}
+
+/* "--name=value" or "--name value"; returns how many arguments it used. */
+static int parse_long(struct params *p, char **argv)
+{
+	const char *name = argv[0] + 2, *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	const struct option_spec *o = find_long(name, len);
+	char opt[64];
+
+	snprintf(opt, sizeof(opt), "--%.*s", (int)len, name);
+	if (!o)
+		die_usage("unknown option '%s'", opt);
+	if (!o->metavar) {
+		if (eq)
+			die_usage("%s takes no value", opt);
+		apply(p, o, opt, NULL);
+		return 1;
+	}
+	if (eq) {
+		apply(p, o, opt, eq + 1);
+		return 1;
+	}
+	if (!argv[1])
+		die_usage("%s needs a value", opt);
+	apply(p, o, opt, argv[1]);
+	return 2;
+}
+
+/* A cluster of short options, "-vvv" or "-c10" or "-c 10". */
+static int parse_short(struct params *p, char **argv)
+{
+	const char *c;
+
+	for (c = argv[0] + 1; *c; c++) {
+		const struct option_spec *o = find_short(*c);
+		char opt[3] = { '-', *c, 0 };
+
+		if (!o)
+			die_usage("unknown option '-%c'", *c);
+		if (!o->metavar) {
+			apply(p, o, opt, NULL);
+			continue;
+		}
+		if (c[1]) {
+			apply(p, o, opt, c + 1);
+			return 1;
+		}
+		if (!argv[1])
+			die_usage("%s needs a value", opt);
+		apply(p, o, opt, argv[1]);
+		return 2;
+	}
+	return 1;
+}
+
+/* Was o's knob set on the command line, by o or by another option of
+ * the same field? */
+static int knob_given(const struct params *p, const struct option_spec *o)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(options); i++)
+		if ((p->given >> i & 1) && options[i].field == o->field)
+			return 1;
+	return 0;
+}
+
+/* What a --memmap-from file decides, so no option may set it too. */
+static const char *const file_decides[] = { "lru-fraction", "non-lru",
+					    "folio-order", "folios" };
+
+static int is_decided_by_file(const struct option_spec *o)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(file_decides); i++)
+		if (o->field == find_long(file_decides[i], strlen(file_decides[i]))->field)
+			return 1;
+	return 0;
+}
+
+/* Fill the knobs the command line left alone from the --kernel-like
+ * preset; with -v, say which. */
+static void apply_preset(struct params *p, char *shown, size_t len)
+{
+	unsigned long long given = p->given;
+	size_t i, used = 0;
+
+	shown[0] = 0;
+	for (i = 0; i < ARRAY_SIZE(kernel_like); i++) {
+		const char *entry = kernel_like[i], *eq = strchr(entry, '=');
+		const struct option_spec *o = find_long(entry + 2, eq - entry - 2);
+		char opt[64];
+
+		if (knob_given(p, o) || (p->layout.memmap_from &&
+					 is_decided_by_file(o)))
+			continue;
+		snprintf(opt, sizeof(opt), "%.*s", (int)(eq - entry), entry);
+		set_option(p, o, opt, eq + 1);
+		used += snprintf(shown + used, len > used ? len - used : 0, " %s", entry);
+	}
+	p->given = given;
+}
+
+static void parse_options(struct params *p, int argc, char **argv)
+{
+	int i = 1;
+
+	while (i < argc) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (a[0] != '-' || !a[1])
+			break;
+		i += a[1] == '-' ? parse_long(p, &argv[i]) : parse_short(p, &argv[i]);
+	}
+	if (i < argc)
+		die_usage("unexpected argument '%s'", argv[i]);
+}
+
+/* Checks across options, once all are known. */
+static void check_params(const struct params *p)
+{
+	static const char *const fixed[] = { "walks", "thp", "cache", "builds",
+					     "kernel-like" };
+	size_t i;
+
+	if (p->run.original && p->run.rounds)
+		die_usage("--original times each walk once, as the original did: drop -r");
+	for (i = 0; p->run.original && i < ARRAY_SIZE(fixed); i++)
+		if (knob_given(p, find_long(fixed[i], strlen(fixed[i]))))
+			die_usage("--original runs the 2023 protocol, which fixes what --%s sets: drop one",
+				  fixed[i]);
+	for (i = 0; p->layout.memmap_from && i < ARRAY_SIZE(file_decides); i++)
+		if (knob_given(p, find_long(file_decides[i], strlen(file_decides[i]))))
+			die_usage("--memmap-from decides what --%s sets: drop one", file_decides[i]);
+	if (p->layout.memmap_from && p->size_opt)
+		die_usage("--memmap-from decides the size (%s %s): drop %s, or take a window with --pfns",
+			  p->size_opt, p->size_arg, p->size_opt);
+	if (p->layout.memcg && !p->layout.memmap_from)
+		die_usage("--memcg %lu: picks a memcg of a replayed memmap: give --memmap-from, or use --memcg-share",
+			  p->layout.memcg);
+	if (p->layout.lru_order && !p->layout.memmap_from)
+		die_usage("--lru-order orders the pfns of a replayed memmap: give --memmap-from too");
+	if (p->layout.memcg_from && !p->layout.memcg)
+		die_usage("--memcg-from names the memcgs of --memcg's memmap: give --memcg=INODE too");
+	if (p->layout.memcg && !p->layout.memcg_from &&
+	    strcmp(p->layout.memmap_from, "/proc/kpageflags"))
+		die_usage("--memcg with a saved --memmap-from: give its kpagecgroup with --memcg-from=FILE");
+	if (p->layout.memcg && p->layout.memcg_share < 1)
+		die_usage("--memcg and --memcg-share both choose the target memcg: use one");
+	if ((p->layout.memcg || p->layout.memcg_share < 1) && p->layout.desc_size == MEMDESC_SIZE)
+		die_usage("%s with --struct-page=8: folios of other memcgs would need folios of their own; not in this release",
+			  p->layout.memcg ? "--memcg" : "--memcg-share");
+	if (!p->layout.memmap_from && p->layout.pfn_count)
+		die_usage("--pfns takes a window of --memmap-from's file: give the file too");
+	if (p->run.rounds * p->run.builds > MAX_ROUNDS)
+		die_usage("-r %d with --builds=%d: at most %d rounds in all", p->run.rounds, p->run.builds, MAX_ROUNDS);
+	if (p->run.cpu >= 0 && p->run.threads > 1)
+		die_usage("--cpu %d with -t %d: --cpu pins one walker; -t places its walkers itself", p->run.cpu, p->run.threads);
+}
+
+static unsigned long clock_seed(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (unsigned long)ts.tv_sec * 1000000000UL + ts.tv_nsec + getpid();
+}
+
+/* The original's run: every knob as it is when no option says otherwise. */
+static void default_params(struct params *p)
+{
+	/* what the option table's typed rows do not hold: the original's
+	 * model is every page an order-0 LRU folio in one list, read once
+	 * by each of its three walks */
+	static const struct params defaults = {
+		.layout = { .nr_pages = DEF_NR_PAGES, .desc_size = DEF_DESC_SIZE,
+			    .folio_share = { 1 } },
+		.run = { .walk = { 0, 1, 2 }, .nr_walks = 3 },
+	};
+
+	*p = defaults;
+	set_defaults(p);
+	p->layout.seed = clock_seed();
+}
+
 /* ==== Threads and CPUs ================================================== */
 
 /*
@@ -4137,623 +4754,6 @@ static void print_results(const struct lru_model *m, const struct params *p,
 	else
 		print_csv(row, r->nr);
 	free(row);
-}
-
-/* ==== The option table ================================================== */
-
-/* -c and -m: the last of them wins, but not both. */
-static void set_count(struct params *p, const char *opt, const char *arg)
-{
-	const char *name = opt[1] == 'c' ? "-c" : "-m";
-
-	if (p->size_opt && strcmp(p->size_opt, name))
-		die_usage("%s '%s': -c and -m both give the size; use one", opt, arg);
-	p->layout.nr_pages = opt[1] == 'c' ? parse_count(opt, arg) : parse_size(opt, arg);
-	p->size_opt = name;
-	p->size_arg = arg;
-}
-
-static void set_verbose(struct params *p, const char *opt, const char *arg)
-{
-	(void)opt;
-	(void)arg;
-	p->out.verbose++;
-}
-
-/* --folio-order=K and --folios=MIX both set the mix, so not both. */
-static void set_folios(struct params *p, const char *opt, const char *arg)
-{
-	if (p->folio_opt && strcmp(p->folio_opt, opt))
-		die_usage("%s '%s': --folio-order and --folios both give the folio sizes; use one", opt, arg);
-	p->folio_opt = !strcmp(opt, "--folios") ? "--folios" : "--folio-order";
-	if (!strcmp(opt, "--folios")) {
-		parse_folios(opt, arg, p->layout.folio_share);
-		return;
-	}
-	memset(p->layout.folio_share, 0, sizeof(p->layout.folio_share));
-	p->layout.folio_share[parse_ulong(opt, arg, 0, MAX_ORDER)] = 1;
-}
-
-/* A:B values: A into left (len bytes), B returned; form names the
- * grammar in the error. */
-static const char *split_pair(const char *opt, const char *arg, char *left,
-			      size_t len, const char *form)
-{
-	const char *colon = strchr(arg, ':');
-
-	if (!colon || (size_t)(colon - arg) >= len)
-		die_usage("%s '%s': not %s", opt, arg, form);
-	memcpy(left, arg, colon - arg);
-	left[colon - arg] = 0;
-	return colon + 1;
-}
-
-/* --rmap=M:J: a share M of folios is mapped, each costing J hops. */
-static void set_rmap(struct params *p, const char *opt, const char *arg)
-{
-	char share[64], what[128];
-	const char *hops = split_pair(opt, arg, share, sizeof(share), "SHARE:HOPS (e.g. 0.5:3)");
-
-	/* errors in one part quote the whole value, then the part */
-	snprintf(what, sizeof(what), "%s '%s': share", opt, arg);
-	p->work.rmap_share = parse_real(what, share, 0, 1);
-	snprintf(what, sizeof(what), "%s '%s': hops", opt, arg);
-	p->work.rmap_hops = parse_ulong(what, hops, 1, MAX_RMAP_HOPS);
-}
-
-static void set_struct_page(struct params *p, const char *opt, const char *arg)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(desc_kinds); i++)
-		if (!strcmp(arg, desc_kinds[i].name)) {
-			p->layout.desc_size = desc_kinds[i].size;
-			return;
-		}
-	die_usage("%s '%s': must be one of %s|%s|%s", opt, arg, desc_kinds[0].name,
-		  desc_kinds[1].name, desc_kinds[2].name);
-}
-
-/* --walks=NAME,...: the walks to time, by short or printed name; the
- * physical walk is always the baseline, first. */
-static void set_walks(struct params *p, const char *opt, const char *arg)
-{
-	char buf[256], *name, *save;
-	int w, s;
-
-	if (strlen(arg) >= sizeof(buf))
-		die_usage("%s '%.20s...': too long", opt, arg);
-	strcpy(buf, arg);
-	p->run.walk[0] = 0;
-	p->run.nr_walks = 1;
-	for (name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-		for (w = 0; w < NR_WALKS; w++)
-			if (!strcmp(name, walks[w].name) || !strcmp(name, walks[w].label))
-				break;
-		if (w == NR_WALKS)
-			die_usage("%s '%s': no walk named '%s'", opt, arg, name);
-		if (!w)
-			die_usage("%s '%s': the physical walk is always timed, as the baseline; name only the walks to compare with it", opt, arg);
-		for (s = 0; s < p->run.nr_walks; s++)
-			if (p->run.walk[s] == w)
-				die_usage("%s '%s': '%s' given twice", opt, arg, name);
-		p->run.walk[p->run.nr_walks++] = w;
-	}
-	if (p->run.nr_walks < 2)
-		die_usage("%s '%s': name at least one walk to compare with the physical one", opt, arg);
-}
-
-/* --pfns=START:COUNT: a window of the --memmap-from file. */
-static void set_pfns(struct params *p, const char *opt, const char *arg)
-{
-	char start[32], what[128];
-	const char *count = split_pair(opt, arg, start, sizeof(start), "START:COUNT (e.g. 0:1048576)");
-
-	snprintf(what, sizeof(what), "%s '%s': start", opt, arg);
-	p->layout.pfn_start = parse_ulong(what, start, 0, ULONG_MAX);
-	snprintf(what, sizeof(what), "%s '%s': count", opt, arg);
-	p->layout.pfn_count = parse_ulong(what, count, 1, UINT32_MAX);
-}
-
-static void show_help(struct params *p, const char *opt, const char *arg);
-
-static void show_version(struct params *p, const char *opt, const char *arg)
-{
-	(void)p;
-	(void)opt;
-	(void)arg;
-	printf("scan %s\n", SCAN_VERSION);
-	flush_results(1);
-	exit(0);
-}
-
-/* How an option's value reaches its field of struct params. */
-enum opt_kind {
-	OPT_CUSTOM,	/* .set reads it: the grammar needs its own code */
-	OPT_FLAG,	/* no value: the int field becomes 1 */
-	OPT_INT,	/* a whole number in [lo, hi], into an int */
-	OPT_ULONG,	/* the same into an unsigned long (.hex: 0x too) */
-	OPT_REAL,	/* a decimal in [min, max] (.above: not min itself) */
-	OPT_CHOICE,	/* one of .names, its index into an int-sized enum */
-	OPT_FILE,	/* a path, not empty, into a const char * */
-};
-
-_Static_assert(sizeof(enum access) == sizeof(int) && sizeof(enum thp_mode) == sizeof(int),
-	       "OPT_CHOICE writes enums as int");
-
-/*
- * The option table: parsing, the defaults, the usage text, the preset
- * and --original's checks all read it.  .field is the option's knob:
- * options that set the same field (-c and -m, --folio-order and
- * --folios) are one knob, so the preset and --original can tell what
- * the command line set.  A typed row's .def is its default; its help
- * gets "(default ...)" from it when .show_def says so.
- */
-struct option_spec {
-	char short_name;	/* 0 for a long option only */
-	const char *long_name;	/* NULL for a short option only */
-	const char *metavar;	/* NULL if it takes no value */
-	enum opt_kind kind;
-	size_t field;		/* offsetof(struct params, its field) */
-	unsigned long lo, hi;	/* OPT_INT, OPT_ULONG */
-	double min, max;	/* OPT_REAL */
-	int above, hex, show_def;
-	const char *const *names; /* OPT_CHOICE */
-	double def;		/* a typed row's default */
-	void (*set)(struct params *p, const char *opt, const char *arg);
-	const char *help;
-};
-
-#define FIELD(f)	.field = offsetof(struct params, f)
-#define NO_FIELD	.field = (size_t)-1
-#define CUSTOM(f, fn)	.kind = OPT_CUSTOM, FIELD(f), .set = fn
-#define FLAG(f)		.kind = OPT_FLAG, FIELD(f)
-#define INT(f, l, h, d)	.kind = OPT_INT, FIELD(f), .lo = l, .hi = h, .def = d
-#define ULONG(f, l, h, d) .kind = OPT_ULONG, FIELD(f), .lo = l, .hi = h, .def = d
-#define REAL(f, l, h, d) .kind = OPT_REAL, FIELD(f), .min = l, .max = h, .def = d
-#define CHOICE(f, n, d)	.kind = OPT_CHOICE, FIELD(f), .names = n, .def = d
-#define FILE_NAME(f)	.kind = OPT_FILE, FIELD(f)
-
-/*
- * The option table: parsing, defaults, help and the fuzz target read it.
- * To add a knob of the kinds above:
- *
- *   1. its field in the group it belongs to: layout_knobs (what the
- *      memmap holds), work_knobs (what a walk does: the model copies
- *      them, so walks read m->work) or run_knobs (how the run goes);
- *   2. its row here: kind, field, limits, default, help;
- *   3. its use, where the layout, a walk or the run needs it;
- *   4. its CSV and JSON column: one add_field() at the end of
- *      result_row(), so no column moves.
- *
- * A -v line about it, a check across options (check_params()) or a
- * value in the --kernel-like preset, only where a reader needs one.
- */
-static const struct option_spec options[] = {
-	{ 'c', NULL, "N", CUSTOM(layout.nr_pages, set_count),
-	  .help = "N million pages (decimals allowed; default 1)" },
-	{ 'm', NULL, "SIZE", CUSTOM(layout.nr_pages, set_count),
-	  .help = "memory to simulate in 4 KiB pages (64M, 40G)" },
-	{ 's', NULL, "SEED", ULONG(layout.seed, 0, ULONG_MAX, 0), .hex = 1,
-	  .help = "seed of the layout and LRU order (default: clock)" },
-	{ 'r', NULL, "N", INT(run.rounds, 1, MAX_ROUNDS, 0),	/* 0: by cost */
-	  .help = "time each walk N times (default: by cost)" },
-	{ 't', NULL, "N", INT(run.threads, 1, MAX_THREADS, 1), .show_def = 1,
-	  .help = "N threads walk their own shares at once" },
-	{ 'v', NULL, NULL, CUSTOM(out.verbose, set_verbose),
-	  .help = "more detail: -v, -vv, -vvv" },
-	{ 'q', NULL, NULL, FLAG(out.quiet),
-	  .help = "no warnings about the figures (errors stay)" },
-	{ 0, "walks", "NAME,...", CUSTOM(run.walk, set_walks),
-	  .help = "walks to compare with the physical one, in order" },
-	{ 0, "format", "text|csv|json", CHOICE(out.format, format_names, FORMAT_TEXT),
-	  .help = "results as the original's lines (default) or data" },
-	/* the kernel maps its memmap with 2 MiB pages (vmemmap PMDs on
-	 * x86-64); --thp=system is the original's chance */
-	{ 0, "thp", "always|never|system", CHOICE(run.thp, thp_names, THP_ALWAYS),
-	  .help = "2 MiB memmap pages (default), 4 KiB, or any" },
-	{ 0, "cache", "cold|warm", CHOICE(run.cache, cache_names, CACHE_COLD),
-	  .help = "flush caches before each walk (default) or not" },
-	{ 0, "cpu", "N", INT(run.cpu, 0, 65535, -1),	/* -1: the kernel places it */
-	  .help = "run on CPU N only" },
-	{ 0, "builds", "N", INT(run.builds, 1, MAX_ROUNDS, 1), .show_def = 1,
-	  .help = "build and time N models in turn" },
-	{ 0, "lru-fraction", "F", REAL(layout.lru_fraction, 0, 1, 1), .above = 1, .show_def = 1,
-	  .help = "share of pages on the LRU, 0 < F <= 1" },
-	{ 0, "non-lru", "spread|pageblock|buddy", CHOICE(layout.non_lru, non_lru_names, NON_LRU_SPREAD),
-	  .show_def = 1, .help = "where the other pages sit" },
-	{ 0, "folio-order", "K", CUSTOM(layout.folio_share, set_folios),
-	  .help = "LRU folios of 2^K pages, K = 0..10 (default 0)" },
-	{ 0, "folios", "ORDER:PCT,...", CUSTOM(layout.folio_share, set_folios),
-	  .help = "a mix of folio orders by share of LRU pages" },
-	{ 0, "phys", "every|jump", CHOICE(work.phys, phys_names, PHYS_EVERY),
-	  .help = "physical walk reads every page (default) or jumps" },
-	{ 0, "locality", "L", REAL(layout.locality, 1, MAX_RUN, 1), .show_def = 1,
-	  .help = "mean run of pfn-adjacent LRU folios" },
-	{ 0, "access", "read|write|atomic|isolate", CHOICE(work.access, access_names, ACCESS_READ),
-	  .show_def = 1, .help = "work per folio in every walk" },
-	/* one list, as the original; K lists are walked in turn, one folio
-	 * from each unless --chunk says more */
-	{ 0, "lists", "K", INT(work.nr_lists, 1, MAX_LISTS, 1), .show_def = 1,
-	  .help = "LRU lists per thread, walked in turn" },
-	{ 0, "chunk", "N", ULONG(work.chunk, 1, UINT32_MAX, 1), .show_def = 1,
-	  .help = "folios taken from each list per turn" },
-	{ 0, "rmap", "SHARE:HOPS", CUSTOM(work.rmap_share, set_rmap),
-	  .help = "mapped folios cost HOPS dependent misses each" },
-	{ 0, "struct-page", "64|32|8", CUSTOM(layout.desc_size, set_struct_page),
-	  .help = "bytes per page descriptor (default 64)" },
-	{ 0, "memcg-share", "F", REAL(layout.memcg_share, 0, 1, 1), .above = 1,
-	  .help = "share of LRU folios in the memcg reclaim targets" },
-	{ 0, "memmap-from", "FILE", FILE_NAME(layout.memmap_from),
-	  .help = "lay the memmap out as a kpageflags file says" },
-	{ 0, "pfns", "START:COUNT", CUSTOM(layout.pfn_start, set_pfns),
-	  .help = "replay COUNT pfns of it from START" },
-	{ 0, "memcg", "INODE", ULONG(layout.memcg, 1, ULONG_MAX, 0),
-	  .help = "reclaim targets the replayed memcg of that inode" },
-	{ 0, "memcg-from", "FILE", FILE_NAME(layout.memcg_from),
-	  .help = "its kpagecgroup (default /proc/kpagecgroup)" },
-	{ 0, "lru-order", "FILE", FILE_NAME(layout.lru_order),
-	  .help = "LRU order of the pfns a trace-lru.sh FILE names" },
-	{ 0, "kernel-like", NULL, FLAG(run.kernel_like),
-	  .help = "realistic values for every knob not given" },
-	{ 0, "original", NULL, FLAG(run.original),
-	  .help = "the 2023 protocol: walks once, no flush, system THP" },
-	{ 'h', "help", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_help,
-	  .help = "print this help and exit" },
-	{ 'V', "version", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_version,
-	  .help = "print the version and exit" },
-};
-
-/* Read one option's value into its field. */
-static void set_option(struct params *p, const struct option_spec *o,
-		       const char *opt, const char *arg)
-{
-	void *field;
-	double v;
-
-	if (o->kind == OPT_CUSTOM) {	/* its field may be NO_FIELD */
-		o->set(p, opt, arg);
-		return;
-	}
-	field = (char *)p + o->field;
-	switch (o->kind) {
-	case OPT_CUSTOM:
-		break;
-	case OPT_FLAG:
-		*(int *)field = 1;
-		break;
-	case OPT_INT:
-		*(int *)field = parse_number(opt, arg, o->lo, o->hi, 0);
-		break;
-	case OPT_ULONG:
-		*(unsigned long *)field = parse_number(opt, arg, o->lo, o->hi, o->hex);
-		break;
-	case OPT_REAL:
-		v = parse_real(opt, arg, o->min, o->max);
-		if (o->above && v <= o->min)
-			die_usage("%s '%s': must be more than %.10g", opt, arg, o->min);
-		*(double *)field = v;
-		break;
-	case OPT_CHOICE:
-		*(int *)field = parse_choice(opt, arg, o->names);
-		break;
-	case OPT_FILE:
-		if (!*arg)
-			die_usage("%s '': needs a file", opt);
-		*(const char **)field = arg;
-		break;
-	}
-}
-
-/* Every typed row's default into its field. */
-static void set_defaults(struct params *p)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(options); i++) {
-		const struct option_spec *o = &options[i];
-		void *field;
-
-		if (o->kind == OPT_CUSTOM || o->kind == OPT_FLAG || o->kind == OPT_FILE)
-			continue;	/* these start as the literals say */
-		field = (char *)p + o->field;
-		if (o->kind == OPT_INT || o->kind == OPT_CHOICE)
-			*(int *)field = (int)o->def;
-		else if (o->kind == OPT_ULONG)
-			*(unsigned long *)field = (unsigned long)o->def;
-		else if (o->kind == OPT_REAL)
-			*(double *)field = o->def;
-	}
-}
-
-/* A typed row's default as help prints it. */
-static const char *default_text(const struct option_spec *o, char *buf, size_t len)
-{
-	if (o->kind == OPT_CHOICE)
-		return o->names[(int)o->def];
-	snprintf(buf, len, "%.10g", o->def);
-	return buf;
-}
-
-/*
- * --kernel-like: realistic values for the model's knobs, each from how
- * the kernel and real machines behave (README.md gives the sources).
- * Options given on the command line win, wherever they stand.
- */
-/* Which options were given is a bit mask in struct params. */
-_Static_assert(ARRAY_SIZE(options) <= 64, "params.given has a bit per option");
-
-/* ==== The command line ================================================== */
-
-static const char *const kernel_like[] = {
-	"--lru-fraction=0.85",		/* reclaim runs near the watermarks */
-	"--non-lru=pageblock",		/* grouped by migratetype */
-	"--folios=0:65,2:5,4:5,9:25",	/* anon order 0, mTHP, file THP */
-	"--locality=8",			/* pcp batches, after some churn */
-	"--lists=40",			/* 4 evictable lists x 10 memcgs */
-	"--chunk=32",			/* SWAP_CLUSTER_MAX */
-	"--access=isolate",		/* isolate_lru_folios() */
-	"--rmap=0.5:3",			/* anon_vma/VMA/PTE for mapped folios */
-	"--thp=always",			/* the vmemmap's PMD mapping */
-};
-
-static void show_help(struct params *p, const char *opt, const char *arg)
-{
-	size_t i;
-	int w;
-
-	(void)p;
-	(void)opt;
-	(void)arg;
-	printf("usage: scan [options]\n\n"
-	       "Time walks over a simulated memmap of 64-byte struct pages and print how\n"
-	       "much faster the physical (pfn order) walk is than each LRU-order walk.\n\n"
-	       "options:\n");
-	for (i = 0; i < ARRAY_SIZE(options); i++) {
-		const struct option_spec *o = &options[i];
-		char left[64], help[128], def[32];
-
-		if (o->short_name && o->long_name)
-			snprintf(left, sizeof(left), "-%c, --%s", o->short_name, o->long_name);
-		else if (o->short_name)
-			snprintf(left, sizeof(left), "-%c %s", o->short_name, o->metavar ? o->metavar : "");
-		else if (o->metavar)
-			snprintf(left, sizeof(left), "--%s=%s", o->long_name, o->metavar);
-		else
-			snprintf(left, sizeof(left), "--%s", o->long_name);
-		if (o->show_def)
-			snprintf(help, sizeof(help), "%s (default %s)", o->help,
-				 default_text(o, def, sizeof(def)));
-		else
-			snprintf(help, sizeof(help), "%s", o->help);
-		if (strlen(left) > 26)
-			printf("  %s\n  %-26s %s\n", left, "", help);
-		else
-			printf("  %-26s %s\n", left, help);
-	}
-	printf("\nwalks (the first is the baseline):\n");
-	for (w = 0; w < NR_WALKS; w++)
-		printf("  %-26s %s\n", walks[w].label, walks[w].help);
-	flush_results(1);
-	exit(0);
-}
-
-static const struct option_spec *find_short(char c)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(options); i++)
-		if (options[i].short_name == c)
-			return &options[i];
-	return NULL;
-}
-
-static const struct option_spec *find_long(const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(options); i++)
-		if (options[i].long_name && strlen(options[i].long_name) == len &&
-		    !strncmp(options[i].long_name, name, len))
-			return &options[i];
-	return NULL;
-}
-
-/* Apply option o, and remember it was given. */
-static void apply(struct params *p, const struct option_spec *o,
-		  const char *opt, const char *arg)
-{
-	p->given |= 1ULL << (o - options);
-	set_option(p, o, opt, arg);
-}
-
-/* "--name=value" or "--name value"; returns how many arguments it used. */
-static int parse_long(struct params *p, char **argv)
-{
-	const char *name = argv[0] + 2, *eq = strchr(name, '=');
-	size_t len = eq ? (size_t)(eq - name) : strlen(name);
-	const struct option_spec *o = find_long(name, len);
-	char opt[64];
-
-	snprintf(opt, sizeof(opt), "--%.*s", (int)len, name);
-	if (!o)
-		die_usage("unknown option '%s'", opt);
-	if (!o->metavar) {
-		if (eq)
-			die_usage("%s takes no value", opt);
-		apply(p, o, opt, NULL);
-		return 1;
-	}
-	if (eq) {
-		apply(p, o, opt, eq + 1);
-		return 1;
-	}
-	if (!argv[1])
-		die_usage("%s needs a value", opt);
-	apply(p, o, opt, argv[1]);
-	return 2;
-}
-
-/* A cluster of short options, "-vvv" or "-c10" or "-c 10". */
-static int parse_short(struct params *p, char **argv)
-{
-	const char *c;
-
-	for (c = argv[0] + 1; *c; c++) {
-		const struct option_spec *o = find_short(*c);
-		char opt[3] = { '-', *c, 0 };
-
-		if (!o)
-			die_usage("unknown option '-%c'", *c);
-		if (!o->metavar) {
-			apply(p, o, opt, NULL);
-			continue;
-		}
-		if (c[1]) {
-			apply(p, o, opt, c + 1);
-			return 1;
-		}
-		if (!argv[1])
-			die_usage("%s needs a value", opt);
-		apply(p, o, opt, argv[1]);
-		return 2;
-	}
-	return 1;
-}
-
-/* Was o's knob set on the command line, by o or by another option of
- * the same field? */
-static int knob_given(const struct params *p, const struct option_spec *o)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(options); i++)
-		if ((p->given >> i & 1) && options[i].field == o->field)
-			return 1;
-	return 0;
-}
-
-/* What a --memmap-from file decides, so no option may set it too. */
-static const char *const file_decides[] = { "lru-fraction", "non-lru",
-					    "folio-order", "folios" };
-
-static int is_decided_by_file(const struct option_spec *o)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(file_decides); i++)
-		if (o->field == find_long(file_decides[i], strlen(file_decides[i]))->field)
-			return 1;
-	return 0;
-}
-
-/* Fill the knobs the command line left alone from the --kernel-like
- * preset; with -v, say which. */
-static void apply_preset(struct params *p, char *shown, size_t len)
-{
-	unsigned long long given = p->given;
-	size_t i, used = 0;
-
-	shown[0] = 0;
-	for (i = 0; i < ARRAY_SIZE(kernel_like); i++) {
-		const char *entry = kernel_like[i], *eq = strchr(entry, '=');
-		const struct option_spec *o = find_long(entry + 2, eq - entry - 2);
-		char opt[64];
-
-		if (knob_given(p, o) || (p->layout.memmap_from &&
-					 is_decided_by_file(o)))
-			continue;
-		snprintf(opt, sizeof(opt), "%.*s", (int)(eq - entry), entry);
-		set_option(p, o, opt, eq + 1);
-		used += snprintf(shown + used, len > used ? len - used : 0, " %s", entry);
-	}
-	p->given = given;
-}
-
-static void parse_options(struct params *p, int argc, char **argv)
-{
-	int i = 1;
-
-	while (i < argc) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (a[0] != '-' || !a[1])
-			break;
-		i += a[1] == '-' ? parse_long(p, &argv[i]) : parse_short(p, &argv[i]);
-	}
-	if (i < argc)
-		die_usage("unexpected argument '%s'", argv[i]);
-}
-
-/* Checks across options, once all are known. */
-static void check_params(const struct params *p)
-{
-	static const char *const fixed[] = { "walks", "thp", "cache", "builds",
-					     "kernel-like" };
-	size_t i;
-
-	if (p->run.original && p->run.rounds)
-		die_usage("--original times each walk once, as the original did: drop -r");
-	for (i = 0; p->run.original && i < ARRAY_SIZE(fixed); i++)
-		if (knob_given(p, find_long(fixed[i], strlen(fixed[i]))))
-			die_usage("--original runs the 2023 protocol, which fixes what --%s sets: drop one",
-				  fixed[i]);
-	for (i = 0; p->layout.memmap_from && i < ARRAY_SIZE(file_decides); i++)
-		if (knob_given(p, find_long(file_decides[i], strlen(file_decides[i]))))
-			die_usage("--memmap-from decides what --%s sets: drop one", file_decides[i]);
-	if (p->layout.memmap_from && p->size_opt)
-		die_usage("--memmap-from decides the size (%s %s): drop %s, or take a window with --pfns",
-			  p->size_opt, p->size_arg, p->size_opt);
-	if (p->layout.memcg && !p->layout.memmap_from)
-		die_usage("--memcg %lu: picks a memcg of a replayed memmap: give --memmap-from, or use --memcg-share",
-			  p->layout.memcg);
-	if (p->layout.lru_order && !p->layout.memmap_from)
-		die_usage("--lru-order orders the pfns of a replayed memmap: give --memmap-from too");
-	if (p->layout.memcg_from && !p->layout.memcg)
-		die_usage("--memcg-from names the memcgs of --memcg's memmap: give --memcg=INODE too");
-	if (p->layout.memcg && !p->layout.memcg_from &&
-	    strcmp(p->layout.memmap_from, "/proc/kpageflags"))
-		die_usage("--memcg with a saved --memmap-from: give its kpagecgroup with --memcg-from=FILE");
-	if (p->layout.memcg && p->layout.memcg_share < 1)
-		die_usage("--memcg and --memcg-share both choose the target memcg: use one");
-	if ((p->layout.memcg || p->layout.memcg_share < 1) && p->layout.desc_size == MEMDESC_SIZE)
-		die_usage("%s with --struct-page=8: folios of other memcgs would need folios of their own; not in this release",
-			  p->layout.memcg ? "--memcg" : "--memcg-share");
-	if (!p->layout.memmap_from && p->layout.pfn_count)
-		die_usage("--pfns takes a window of --memmap-from's file: give the file too");
-	if (p->run.rounds * p->run.builds > MAX_ROUNDS)
-		die_usage("-r %d with --builds=%d: at most %d rounds in all", p->run.rounds, p->run.builds, MAX_ROUNDS);
-	if (p->run.cpu >= 0 && p->run.threads > 1)
-		die_usage("--cpu %d with -t %d: --cpu pins one walker; -t places its walkers itself", p->run.cpu, p->run.threads);
-}
-
-static unsigned long clock_seed(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (unsigned long)ts.tv_sec * 1000000000UL + ts.tv_nsec + getpid();
-}
-
-/* The original's run: every knob as it is when no option says otherwise. */
-static void default_params(struct params *p)
-{
-	/* what the option table's typed rows do not hold: the original's
-	 * model is every page an order-0 LRU folio in one list, read once
-	 * by each of its three walks */
-	static const struct params defaults = {
-		.layout = { .nr_pages = DEF_NR_PAGES, .desc_size = DEF_DESC_SIZE,
-			    .folio_share = { 1 } },
-		.run = { .walk = { 0, 1, 2 }, .nr_walks = 3 },
-	};
-
-	*p = defaults;
-	set_defaults(p);
-	p->layout.seed = clock_seed();
 }
 
 /* ==== Main ============================================================== */
