@@ -3081,12 +3081,13 @@ _Static_assert(sizeof(enum access) == sizeof(int) && sizeof(enum thp_mode) == si
 	       "OPT_CHOICE writes enums as int");
 
 /*
- * The option table: parsing, the defaults, the usage text, the preset
- * and --original's checks all read it.  .field is the option's knob:
- * options that set the same field (-c and -m, --folio-order and
- * --folios) are one knob, so the preset and --original can tell what
- * the command line set.  A typed row's .def is its default; its help
- * gets "(default ...)" from it when .show_def says so.
+ * The option table: parsing, the defaults, the usage text, the CSV and
+ * JSON columns, the preset, plain_knobs() and the checks of --original
+ * and --memmap-from all read it.  .field is the option's knob: options
+ * that set the same field (-c and -m, --folio-order and --folios) are
+ * one knob, so the preset and --original can tell what the command
+ * line set.  A typed row's .def is its default (the only one); its
+ * help gets "(default ...)" from it when .show_def says so.
  */
 struct option_spec {
 	char short_name;	/* 0 for a long option only */
@@ -3101,9 +3102,16 @@ struct option_spec {
 	double def;		/* a typed row's default */
 	void (*set)(struct params *p, const char *opt, const char *arg);
 	const char *help;
+	size_t size;		/* sizeof its field */
+	const char *csv;	/* its CSV and JSON column, if it has one */
+	int model;		/* off its default, the walks measure code */
+	const char *kernel_like; /* its --kernel-like value, if the preset sets it */
+	int file_decides;	/* a --memmap-from file decides it */
+	int original_fixes;	/* --original fixes it: never with --original */
 };
 
-#define FIELD(f)	.field = offsetof(struct params, f)
+#define FIELD(f)	.field = offsetof(struct params, f), \
+			.size = sizeof(((struct params *)0)->f)
 #define NO_FIELD	.field = (size_t)-1
 #define CUSTOM(f, fn)	.kind = OPT_CUSTOM, FIELD(f), .set = fn
 #define FLAG(f)		.kind = OPT_FLAG, FIELD(f)
@@ -3120,82 +3128,113 @@ struct option_spec {
  *   1. its field in the group it belongs to: layout_knobs (what the
  *      memmap holds), work_knobs (what a walk does: the model copies
  *      them, so walks read m->work) or run_knobs (how the run goes);
- *   2. its row here: kind, field, limits, default, help;
+ *   2. its row here: kind, field, limits, default, help, and what it
+ *      is: .csv its column (knob_fields() adds it at the end, so no
+ *      column moves), .model if off its default the walks measure code
+ *      (plain_knobs()), .kernel_like its preset value, .file_decides
+ *      if a --memmap-from file sets it, .original_fixes if --original
+ *      rules it out;
  *   3. its use, where the layout, a walk or the run needs it;
- *   4. its CSV and JSON column: one add_field() at the end of
- *      result_row(), so no column moves.
+ *   4. its line in scan.1 (tests/t-knobs.sh holds every row to scan.1
+ *      and to the CSV header).
  *
- * A -v line about it, a check across options (check_params()) or a
- * value in the --kernel-like preset, only where a reader needs one.
+ * A -v line about it or a check across options (check_params()) only
+ * where a reader needs one.
  */
 static const struct option_spec options[] = {
 	{ 'c', NULL, "N", CUSTOM(layout.nr_pages, set_count),
 	  .help = "N million pages (decimals allowed; default 1)" },
 	{ 'm', NULL, "SIZE", CUSTOM(layout.nr_pages, set_count),
 	  .help = "memory to simulate in 4 KiB pages (64M, 40G)" },
-	{ 's', NULL, "SEED", ULONG(layout.seed, 0, ULONG_MAX, 0), .hex = 1,
+	{ 's', NULL, "SEED", ULONG(layout.seed, 0, ULONG_MAX, 0), .hex = 1, .csv = "seed",
 	  .help = "seed of the layout and LRU order (default: clock)" },
 	{ 'r', NULL, "N", INT(run.rounds, 1, MAX_ROUNDS, 0),	/* 0: by cost */
 	  .help = "time each walk N times (default: by cost)" },
 	{ 't', NULL, "N", INT(run.threads, 1, MAX_THREADS, 1), .show_def = 1,
+	  .csv = "threads", .model = 1,
 	  .help = "N threads walk their own shares at once" },
 	{ 'v', NULL, NULL, CUSTOM(out.verbose, set_verbose),
 	  .help = "more detail: -v, -vv, -vvv" },
 	{ 'q', NULL, NULL, FLAG(out.quiet),
 	  .help = "no warnings about the figures (errors stay)" },
-	{ 0, "walks", "NAME,...", CUSTOM(run.walk, set_walks),
+	{ 0, "walks", "NAME,...", CUSTOM(run.walk, set_walks), .original_fixes = 1,
 	  .help = "walks to compare with the physical one, in order" },
 	{ 0, "format", "text|csv|json", CHOICE(out.format, format_names, FORMAT_TEXT),
 	  .help = "results as the original's lines (default) or data" },
 	/* the kernel maps its memmap with 2 MiB pages (vmemmap PMDs on
 	 * x86-64); --thp=system is the original's chance */
 	{ 0, "thp", "always|never|system", CHOICE(run.thp, thp_names, THP_ALWAYS),
+	  .csv = "thp", .original_fixes = 1,
+	  .kernel_like = "always",	/* the vmemmap's PMD mapping */
 	  .help = "2 MiB memmap pages (default), 4 KiB, or any" },
 	{ 0, "cache", "cold|warm", CHOICE(run.cache, cache_names, CACHE_COLD),
+	  .csv = "cache", .original_fixes = 1,
 	  .help = "flush caches before each walk (default) or not" },
 	{ 0, "cpu", "N", INT(run.cpu, 0, 65535, -1),	/* -1: the kernel places it */
 	  .help = "run on CPU N only" },
 	{ 0, "builds", "N", INT(run.builds, 1, MAX_ROUNDS, 1), .show_def = 1,
+	  .csv = "builds", .original_fixes = 1,
 	  .help = "build and time N models in turn" },
 	{ 0, "lru-fraction", "F", REAL(layout.lru_fraction, 0, 1, 1), .above = 1, .show_def = 1,
+	  .csv = "lru_fraction", .model = 1, .file_decides = 1,
+	  .kernel_like = "0.85",	/* reclaim runs near the watermarks */
 	  .help = "share of pages on the LRU, 0 < F <= 1" },
 	{ 0, "non-lru", "spread|pageblock|buddy", CHOICE(layout.non_lru, non_lru_names, NON_LRU_SPREAD),
+	  .csv = "non_lru", .file_decides = 1,
+	  .kernel_like = "pageblock",	/* grouped by migratetype */
 	  .show_def = 1, .help = "where the other pages sit" },
 	{ 0, "folio-order", "K", CUSTOM(layout.folio_share, set_folios),
+	  .csv = "folios", .model = 1, .file_decides = 1,
 	  .help = "LRU folios of 2^K pages, K = 0..10 (default 0)" },
 	{ 0, "folios", "ORDER:PCT,...", CUSTOM(layout.folio_share, set_folios),
+	  .csv = "folios", .model = 1, .file_decides = 1,
+	  .kernel_like = "0:65,2:5,4:5,9:25", /* anon order 0, mTHP, file THP */
 	  .help = "a mix of folio orders by share of LRU pages" },
 	{ 0, "phys", "every|jump", CHOICE(work.phys, phys_names, PHYS_EVERY),
+	  .csv = "phys", .model = 1,
 	  .help = "physical walk reads every page (default) or jumps" },
 	{ 0, "locality", "L", REAL(layout.locality, 1, MAX_RUN, 1), .show_def = 1,
+	  .csv = "locality", .model = 1,
+	  .kernel_like = "8",		/* pcp batches, after some churn */
 	  .help = "mean run of pfn-adjacent LRU folios" },
 	{ 0, "access", "read|write|atomic|isolate", CHOICE(work.access, access_names, ACCESS_READ),
+	  .csv = "access", .model = 1,
+	  .kernel_like = "isolate",	/* isolate_lru_folios() */
 	  .show_def = 1, .help = "work per folio in every walk" },
 	/* one list, as the original; K lists are walked in turn, one folio
 	 * from each unless --chunk says more */
 	{ 0, "lists", "K", INT(work.nr_lists, 1, MAX_LISTS, 1), .show_def = 1,
+	  .csv = "lists", .model = 1,
+	  .kernel_like = "40",		/* 4 evictable lists x 10 memcgs */
 	  .help = "LRU lists per thread, walked in turn" },
 	{ 0, "chunk", "N", ULONG(work.chunk, 1, UINT32_MAX, 1), .show_def = 1,
+	  .csv = "chunk",
+	  .kernel_like = "32",		/* SWAP_CLUSTER_MAX */
 	  .help = "folios taken from each list per turn" },
 	{ 0, "rmap", "SHARE:HOPS", CUSTOM(work.rmap_share, set_rmap),
+	  .csv = "rmap_share", .model = 1,
+	  .kernel_like = "0.5:3",	/* anon_vma/VMA/PTE for mapped folios */
 	  .help = "mapped folios cost HOPS dependent misses each" },
 	{ 0, "struct-page", "64|32|8", CUSTOM(layout.desc_size, set_struct_page),
+	  .csv = "struct_page", .model = 1,
 	  .help = "bytes per page descriptor (default 64)" },
 	{ 0, "memcg-share", "F", REAL(layout.memcg_share, 0, 1, 1), .above = 1,
+	  .csv = "memcg_share",
 	  .help = "share of LRU folios in the memcg reclaim targets" },
-	{ 0, "memmap-from", "FILE", FILE_NAME(layout.memmap_from),
+	{ 0, "memmap-from", "FILE", FILE_NAME(layout.memmap_from), .csv = "memmap_from",
 	  .help = "lay the memmap out as a kpageflags file says" },
 	{ 0, "pfns", "START:COUNT", CUSTOM(layout.pfn_start, set_pfns),
 	  .help = "replay COUNT pfns of it from START" },
-	{ 0, "memcg", "INODE", ULONG(layout.memcg, 1, ULONG_MAX, 0),
+	{ 0, "memcg", "INODE", ULONG(layout.memcg, 1, ULONG_MAX, 0), .csv = "memcg",
 	  .help = "reclaim targets the replayed memcg of that inode" },
 	{ 0, "memcg-from", "FILE", FILE_NAME(layout.memcg_from),
 	  .help = "its kpagecgroup (default /proc/kpagecgroup)" },
 	{ 0, "lru-order", "FILE", FILE_NAME(layout.lru_order),
 	  .help = "LRU order of the pfns a trace-lru.sh FILE names" },
-	{ 0, "kernel-like", NULL, FLAG(run.kernel_like),
+	{ 0, "kernel-like", NULL, FLAG(run.kernel_like), .csv = "kernel_like",
+	  .original_fixes = 1,
 	  .help = "realistic values for every knob not given" },
-	{ 0, "original", NULL, FLAG(run.original),
+	{ 0, "original", NULL, FLAG(run.original), .csv = "original",
 	  .help = "the 2023 protocol: walks once, no flush, system THP" },
 	{ 'h', "help", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_help,
 	  .help = "print this help and exit" },
@@ -3278,23 +3317,6 @@ static const char *default_text(const struct option_spec *o, char *buf, size_t l
 _Static_assert(ARRAY_SIZE(options) <= 64, "params.given has a bit per option");
 
 /* ==== The command line ================================================== */
-
-/*
- * --kernel-like: realistic values for the model's knobs, each from how
- * the kernel and real machines behave (README.md gives the sources).
- * Options given on the command line win, wherever they stand.
- */
-static const char *const kernel_like[] = {
-	"--lru-fraction=0.85",		/* reclaim runs near the watermarks */
-	"--non-lru=pageblock",		/* grouped by migratetype */
-	"--folios=0:65,2:5,4:5,9:25",	/* anon order 0, mTHP, file THP */
-	"--locality=8",			/* pcp batches, after some churn */
-	"--lists=40",			/* 4 evictable lists x 10 memcgs */
-	"--chunk=32",			/* SWAP_CLUSTER_MAX */
-	"--access=isolate",		/* isolate_lru_folios() */
-	"--rmap=0.5:3",			/* anon_vma/VMA/PTE for mapped folios */
-	"--thp=always",			/* the vmemmap's PMD mapping */
-};
 
 static void show_help(struct params *p, const char *opt, const char *arg)
 {
@@ -3432,39 +3454,30 @@ static int knob_given(const struct params *p, const struct option_spec *o)
 	return 0;
 }
 
-/* What a --memmap-from file decides, so no option may set it too. */
-static const char *const file_decides[] = { "lru-fraction", "non-lru",
-					    "folio-order", "folios" };
-
-static int is_decided_by_file(const struct option_spec *o)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(file_decides); i++)
-		if (o->field == find_long(file_decides[i], strlen(file_decides[i]))->field)
-			return 1;
-	return 0;
-}
-
-/* Fill the knobs the command line left alone from the --kernel-like
- * preset; with -v, say which. */
+/*
+ * --kernel-like: realistic values for the model's knobs (each row's
+ * .kernel_like), each from how the kernel and real machines behave
+ * (README.md gives the sources).  Fill the knobs the command line left
+ * alone, and those a --memmap-from file does not decide; with -v, say
+ * which.  Options given on the command line win, wherever they stand.
+ */
 static void apply_preset(struct params *p, char *shown, size_t len)
 {
 	unsigned long long given = p->given;
 	size_t i, used = 0;
 
 	shown[0] = 0;
-	for (i = 0; i < ARRAY_SIZE(kernel_like); i++) {
-		const char *entry = kernel_like[i], *eq = strchr(entry, '=');
-		const struct option_spec *o = find_long(entry + 2, eq - entry - 2);
+	for (i = 0; i < ARRAY_SIZE(options); i++) {
+		const struct option_spec *o = &options[i];
 		char opt[64];
 
-		if (knob_given(p, o) || (p->layout.memmap_from &&
-					 is_decided_by_file(o)))
+		if (!o->kernel_like || knob_given(p, o) ||
+		    (p->layout.memmap_from && o->file_decides))
 			continue;
-		snprintf(opt, sizeof(opt), "%.*s", (int)(eq - entry), entry);
-		set_option(p, o, opt, eq + 1);
-		used += snprintf(shown + used, len > used ? len - used : 0, " %s", entry);
+		snprintf(opt, sizeof(opt), "--%s", o->long_name);
+		set_option(p, o, opt, o->kernel_like);
+		used += snprintf(shown + used, len > used ? len - used : 0,
+				 " %s=%s", opt, o->kernel_like);
 	}
 	p->given = given;
 }
@@ -3491,19 +3504,18 @@ static void parse_options(struct params *p, int argc, char **argv)
 /* Checks across options, once all are known. */
 static void check_params(const struct params *p)
 {
-	static const char *const fixed[] = { "walks", "thp", "cache", "builds",
-					     "kernel-like" };
 	size_t i;
 
 	if (p->run.original && p->run.rounds)
 		die_usage("--original times each walk once, as the original did: drop -r");
-	for (i = 0; p->run.original && i < ARRAY_SIZE(fixed); i++)
-		if (knob_given(p, find_long(fixed[i], strlen(fixed[i]))))
+	for (i = 0; p->run.original && i < ARRAY_SIZE(options); i++)
+		if (options[i].original_fixes && knob_given(p, &options[i]))
 			die_usage("--original runs the 2023 protocol, which fixes what --%s sets: drop one",
-				  fixed[i]);
-	for (i = 0; p->layout.memmap_from && i < ARRAY_SIZE(file_decides); i++)
-		if (knob_given(p, find_long(file_decides[i], strlen(file_decides[i]))))
-			die_usage("--memmap-from decides what --%s sets: drop one", file_decides[i]);
+				  options[i].long_name);
+	for (i = 0; p->layout.memmap_from && i < ARRAY_SIZE(options); i++)
+		if (options[i].file_decides && knob_given(p, &options[i]))
+			die_usage("--memmap-from decides what --%s sets: drop one",
+				  options[i].long_name);
 	if (p->layout.memmap_from && p->size_opt)
 		die_usage("--memmap-from decides the size (%s %s): drop %s, or take a window with --pfns",
 			  p->size_opt, p->size_arg, p->size_opt);
@@ -4375,15 +4387,23 @@ static void print_ratios(const struct output *out, const struct reports *r)
 			r->walk[s].ratio.median, r->walk[s].walk->label);
 }
 
-/* The original's model and work: where each walk should run at its
- * bound, and the code, not the memory, is measured if it does not. */
+/* The original's model and work (every row marked .model at its
+ * default): where each walk should run at its bound, and the code, not
+ * the memory, is measured if it does not. */
 static int plain_knobs(const struct params *p)
 {
-	return p->work.access == ACCESS_READ && p->work.rmap_share == 0 &&
-	       p->layout.lru_fraction == 1 && p->layout.folio_share[0] == 1 &&
-	       p->layout.locality == 1 && p->work.nr_lists == 1 &&
-	       p->layout.desc_size == DEF_DESC_SIZE && p->work.phys == PHYS_EVERY &&
-	       p->run.threads == 1;
+	struct params def;
+	size_t i;
+
+	default_params(&def);
+	for (i = 0; i < ARRAY_SIZE(options); i++) {
+		const struct option_spec *o = &options[i];
+
+		if (o->model && memcmp((const char *)p + o->field,
+				       (const char *)&def + o->field, o->size))
+			return 0;
+	}
+	return 1;
 }
 
 /* Only a walk slower than its bound: one faster says the bound's loop
@@ -4675,7 +4695,56 @@ static void run_fields(struct fields *f, const struct lru_model *m,
 	add_string(f, "version", SCAN_VERSION);
 }
 
-/* Walk w's row, in CSV order: 2.0's columns, then those added since. */
+/* Was a field of that name added? */
+static int has_field(const struct fields *f, const char *name)
+{
+	int i;
+
+	for (i = 0; i < f->nr; i++)
+		if (!strcmp(f->name[i], name))
+			return 1;
+	return 0;
+}
+
+/* The column of every typed row that names one and has none yet, at the
+ * end in table order: a new knob's column comes from its row alone. */
+static void knob_fields(struct fields *f, const struct params *p)
+{
+	size_t i;
+
+	f->walk_now = 0;
+	for (i = 0; i < ARRAY_SIZE(options); i++) {
+		const struct option_spec *o = &options[i];
+		const void *field = (const char *)p + o->field;
+
+		if (!o->csv || has_field(f, o->csv))
+			continue;
+		switch (o->kind) {
+		case OPT_FLAG:
+		case OPT_INT:
+			add_field(f, o->csv, "%d", *(const int *)field);
+			break;
+		case OPT_ULONG:
+			add_field(f, o->csv, "%lu", *(const unsigned long *)field);
+			break;
+		case OPT_REAL:
+			add_field(f, o->csv, "%g", *(const double *)field);
+			break;
+		case OPT_CHOICE:
+			add_string(f, o->csv, o->names[*(const int *)field]);
+			break;
+		case OPT_FILE:
+			add_string(f, o->csv, *(const char *const *)field ?
+				   *(const char *const *)field : "");
+			break;
+		case OPT_CUSTOM:
+			break;	/* its grammar's column needs its own code */
+		}
+	}
+}
+
+/* Walk w's row, in CSV order: 2.0's columns, then those added since,
+ * then those of rows added since knob_fields() (no column moves). */
 static void result_row(struct fields *f, const struct lru_model *m,
 		       const struct params *p, const struct machine *mc,
 		       int nr_rounds, const struct walk_report *w)
@@ -4690,6 +4759,7 @@ static void result_row(struct fields *f, const struct lru_model *m,
 	f->walk_now = 0;
 	add_field(f, "llc_bytes", "%.0f", mc->llc);
 	add_field(f, "memcg", "%lu", p->layout.memcg);
+	knob_fields(f, p);
 }
 
 static void print_csv(const struct fields *row, int nr)
