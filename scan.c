@@ -4592,7 +4592,8 @@ static void print_break_even(const struct output *out, const struct lru_model *m
  * A walk's row of results: named values in CSV order, strings marked for
  * JSON's quotes, each the walk's own or the run's (JSON prints the run's
  * once, above the walks).  Scripts read some columns by place, so none
- * moves: a new one goes at the end of result_row().
+ * moves: a new one goes at the end of result_row(), a knob's from its
+ * row (knob_fields()).
  */
 struct fields {
 	int nr;
