@@ -26,6 +26,37 @@
  * build: cc -O2 scan.c -o scan
  */
 
+/*
+ * The file, section by section (each opens with a "==== Title ====" banner);
+ * types and helpers first, main() last, each defined before its use:
+ *
+ *   Defaults, each with its reason  the constants behind defaults and limits
+ *   Data model                      struct page, folio, the knobs, the model
+ *   Messages, exit, clocks          say/warn/die, the results buffer, now()
+ *   Statistics and the PRNG         medians, quantiles, seeded xoshiro256**
+ *   Parsing values                  strict numbers, sizes, choices, folio mixes
+ *   Setup threads                   run_parallel(): setup work on every CPU
+ *   The machine and its limits      RAM room, CPUID, identity, LLC, clock tick
+ *   Memory regions                  mappings, THP, faulting in, sizes, RAM fit
+ *   The synthetic layout            which pfn is which folio or other page
+ *   Replay of a real memmap         kpageflags, kpagecgroup, trace, file sizes
+ *   Build passes                    lay out, fault in, gather, on every CPU
+ *   LRU order and links             shuffle, runs, lists, links, rmap, XArray
+ *   A build and its self-check      build_model(), check_lru()
+ *   Per-folio work                  isolate, rmap walks, visit(), dispatch
+ *   Walk kernels                    the Physical, List, Array, XArray walks
+ *   The walk table                  walks[], their regions, preparing them
+ *   The option table                options[]: a knob's row, setters, defaults
+ *   The command line                help, argv, presets, --original, checks
+ *   Threads and CPUs                allowed CPUs, pinning, the team of walkers
+ *   Cache state                     flushing lines before a cold walk
+ *   Calibration                     this core's stream, chase, random limits
+ *   Timing                          a timed walk, disturbances, measure()
+ *   Reporting as text               the original's lines, the model, warnings
+ *   Reporting as CSV and JSON       named fields, one row per walk
+ *   Main                            signals, params, set-up, report, main()
+ */
+
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE		/* sched_setaffinity, MAP_ANONYMOUS */
 #endif
@@ -404,7 +435,7 @@ struct walk_stats {
 	int disturbed;			/* kept disturbed: no clean walk */
 };
 
-/* ==== Helpers =========================================================== */
+/* ==== Messages, exit, clocks ============================================ */
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -536,6 +567,8 @@ static const char *human(double bytes, char *buf, size_t len)
 	return buf;
 }
 
+/* ==== Statistics and the PRNG =========================================== */
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -576,72 +609,6 @@ static struct summary summarize(const double *v, int n)
 	s.q3 = quantile(sorted, n, 0.75);
 	free(sorted);
 	return s;
-}
-
-/*
- * Threads: setup shares large, memory-bound work among the CPUs.
- */
-
-struct job {
-	void (*fn)(void *arg, int i, int nr);
-	void *arg;
-	int i, nr;
-};
-
-static void *job_main(void *p)
-{
-	struct job *job = p;
-
-	job->fn(job->arg, job->i, job->nr);
-	return NULL;
-}
-
-/* Start a thread with a small stack (THREAD_STACK): what threads work
- * on lives in the model, and 64 default stacks would be 512 MiB of the
- * address space the memory check counts.  Returns pthread_create's. */
-static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
-{
-	pthread_attr_t attr;
-	int err;
-
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, THREAD_STACK);
-	err = pthread_create(tid, &attr, fn, arg);
-	pthread_attr_destroy(&attr);
-	return err;
-}
-
-/* Run fn(arg, i, nr) for i = 0..nr-1 at once; the caller runs i = 0.  A
- * thread that cannot start has its part run by the caller instead. */
-static void run_parallel(void (*fn)(void *arg, int i, int nr), void *arg,
-			 int nr)
-{
-	pthread_t tid[MAX_THREADS];
-	struct job job[MAX_THREADS];
-	int started[MAX_THREADS] = { 0 };
-	int i;
-
-	for (i = 0; i < nr; i++) {
-		job[i] = (struct job){ .fn = fn, .arg = arg, .i = i, .nr = nr };
-		if (i)
-			started[i] = !start_thread(&tid[i], job_main, &job[i]);
-	}
-	for (i = 0; i < nr; i++)
-		if (!started[i])
-			fn(arg, i, nr);
-	for (i = 1; i < nr; i++)
-		if (started[i])
-			pthread_join(tid[i], NULL);
-}
-
-/* Threads for setup work on len bytes: one below SETUP_PARALLEL_MIN. */
-static int setup_threads(size_t len)
-{
-	long cpus = online_cpus();
-
-	if (len < SETUP_PARALLEL_MIN || cpus < 2)
-		return 1;
-	return cpus > MAX_THREADS ? MAX_THREADS : (int)cpus;
 }
 
 /*
@@ -717,6 +684,8 @@ static uint64_t rng_below(struct rng *rng, uint64_t bound)
 	return x % bound;
 #endif
 }
+
+/* ==== Parsing values ==================================================== */
 
 /*
  * Strict number parsing: no sign, no trailing junk, no overflow, no NaN
@@ -974,9 +943,75 @@ static void parse_folios(const char *opt, const char *s, double *share)
 		share[k] /= total;
 }
 
+/* ==== Setup threads ===================================================== */
+
 /*
- * Memory: mappings, huge pages, fitting in RAM
+ * Threads: setup shares large, memory-bound work among the CPUs.
  */
+
+struct job {
+	void (*fn)(void *arg, int i, int nr);
+	void *arg;
+	int i, nr;
+};
+
+static void *job_main(void *p)
+{
+	struct job *job = p;
+
+	job->fn(job->arg, job->i, job->nr);
+	return NULL;
+}
+
+/* Start a thread with a small stack (THREAD_STACK): what threads work
+ * on lives in the model, and 64 default stacks would be 512 MiB of the
+ * address space the memory check counts.  Returns pthread_create's. */
+static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t attr;
+	int err;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, THREAD_STACK);
+	err = pthread_create(tid, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	return err;
+}
+
+/* Run fn(arg, i, nr) for i = 0..nr-1 at once; the caller runs i = 0.  A
+ * thread that cannot start has its part run by the caller instead. */
+static void run_parallel(void (*fn)(void *arg, int i, int nr), void *arg,
+			 int nr)
+{
+	pthread_t tid[MAX_THREADS];
+	struct job job[MAX_THREADS];
+	int started[MAX_THREADS] = { 0 };
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		job[i] = (struct job){ .fn = fn, .arg = arg, .i = i, .nr = nr };
+		if (i)
+			started[i] = !start_thread(&tid[i], job_main, &job[i]);
+	}
+	for (i = 0; i < nr; i++)
+		if (!started[i])
+			fn(arg, i, nr);
+	for (i = 1; i < nr; i++)
+		if (started[i])
+			pthread_join(tid[i], NULL);
+}
+
+/* Threads for setup work on len bytes: one below SETUP_PARALLEL_MIN. */
+static int setup_threads(size_t len)
+{
+	long cpus = online_cpus();
+
+	if (len < SETUP_PARALLEL_MIN || cpus < 2)
+		return 1;
+	return cpus > MAX_THREADS ? MAX_THREADS : (int)cpus;
+}
+
+/* ==== The machine and its limits ======================================== */
 
 /* Bytes of RAM the kernel says it can give us; 0 if it cannot say. */
 /* The first line of file that starts with key, after its colon. */
@@ -1114,6 +1149,105 @@ static int has_clflushopt(void)
 }
 #endif
 
+/* The size of the highest cache level sysfs lists for CPU 0 ("32768K"),
+ * where the C library does not say (glibc on arm64); 0 if none. */
+static double sysfs_llc(void)
+{
+	char path[96], text[32];
+	double size = 0;
+	int i, level, top = 0;
+	FILE *f;
+
+	for (i = 0; i < 16; i++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+		if (!(f = fopen(path, "r")))
+			break;
+		if (fscanf(f, "%d", &level) != 1)
+			level = 0;
+		fclose(f);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+		if (level <= top || !(f = fopen(path, "r")))
+			continue;
+		if (fgets(text, sizeof(text), f)) {
+			size = atof(text) * (strchr(text, 'M') ? 1 << 20 : strchr(text, 'K') ? 1 << 10 : 1);
+			top = level;
+		}
+		fclose(f);
+	}
+	return size;
+}
+
+/* Last-level cache size in bytes, as the system reports it; 0 if unknown. */
+static double llc_size(void)
+{
+#ifdef _SC_LEVEL3_CACHE_SIZE
+	long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+
+	if (l3 > 0)
+		return l3;
+#endif
+#ifdef _SC_LEVEL2_CACHE_SIZE
+	if (sysconf(_SC_LEVEL2_CACHE_SIZE) > 0)
+		return sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+	return sysfs_llc();
+}
+
+/* What the run was on. */
+struct machine {
+	char cpu[128];		/* model name, as /proc/cpuinfo says */
+	long cpus;		/* online CPUs */
+	double memory;		/* bytes of RAM */
+	char kernel[200];	/* uname: system, release, machine */
+	char thp[32];		/* the system's THP policy, or unknown */
+	double llc;		/* bytes of last-level cache, 0 if unknown */
+};
+
+static void read_machine(struct machine *mc)
+{
+	struct utsname u;
+	char mem[128], *l, *r;
+	FILE *f;
+
+	if (!read_key("/proc/cpuinfo", "model name", mc->cpu, sizeof(mc->cpu)) &&
+	    !read_key("/proc/cpuinfo", "Hardware", mc->cpu, sizeof(mc->cpu)))
+		snprintf(mc->cpu, sizeof(mc->cpu), "unknown");
+	mc->cpus = online_cpus();
+	mc->llc = llc_size();
+	mc->memory = read_key("/proc/meminfo", "MemTotal", mem, sizeof(mem)) ?
+		     atof(mem) * 1024 : 0;
+	if (uname(&u) == 0)
+		snprintf(mc->kernel, sizeof(mc->kernel), "%.60s %.80s %.40s",
+			 u.sysname, u.release, u.machine);
+	else
+		snprintf(mc->kernel, sizeof(mc->kernel), "unknown");
+	snprintf(mc->thp, sizeof(mc->thp), "unknown");
+	f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	if (f && fgets(mem, sizeof(mem), f) && (l = strchr(mem, '[')) &&
+	    (r = strchr(l, ']')))
+		snprintf(mc->thp, sizeof(mc->thp), "%.*s", (int)(r - l - 1), l + 1);
+	if (f)
+		fclose(f);
+}
+
+/* The smallest step CLOCK_MONOTONIC shows: clock_getres() may flatter. */
+static double clock_tick(void)
+{
+	double best = 1, t0, t1;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		t0 = now();
+		while ((t1 = now()) == t0)
+			;
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	return best;
+}
+
+/* ==== Memory regions ==================================================== */
+
 static uintptr_t round_up(uintptr_t x, uintptr_t to)
 {
 	return (x + to - 1) / to * to;
@@ -1209,7 +1343,132 @@ static double huge_share(const struct region *r)
 	return share;
 }
 
-/* ==== Building the model ================================================ */
+/* Entries of the rmap pool: a power of two, an eighth of the memmap's
+ * 64-byte descriptors in bytes, at least RMAP_POOL_MIN. */
+static unsigned long rmap_entries(unsigned long nr_pages)
+{
+	double bytes = (double)nr_pages * sizeof(struct page) / 8;
+	unsigned long n = RMAP_POOL_MIN / sizeof(uint32_t);
+
+	while (n * sizeof(uint32_t) < bytes && n < (1UL << 31))
+		n *= 2;
+	return n;
+}
+
+/* Folios the layout is expected to make: a share of each order's pages. */
+static double expected_folios(const struct params *p)
+{
+	double n = 0;
+	int k;
+
+	for (k = 0; k <= MAX_ORDER; k++)
+		n += p->layout.lru_fraction * p->layout.folio_share[k] / (1UL << k);
+	return n * p->layout.nr_pages;
+}
+
+/* Bytes of region r: as the layout is expected to fill it (folios and
+ * tree nodes with 5% to spare), or in the worst case, which is what is
+ * mapped; 0 when the run does not use it.  After the walk table. */
+static double region_bytes(const struct params *p, int r, int worst);
+static const char *region_name(int r);
+static void prepare_walks(struct lru_model *m, const struct params *p,
+			  struct rng *rng, int fault);
+
+static double base_region_bytes(const struct params *p, int r, int worst)
+{
+	double n = p->layout.nr_pages;
+	double folios = worst ? n : 1.05 * expected_folios(p);
+
+	switch (r) {
+	case R_MEMMAP:
+		return n * p->layout.desc_size;
+	case R_ARRAY:
+		return n * sizeof(union lru_slot);
+	case R_FOLIOS:
+		return p->layout.desc_size == MEMDESC_SIZE ? folios * sizeof(struct page) : 0;
+	case R_RMAP:
+		return p->work.rmap_share > 0 ?
+		       (double)rmap_entries(p->layout.nr_pages) * sizeof(uint32_t) : 0;
+	}
+	return 0;
+}
+
+static void refuse_size(const struct params *p, double need,
+			const struct mem_limit *avail)
+{
+	char b[3][32], parts[320] = "";
+	size_t used = 0;
+	int r;
+
+	for (r = 0; r < NR_REGIONS; r++)
+		if (region_bytes(p, r, 0) > 0)
+			used += snprintf(parts + used, sizeof(parts) - used, "%s%s %s",
+					 r ? " + " : "", region_name(r),
+					 human(region_bytes(p, r, 0), b[0], 32));
+	die("%s %s needs %s (%s), only %s available (%s)",
+	    p->size_opt, p->size_arg, human(need, b[1], 32), parts,
+	    human(avail->bytes, b[2], 32), avail->name);
+}
+
+/* Refuse, before allocating anything, a size this machine cannot hold. */
+static void check_fits(const struct params *p)
+{
+	struct mem_limit avail = mem_available();
+	double need = MAX_THREADS * THREAD_STACK + (16UL << 20); /* the rest */
+	int r;
+
+	for (r = 0; r < NR_REGIONS; r++)	/* each with its two guards */
+		if (region_bytes(p, r, 0) > 0)
+			need += region_bytes(p, r, 0) + 2 * HUGE_PAGE_SIZE;
+	if (avail.bytes >= 0 && need > avail.bytes)
+		refuse_size(p, need, &avail);
+	if (p->layout.nr_pages > UINT32_MAX)
+		die("%s %s is %lu pages; a folio's age, its LRU position, has 32 bits, so at most %lu",
+		    p->size_opt, p->size_arg, p->layout.nr_pages, (unsigned long)UINT32_MAX);
+}
+
+static void map_model(struct lru_model *m, const struct params *p)
+{
+	int r;
+
+	memset(m, 0, sizeof(*m));
+	m->nr_pages = p->layout.nr_pages;
+	m->desc_size = p->layout.desc_size;
+	m->nr_shares = p->run.threads;
+	m->work = p->work;
+	m->clflushopt = has_clflushopt();
+	/* Mappings are sized for the worst case; only what the layout
+	 * uses is ever faulted in. */
+	for (r = 0; r < NR_REGIONS; r++)
+		if (region_bytes(p, r, 1) > 0)
+			map_region(&m->region[r], region_bytes(p, r, 1), p->run.thp);
+	if (m->region[R_RMAP].addr)
+		m->rmap_mask = rmap_entries(m->nr_pages) - 1;
+	m->cursors = calloc((size_t)p->run.threads * p->work.nr_lists, sizeof(*m->cursors));
+	if (!m->cursors)
+		die("out of memory for the list cursors");
+	if (p->work.access == ACCESS_ISOLATE && p->run.threads > 1) {
+		m->locks = calloc((size_t)p->run.threads * p->work.nr_lists, sizeof(*m->locks));
+		if (!m->locks)
+			die("out of memory for the list locks");
+	}
+	m->descs = m->region[R_MEMMAP].addr;
+	m->lru = m->region[R_ARRAY].addr;
+	m->folios = m->region[R_FOLIOS].addr;
+	m->rmap = m->region[R_RMAP].addr;
+}
+
+static void free_model(struct lru_model *m)
+{
+	int r;
+
+	free(m->locks);
+	free(m->cursors);
+	for (r = 0; r < NR_REGIONS; r++)
+		unmap_region(&m->region[r]);
+}
+
+/* ==== The synthetic layout ============================================== */
 
 /*
  * A build lays the memmap out (which pfns are LRU folios of which order,
@@ -1419,6 +1678,8 @@ static size_t nr_chunks(const struct lru_model *m)
 	return (m->nr_pages + CHUNK_PFNS - 1) / CHUNK_PFNS;
 }
 
+/* ==== Replay of a real memmap =========================================== */
+
 /*
  * --memmap-from: the bits of /proc/kpageflags a layout needs
  * (include/uapi/linux/kernel-page-flags.h).
@@ -1487,6 +1748,162 @@ static void replay_chunk(struct lru_model *m, const struct build *b,
 	free(flags);
 	free(cgroup);
 }
+
+/* One pfn of a --lru-order file: a line of hex (0x, as the trace prints
+ * it) or decimal digits; blank lines and # comments give 0 and no pfn. */
+static int trace_pfn(const char *path, unsigned long line_no, char *line,
+		     unsigned long *pfn)
+{
+	char *end;
+
+	line[strcspn(line, "\r\n")] = 0;
+	if (!line[0] || line[0] == '#')
+		return 0;
+	errno = 0;
+	*pfn = strtoul(line, &end, !strncmp(line, "0x", 2) ? 16 : 10);
+	if (line[0] < '0' || line[0] > '9' || *end || errno)
+		die("--lru-order '%s' line %lu: '%.40s' is not a pfn", path, line_no, line);
+	return 1;
+}
+
+/* The trace's pfns inside the memmap's window, as model pfns, in the
+ * file's order; the file's insertions counted in *lines. */
+static unsigned long *read_trace(const char *path, const struct layout_knobs *lay,
+				 unsigned long nr_pages, unsigned long *nr, unsigned long *lines)
+{
+	FILE *f = fopen(path, "r");
+	unsigned long *pfns = NULL, cap = 0, pfn, line_no = 0;
+	char line[128];
+
+	if (!f)
+		die("--lru-order '%s': %s", path, strerror(errno));
+	*nr = *lines = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (!trace_pfn(path, ++line_no, line, &pfn))
+			continue;
+		++*lines;
+		if (pfn < lay->pfn_start || pfn - lay->pfn_start >= nr_pages)
+			continue;
+		if (*nr == cap) {
+			cap = cap ? 2 * cap : 4096;
+			pfns = realloc(pfns, cap * sizeof(*pfns));
+			if (!pfns)
+				die("out of memory for --lru-order");
+		}
+		pfns[(*nr)++] = pfn - lay->pfn_start;
+	}
+	if (ferror(f))
+		die("--lru-order '%s': %s", path, strerror(errno));
+	fclose(f);
+	return pfns;
+}
+
+/* The pfn of the first LRU folio after the folio at pfn, or nr_pages. */
+static unsigned long next_lru_pfn(const struct lru_model *m, unsigned long pfn)
+{
+	pfn += 1UL << PD_ORDER(*desc_word(m, pfn));
+	while (pfn < m->nr_pages && (*desc_word(m, pfn) & PD_TYPE) != PD_FOLIO)
+		pfn++;
+	return pfn;
+}
+
+/*
+ * --lru-order: the order a trace of mm_lru_insertion gave, for the
+ * folios whose head pfn it names.  The walks go from the LRU's tail,
+ * the oldest: folios the trace never names were added before it began,
+ * so they come first, in the order the seed gave; then the named ones
+ * by their last insertion (a folio added again, after isolation or
+ * rotation, counts where it went in last).  rank[pfn] is 0 for no LRU
+ * folio, 1 for one the trace does not name, i + 2 for the i-th pfn.
+ */
+static void order_from_trace(struct lru_model *m, const struct layout_knobs *lay)
+{
+	unsigned long nr, lines, i, k, pos = 0;
+	unsigned long *pfns = read_trace(lay->lru_order, lay, m->nr_pages, &nr, &lines);
+	uint32_t *rank = calloc(m->nr_pages, sizeof(*rank));
+
+	if (nr > UINT32_MAX - 2)
+		die("--lru-order '%s': over %u pfns in the memmap's window", lay->lru_order, UINT32_MAX - 2);
+	if (!rank)
+		die("out of memory for --lru-order");
+	memset(&m->trace, 0, sizeof(m->trace));
+	m->trace.lines = lines;
+	for (k = 0; k < m->nr_lru; k++)
+		rank[m->lru[k].pfn] = 1;
+	for (i = 0; i < nr; i++)
+		if (rank[pfns[i]])
+			rank[pfns[i]] = i + 2;
+		else
+			m->trace.off_lru++;
+	for (k = 0; k < m->nr_lru; k++)	/* the unnamed, in their order */
+		if (rank[m->lru[k].pfn] == 1)
+			m->lru[pos++].pfn = m->lru[k].pfn;
+	for (i = 0; i < nr; i++)	/* the named, by last insertion */
+		if (rank[pfns[i]] == i + 2) {
+			if (!m->trace.ordered || pfns[i] != next_lru_pfn(m, m->lru[pos - 1].pfn))
+				m->trace.runs++;
+			m->lru[pos++].pfn = pfns[i];
+			m->trace.ordered++;
+		}
+	free(rank);
+	free(pfns);
+	if (!m->trace.ordered)
+		die("--lru-order '%s': none of its %lu pfns heads an LRU folio of the memmap",
+		    lay->lru_order, m->trace.lines);
+}
+
+static int open_file(const char *opt, const char *path)
+{
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		die("%s '%s': %s", opt, path, strerror(errno));
+	return fd;
+}
+
+/* The pfns of a kpageflags file: 8 bytes each.  /proc says its files are
+ * empty, so count by reading. */
+static unsigned long file_pfns(const char *opt, const char *path)
+{
+	static char buf[1 << 16];
+	int fd = open_file(opt, path);
+	unsigned long long bytes = 0;
+	ssize_t got;
+
+	while ((got = read(fd, buf, sizeof(buf))) > 0)
+		bytes += got;
+	if (got < 0)
+		die("%s '%s': %s", opt, path, strerror(errno));
+	close(fd);
+	if (!bytes || bytes % 8)
+		die("%s '%s': %llu bytes, not a whole number of 8-byte pfn entries", opt, path, bytes);
+	return bytes / 8;
+}
+
+/* --memmap-from sets the size: the file's pfns, or the --pfns window. */
+static void size_from_file(struct params *p)
+{
+	unsigned long total = file_pfns("--memmap-from", p->layout.memmap_from);
+	unsigned long start = p->layout.pfn_start, count = p->layout.pfn_count, cgroups;
+
+	if (start >= total || (count && count > total - start))
+		die("--pfns %lu:%lu: '%s' has pfns 0 to %lu", start, count,
+		    p->layout.memmap_from, total - 1);
+	p->layout.nr_pages = count ? count : total - start;
+	p->size_opt = "--memmap-from";
+	p->size_arg = p->layout.memmap_from;
+	if (!p->layout.memcg)
+		return;
+	/* a pair: the live files, or two saved from the same pfns */
+	if (!p->layout.memcg_from)
+		p->layout.memcg_from = "/proc/kpagecgroup";
+	cgroups = file_pfns("--memcg-from", p->layout.memcg_from);
+	if (cgroups != total)
+		die("--memcg-from '%s': %lu pfns, but '%s' has %lu: not saved from the same pfns",
+		    p->layout.memcg_from, cgroups, p->layout.memmap_from, total);
+}
+
+/* ==== Build passes ====================================================== */
 
 /*
  * Fault chunks in (on the first build) and lay them out, each with a
@@ -1598,6 +2015,8 @@ static void make_folios(struct lru_model *m, int fault)
 	run_parallel(make_folios_part, m, nr);
 }
 
+/* ==== LRU order and links =============================================== */
+
 /*
  * Fisher-Yates from the top.  The partner of slot i is drawn
  * PREFETCH_DIST steps early and its line prefetched, so the random
@@ -1681,109 +2100,6 @@ static void order_runs(struct lru_model *m, struct rng *rng, double locality)
 		for (k = 0; k < len; k++)
 			m->lru[pos + k].pfn = *run_scratch(m, start + k);
 	}
-}
-
-/* One pfn of a --lru-order file: a line of hex (0x, as the trace prints
- * it) or decimal digits; blank lines and # comments give 0 and no pfn. */
-static int trace_pfn(const char *path, unsigned long line_no, char *line,
-		     unsigned long *pfn)
-{
-	char *end;
-
-	line[strcspn(line, "\r\n")] = 0;
-	if (!line[0] || line[0] == '#')
-		return 0;
-	errno = 0;
-	*pfn = strtoul(line, &end, !strncmp(line, "0x", 2) ? 16 : 10);
-	if (line[0] < '0' || line[0] > '9' || *end || errno)
-		die("--lru-order '%s' line %lu: '%.40s' is not a pfn", path, line_no, line);
-	return 1;
-}
-
-/* The trace's pfns inside the memmap's window, as model pfns, in the
- * file's order; the file's insertions counted in *lines. */
-static unsigned long *read_trace(const char *path, const struct layout_knobs *lay,
-				 unsigned long nr_pages, unsigned long *nr, unsigned long *lines)
-{
-	FILE *f = fopen(path, "r");
-	unsigned long *pfns = NULL, cap = 0, pfn, line_no = 0;
-	char line[128];
-
-	if (!f)
-		die("--lru-order '%s': %s", path, strerror(errno));
-	*nr = *lines = 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (!trace_pfn(path, ++line_no, line, &pfn))
-			continue;
-		++*lines;
-		if (pfn < lay->pfn_start || pfn - lay->pfn_start >= nr_pages)
-			continue;
-		if (*nr == cap) {
-			cap = cap ? 2 * cap : 4096;
-			pfns = realloc(pfns, cap * sizeof(*pfns));
-			if (!pfns)
-				die("out of memory for --lru-order");
-		}
-		pfns[(*nr)++] = pfn - lay->pfn_start;
-	}
-	if (ferror(f))
-		die("--lru-order '%s': %s", path, strerror(errno));
-	fclose(f);
-	return pfns;
-}
-
-/* The pfn of the first LRU folio after the folio at pfn, or nr_pages. */
-static unsigned long next_lru_pfn(const struct lru_model *m, unsigned long pfn)
-{
-	pfn += 1UL << PD_ORDER(*desc_word(m, pfn));
-	while (pfn < m->nr_pages && (*desc_word(m, pfn) & PD_TYPE) != PD_FOLIO)
-		pfn++;
-	return pfn;
-}
-
-/*
- * --lru-order: the order a trace of mm_lru_insertion gave, for the
- * folios whose head pfn it names.  The walks go from the LRU's tail,
- * the oldest: folios the trace never names were added before it began,
- * so they come first, in the order the seed gave; then the named ones
- * by their last insertion (a folio added again, after isolation or
- * rotation, counts where it went in last).  rank[pfn] is 0 for no LRU
- * folio, 1 for one the trace does not name, i + 2 for the i-th pfn.
- */
-static void order_from_trace(struct lru_model *m, const struct layout_knobs *lay)
-{
-	unsigned long nr, lines, i, k, pos = 0;
-	unsigned long *pfns = read_trace(lay->lru_order, lay, m->nr_pages, &nr, &lines);
-	uint32_t *rank = calloc(m->nr_pages, sizeof(*rank));
-
-	if (nr > UINT32_MAX - 2)
-		die("--lru-order '%s': over %u pfns in the memmap's window", lay->lru_order, UINT32_MAX - 2);
-	if (!rank)
-		die("out of memory for --lru-order");
-	memset(&m->trace, 0, sizeof(m->trace));
-	m->trace.lines = lines;
-	for (k = 0; k < m->nr_lru; k++)
-		rank[m->lru[k].pfn] = 1;
-	for (i = 0; i < nr; i++)
-		if (rank[pfns[i]])
-			rank[pfns[i]] = i + 2;
-		else
-			m->trace.off_lru++;
-	for (k = 0; k < m->nr_lru; k++)	/* the unnamed, in their order */
-		if (rank[m->lru[k].pfn] == 1)
-			m->lru[pos++].pfn = m->lru[k].pfn;
-	for (i = 0; i < nr; i++)	/* the named, by last insertion */
-		if (rank[pfns[i]] == i + 2) {
-			if (!m->trace.ordered || pfns[i] != next_lru_pfn(m, m->lru[pos - 1].pfn))
-				m->trace.runs++;
-			m->lru[pos++].pfn = pfns[i];
-			m->trace.ordered++;
-		}
-	free(rank);
-	free(pfns);
-	if (!m->trace.ordered)
-		die("--lru-order '%s': none of its %lu pfns heads an LRU folio of the memmap",
-		    lay->lru_order, m->trace.lines);
 }
 
 /* Turn the pfns in LRU positions [start, end) into folio pointers. */
@@ -1920,18 +2236,6 @@ static void rmap_part(void *arg, int i, int nr)
 	}
 }
 
-/* Entries of the rmap pool: a power of two, an eighth of the memmap's
- * 64-byte descriptors in bytes, at least RMAP_POOL_MIN. */
-static unsigned long rmap_entries(unsigned long nr_pages)
-{
-	double bytes = (double)nr_pages * sizeof(struct page) / 8;
-	unsigned long n = RMAP_POOL_MIN / sizeof(uint32_t);
-
-	while (n * sizeof(uint32_t) < bytes && n < (1UL << 31))
-		n *= 2;
-	return n;
-}
-
 /* Levels of a 64-way tree over n entries, and nodes on all levels. */
 static int xa_height(unsigned long n, unsigned long *nodes)
 {
@@ -2000,127 +2304,7 @@ static void build_xarray(struct lru_model *m, struct xa_node *pool,
 	free(place);
 }
 
-/* Folios the layout is expected to make: a share of each order's pages. */
-static double expected_folios(const struct params *p)
-{
-	double n = 0;
-	int k;
-
-	for (k = 0; k <= MAX_ORDER; k++)
-		n += p->layout.lru_fraction * p->layout.folio_share[k] / (1UL << k);
-	return n * p->layout.nr_pages;
-}
-
-/* Bytes of region r: as the layout is expected to fill it (folios and
- * tree nodes with 5% to spare), or in the worst case, which is what is
- * mapped; 0 when the run does not use it.  After the walk table. */
-static double region_bytes(const struct params *p, int r, int worst);
-static const char *region_name(int r);
-static void prepare_walks(struct lru_model *m, const struct params *p,
-			  struct rng *rng, int fault);
-
-static double base_region_bytes(const struct params *p, int r, int worst)
-{
-	double n = p->layout.nr_pages;
-	double folios = worst ? n : 1.05 * expected_folios(p);
-
-	switch (r) {
-	case R_MEMMAP:
-		return n * p->layout.desc_size;
-	case R_ARRAY:
-		return n * sizeof(union lru_slot);
-	case R_FOLIOS:
-		return p->layout.desc_size == MEMDESC_SIZE ? folios * sizeof(struct page) : 0;
-	case R_RMAP:
-		return p->work.rmap_share > 0 ?
-		       (double)rmap_entries(p->layout.nr_pages) * sizeof(uint32_t) : 0;
-	}
-	return 0;
-}
-
-static void refuse_size(const struct params *p, double need,
-			const struct mem_limit *avail)
-{
-	char b[3][32], parts[320] = "";
-	size_t used = 0;
-	int r;
-
-	for (r = 0; r < NR_REGIONS; r++)
-		if (region_bytes(p, r, 0) > 0)
-			used += snprintf(parts + used, sizeof(parts) - used, "%s%s %s",
-					 r ? " + " : "", region_name(r),
-					 human(region_bytes(p, r, 0), b[0], 32));
-	die("%s %s needs %s (%s), only %s available (%s)",
-	    p->size_opt, p->size_arg, human(need, b[1], 32), parts,
-	    human(avail->bytes, b[2], 32), avail->name);
-}
-
-/* Refuse, before allocating anything, a size this machine cannot hold. */
-static void check_fits(const struct params *p)
-{
-	struct mem_limit avail = mem_available();
-	double need = MAX_THREADS * THREAD_STACK + (16UL << 20); /* the rest */
-	int r;
-
-	for (r = 0; r < NR_REGIONS; r++)	/* each with its two guards */
-		if (region_bytes(p, r, 0) > 0)
-			need += region_bytes(p, r, 0) + 2 * HUGE_PAGE_SIZE;
-	if (avail.bytes >= 0 && need > avail.bytes)
-		refuse_size(p, need, &avail);
-	if (p->layout.nr_pages > UINT32_MAX)
-		die("%s %s is %lu pages; a folio's age, its LRU position, has 32 bits, so at most %lu",
-		    p->size_opt, p->size_arg, p->layout.nr_pages, (unsigned long)UINT32_MAX);
-}
-
-static void map_model(struct lru_model *m, const struct params *p)
-{
-	int r;
-
-	memset(m, 0, sizeof(*m));
-	m->nr_pages = p->layout.nr_pages;
-	m->desc_size = p->layout.desc_size;
-	m->nr_shares = p->run.threads;
-	m->work = p->work;
-	m->clflushopt = has_clflushopt();
-	/* Mappings are sized for the worst case; only what the layout
-	 * uses is ever faulted in. */
-	for (r = 0; r < NR_REGIONS; r++)
-		if (region_bytes(p, r, 1) > 0)
-			map_region(&m->region[r], region_bytes(p, r, 1), p->run.thp);
-	if (m->region[R_RMAP].addr)
-		m->rmap_mask = rmap_entries(m->nr_pages) - 1;
-	m->cursors = calloc((size_t)p->run.threads * p->work.nr_lists, sizeof(*m->cursors));
-	if (!m->cursors)
-		die("out of memory for the list cursors");
-	if (p->work.access == ACCESS_ISOLATE && p->run.threads > 1) {
-		m->locks = calloc((size_t)p->run.threads * p->work.nr_lists, sizeof(*m->locks));
-		if (!m->locks)
-			die("out of memory for the list locks");
-	}
-	m->descs = m->region[R_MEMMAP].addr;
-	m->lru = m->region[R_ARRAY].addr;
-	m->folios = m->region[R_FOLIOS].addr;
-	m->rmap = m->region[R_RMAP].addr;
-}
-
-static void free_model(struct lru_model *m)
-{
-	int r;
-
-	free(m->locks);
-	free(m->cursors);
-	for (r = 0; r < NR_REGIONS; r++)
-		unmap_region(&m->region[r]);
-}
-
-static int open_file(const char *opt, const char *path)
-{
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		die("%s '%s': %s", opt, path, strerror(errno));
-	return fd;
-}
+/* ==== A build and its self-check ======================================== */
 
 /* Build the model of seed; fault the memory in first if asked. */
 static void build_model(struct lru_model *m, const struct params *p,
@@ -2226,7 +2410,7 @@ static struct lru_check check_lru(const struct lru_model *m)
 	return c;
 }
 
-/* ==== Walks ============================================================= */
+/* ==== Per-folio work ==================================================== */
 
 /*
  * A walk only walks its share (all of it unless -t): it reads what the
@@ -2353,27 +2537,21 @@ static inline unsigned long visit(const struct lru_model *m,
 
 /*
  * Call a walk template with the model's per-folio work as constants:
- * one switch per walk, none per folio.  The template's last two
- * parameters are access and rmap.
+ * one choice per walk, none per folio.  The template's last two
+ * parameters are access and rmap.  Both macros are expressions (the
+ * caller returns their value), so no control flow hides in them.
  */
+#define WITH_RMAP(m, template, access, ...)				\
+	((m)->rmap ? template(__VA_ARGS__, access, 1) :			\
+		     template(__VA_ARGS__, access, 0))
 #define WITH_WORK(m, template, ...)					\
-	do {								\
-		int rmap_ = (m)->rmap != NULL;				\
-		switch ((m)->work.access) {					\
-		case ACCESS_READ:					\
-			return rmap_ ? template(__VA_ARGS__, ACCESS_READ, 1) : \
-				       template(__VA_ARGS__, ACCESS_READ, 0); \
-		case ACCESS_WRITE:					\
-			return rmap_ ? template(__VA_ARGS__, ACCESS_WRITE, 1) : \
-				       template(__VA_ARGS__, ACCESS_WRITE, 0); \
-		case ACCESS_ATOMIC:					\
-			return rmap_ ? template(__VA_ARGS__, ACCESS_ATOMIC, 1) : \
-				       template(__VA_ARGS__, ACCESS_ATOMIC, 0); \
-		default:						\
-			return rmap_ ? template(__VA_ARGS__, ACCESS_ISOLATE, 1) : \
-				       template(__VA_ARGS__, ACCESS_ISOLATE, 0); \
-		}							\
-	} while (0)
+	((m)->work.access == ACCESS_READ ?				\
+		WITH_RMAP(m, template, ACCESS_READ, __VA_ARGS__) :	\
+	 (m)->work.access == ACCESS_WRITE ?				\
+		WITH_RMAP(m, template, ACCESS_WRITE, __VA_ARGS__) :	\
+	 (m)->work.access == ACCESS_ATOMIC ?				\
+		WITH_RMAP(m, template, ACCESS_ATOMIC, __VA_ARGS__) :	\
+		WITH_RMAP(m, template, ACCESS_ISOLATE, __VA_ARGS__))
 
 /* The defaults' work, which the *_plain kernels are built for. */
 static int plain_work(const struct lru_model *m)
@@ -2389,6 +2567,8 @@ static struct walk_result result(unsigned long sum, unsigned long visits,
 
 	return r;
 }
+
+/* ==== Walk kernels ====================================================== */
 
 /*
  * Every pfn of the share in order, as a pfn scanner must: read the
@@ -2484,17 +2664,14 @@ static NOINLINE struct walk_result walk_physical(const struct lru_model *m,
 		return walk_physical_plain(m, share);
 	switch (m->desc_size) {
 	case 32:
-		if (jump)
-			WITH_WORK(m, physical, m, share, 1, 32);
-		WITH_WORK(m, physical, m, share, 0, 32);
+		return jump ? WITH_WORK(m, physical, m, share, 1, 32) :
+			      WITH_WORK(m, physical, m, share, 0, 32);
 	case MEMDESC_SIZE:
-		if (jump)
-			WITH_WORK(m, physical, m, share, 1, MEMDESC_SIZE);
-		WITH_WORK(m, physical, m, share, 0, MEMDESC_SIZE);
+		return jump ? WITH_WORK(m, physical, m, share, 1, MEMDESC_SIZE) :
+			      WITH_WORK(m, physical, m, share, 0, MEMDESC_SIZE);
 	default:
-		if (jump)
-			WITH_WORK(m, physical, m, share, 1, 64);
-		WITH_WORK(m, physical, m, share, 0, 64);
+		return jump ? WITH_WORK(m, physical, m, share, 1, 64) :
+			      WITH_WORK(m, physical, m, share, 0, 64);
 	}
 }
 
@@ -2565,7 +2742,7 @@ static NOINLINE struct walk_result walk_list(const struct lru_model *m,
 {
 	if (m->work.nr_lists == 1 && plain_work(m))
 		return walk_list_plain(m, share);
-	WITH_WORK(m, lists, m, share);
+	return WITH_WORK(m, lists, m, share);
 }
 
 /* Folio pointers in LRU order: independent loads, many misses in flight. */
@@ -2601,7 +2778,7 @@ static NOINLINE struct walk_result walk_array(const struct lru_model *m,
 {
 	if (plain_work(m))
 		return walk_array_plain(m, share);
-	WITH_WORK(m, array, m, share);
+	return WITH_WORK(m, array, m, share);
 }
 
 /* The same pointers in the radix tree: down from the root to each leaf
@@ -2638,8 +2815,10 @@ static ALWAYS_INLINE struct walk_result xarray(const struct lru_model *m,
 static NOINLINE struct walk_result walk_xarray(const struct lru_model *m,
 					       int share)
 {
-	WITH_WORK(m, xarray, m, share);
+	return WITH_WORK(m, xarray, m, share);
 }
+
+/* ==== The walk table ==================================================== */
 
 /* The tree's nodes, for a tree over the folios expected, or over every
  * pfn (the worst case). */
@@ -2759,25 +2938,636 @@ static void prepare_walks(struct lru_model *m, const struct params *p,
 	}
 }
 
-/*
- * Timing, statistics, self-check
- */
+/* ==== The option table ================================================== */
 
-/* The smallest step CLOCK_MONOTONIC shows: clock_getres() may flatter. */
-static double clock_tick(void)
+/* -c and -m: the last of them wins, but not both. */
+static void set_count(struct params *p, const char *opt, const char *arg)
 {
-	double best = 1, t0, t1;
-	int i;
+	const char *name = opt[1] == 'c' ? "-c" : "-m";
 
-	for (i = 0; i < 100; i++) {
-		t0 = now();
-		while ((t1 = now()) == t0)
-			;
-		if (t1 - t0 < best)
-			best = t1 - t0;
-	}
-	return best;
+	if (p->size_opt && strcmp(p->size_opt, name))
+		die_usage("%s '%s': -c and -m both give the size; use one", opt, arg);
+	p->layout.nr_pages = opt[1] == 'c' ? parse_count(opt, arg) : parse_size(opt, arg);
+	p->size_opt = name;
+	p->size_arg = arg;
 }
+
+static void set_verbose(struct params *p, const char *opt, const char *arg)
+{
+	(void)opt;
+	(void)arg;
+	p->out.verbose++;
+}
+
+/* --folio-order=K and --folios=MIX both set the mix, so not both. */
+static void set_folios(struct params *p, const char *opt, const char *arg)
+{
+	if (p->folio_opt && strcmp(p->folio_opt, opt))
+		die_usage("%s '%s': --folio-order and --folios both give the folio sizes; use one", opt, arg);
+	p->folio_opt = !strcmp(opt, "--folios") ? "--folios" : "--folio-order";
+	if (!strcmp(opt, "--folios")) {
+		parse_folios(opt, arg, p->layout.folio_share);
+		return;
+	}
+	memset(p->layout.folio_share, 0, sizeof(p->layout.folio_share));
+	p->layout.folio_share[parse_ulong(opt, arg, 0, MAX_ORDER)] = 1;
+}
+
+/* A:B values: A into left (len bytes), B returned; form names the
+ * grammar in the error. */
+static const char *split_pair(const char *opt, const char *arg, char *left,
+			      size_t len, const char *form)
+{
+	const char *colon = strchr(arg, ':');
+
+	if (!colon || (size_t)(colon - arg) >= len)
+		die_usage("%s '%s': not %s", opt, arg, form);
+	memcpy(left, arg, colon - arg);
+	left[colon - arg] = 0;
+	return colon + 1;
+}
+
+/* --rmap=M:J: a share M of folios is mapped, each costing J hops. */
+static void set_rmap(struct params *p, const char *opt, const char *arg)
+{
+	char share[64], what[128];
+	const char *hops = split_pair(opt, arg, share, sizeof(share), "SHARE:HOPS (e.g. 0.5:3)");
+
+	/* errors in one part quote the whole value, then the part */
+	snprintf(what, sizeof(what), "%s '%s': share", opt, arg);
+	p->work.rmap_share = parse_real(what, share, 0, 1);
+	snprintf(what, sizeof(what), "%s '%s': hops", opt, arg);
+	p->work.rmap_hops = parse_ulong(what, hops, 1, MAX_RMAP_HOPS);
+}
+
+static void set_struct_page(struct params *p, const char *opt, const char *arg)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(desc_kinds); i++)
+		if (!strcmp(arg, desc_kinds[i].name)) {
+			p->layout.desc_size = desc_kinds[i].size;
+			return;
+		}
+	die_usage("%s '%s': must be one of %s|%s|%s", opt, arg, desc_kinds[0].name,
+		  desc_kinds[1].name, desc_kinds[2].name);
+}
+
+/* --walks=NAME,...: the walks to time, by short or printed name; the
+ * physical walk is always the baseline, first. */
+static void set_walks(struct params *p, const char *opt, const char *arg)
+{
+	char buf[256], *name, *save;
+	int w, s;
+
+	if (strlen(arg) >= sizeof(buf))
+		die_usage("%s '%.20s...': too long", opt, arg);
+	strcpy(buf, arg);
+	p->run.walk[0] = 0;
+	p->run.nr_walks = 1;
+	for (name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		for (w = 0; w < NR_WALKS; w++)
+			if (!strcmp(name, walks[w].name) || !strcmp(name, walks[w].label))
+				break;
+		if (w == NR_WALKS)
+			die_usage("%s '%s': no walk named '%s'", opt, arg, name);
+		if (!w)
+			die_usage("%s '%s': the physical walk is always timed, as the baseline; name only the walks to compare with it", opt, arg);
+		for (s = 0; s < p->run.nr_walks; s++)
+			if (p->run.walk[s] == w)
+				die_usage("%s '%s': '%s' given twice", opt, arg, name);
+		p->run.walk[p->run.nr_walks++] = w;
+	}
+	if (p->run.nr_walks < 2)
+		die_usage("%s '%s': name at least one walk to compare with the physical one", opt, arg);
+}
+
+/* --pfns=START:COUNT: a window of the --memmap-from file. */
+static void set_pfns(struct params *p, const char *opt, const char *arg)
+{
+	char start[32], what[128];
+	const char *count = split_pair(opt, arg, start, sizeof(start), "START:COUNT (e.g. 0:1048576)");
+
+	snprintf(what, sizeof(what), "%s '%s': start", opt, arg);
+	p->layout.pfn_start = parse_ulong(what, start, 0, ULONG_MAX);
+	snprintf(what, sizeof(what), "%s '%s': count", opt, arg);
+	p->layout.pfn_count = parse_ulong(what, count, 1, UINT32_MAX);
+}
+
+static void show_help(struct params *p, const char *opt, const char *arg);
+
+static void show_version(struct params *p, const char *opt, const char *arg)
+{
+	(void)p;
+	(void)opt;
+	(void)arg;
+	printf("scan %s\n", SCAN_VERSION);
+	flush_results(1);
+	exit(0);
+}
+
+/* How an option's value reaches its field of struct params. */
+enum opt_kind {
+	OPT_CUSTOM,	/* .set reads it: the grammar needs its own code */
+	OPT_FLAG,	/* no value: the int field becomes 1 */
+	OPT_INT,	/* a whole number in [lo, hi], into an int */
+	OPT_ULONG,	/* the same into an unsigned long (.hex: 0x too) */
+	OPT_REAL,	/* a decimal in [min, max] (.above: not min itself) */
+	OPT_CHOICE,	/* one of .names, its index into an int-sized enum */
+	OPT_FILE,	/* a path, not empty, into a const char * */
+};
+
+_Static_assert(sizeof(enum access) == sizeof(int) && sizeof(enum thp_mode) == sizeof(int),
+	       "OPT_CHOICE writes enums as int");
+
+/*
+ * The option table: parsing, the defaults, the usage text, the CSV and
+ * JSON columns, the preset, plain_knobs() and the checks of --original
+ * and --memmap-from all read it.  .field is the option's knob: options
+ * that set the same field (-c and -m, --folio-order and --folios) are
+ * one knob, so the preset and --original can tell what the command
+ * line set.  A typed row's .def is its default (the only one); its
+ * help gets "(default ...)" from it when .show_def says so.
+ */
+struct option_spec {
+	char short_name;	/* 0 for a long option only */
+	const char *long_name;	/* NULL for a short option only */
+	const char *metavar;	/* NULL if it takes no value */
+	enum opt_kind kind;
+	size_t field;		/* offsetof(struct params, its field) */
+	unsigned long lo, hi;	/* OPT_INT, OPT_ULONG */
+	double min, max;	/* OPT_REAL */
+	int above, hex, show_def;
+	const char *const *names; /* OPT_CHOICE */
+	double def;		/* a typed row's default */
+	void (*set)(struct params *p, const char *opt, const char *arg);
+	const char *help;
+	size_t size;		/* sizeof its field */
+	const char *csv;	/* its CSV and JSON column, if it has one */
+	int model;		/* off its default, the walks measure code */
+	const char *kernel_like; /* its --kernel-like value, if the preset sets it */
+	int file_decides;	/* a --memmap-from file decides it */
+	int original_fixes;	/* --original fixes it: never with --original */
+};
+
+#define FIELD(f)	.field = offsetof(struct params, f), \
+			.size = sizeof(((struct params *)0)->f)
+#define NO_FIELD	.field = (size_t)-1
+#define CUSTOM(f, fn)	.kind = OPT_CUSTOM, FIELD(f), .set = fn
+#define FLAG(f)		.kind = OPT_FLAG, FIELD(f)
+#define INT(f, l, h, d)	.kind = OPT_INT, FIELD(f), .lo = l, .hi = h, .def = d
+#define ULONG(f, l, h, d) .kind = OPT_ULONG, FIELD(f), .lo = l, .hi = h, .def = d
+#define REAL(f, l, h, d) .kind = OPT_REAL, FIELD(f), .min = l, .max = h, .def = d
+#define CHOICE(f, n, d)	.kind = OPT_CHOICE, FIELD(f), .names = n, .def = d
+#define FILE_NAME(f)	.kind = OPT_FILE, FIELD(f)
+
+/*
+ * The option table: parsing, defaults, help and the fuzz target read it.
+ * To add a knob of the kinds above:
+ *
+ *   1. its field in the group it belongs to: layout_knobs (what the
+ *      memmap holds), work_knobs (what a walk does: the model copies
+ *      them, so walks read m->work) or run_knobs (how the run goes);
+ *   2. its row here: kind, field, limits, default, help, and what it
+ *      is: .csv its column (knob_fields() adds it at the end, so no
+ *      column moves), .model if off its default the walks measure code
+ *      (plain_knobs()), .kernel_like its preset value, .file_decides
+ *      if a --memmap-from file sets it, .original_fixes if --original
+ *      rules it out;
+ *   3. its use, where the layout, a walk or the run needs it;
+ *   4. its line in scan.1 (tests/t-knobs.sh holds every row to scan.1
+ *      and to the CSV header).
+ *
+ * A -v line about it or a check across options (check_params()) only
+ * where a reader needs one.
+ */
+static const struct option_spec options[] = {
+	{ 'c', NULL, "N", CUSTOM(layout.nr_pages, set_count),
+	  .help = "N million pages (decimals allowed; default 1)" },
+	{ 'm', NULL, "SIZE", CUSTOM(layout.nr_pages, set_count),
+	  .help = "memory to simulate in 4 KiB pages (64M, 40G)" },
+	{ 's', NULL, "SEED", ULONG(layout.seed, 0, ULONG_MAX, 0), .hex = 1, .csv = "seed",
+	  .help = "seed of the layout and LRU order (default: clock)" },
+	{ 'r', NULL, "N", INT(run.rounds, 1, MAX_ROUNDS, 0),	/* 0: by cost */
+	  .help = "time each walk N times (default: by cost)" },
+	{ 't', NULL, "N", INT(run.threads, 1, MAX_THREADS, 1), .show_def = 1,
+	  .csv = "threads", .model = 1,
+	  .help = "N threads walk their own shares at once" },
+	{ 'v', NULL, NULL, CUSTOM(out.verbose, set_verbose),
+	  .help = "more detail: -v, -vv, -vvv" },
+	{ 'q', NULL, NULL, FLAG(out.quiet),
+	  .help = "no warnings about the figures (errors stay)" },
+	{ 0, "walks", "NAME,...", CUSTOM(run.walk, set_walks), .original_fixes = 1,
+	  .help = "walks to compare with the physical one, in order" },
+	{ 0, "format", "text|csv|json", CHOICE(out.format, format_names, FORMAT_TEXT),
+	  .help = "results as the original's lines (default) or data" },
+	/* the kernel maps its memmap with 2 MiB pages (vmemmap PMDs on
+	 * x86-64); --thp=system is the original's chance */
+	{ 0, "thp", "always|never|system", CHOICE(run.thp, thp_names, THP_ALWAYS),
+	  .csv = "thp", .original_fixes = 1,
+	  .kernel_like = "always",	/* the vmemmap's PMD mapping */
+	  .help = "2 MiB memmap pages (default), 4 KiB, or any" },
+	{ 0, "cache", "cold|warm", CHOICE(run.cache, cache_names, CACHE_COLD),
+	  .csv = "cache", .original_fixes = 1,
+	  .help = "flush caches before each walk (default) or not" },
+	{ 0, "cpu", "N", INT(run.cpu, 0, 65535, -1),	/* -1: the kernel places it */
+	  .help = "run on CPU N only" },
+	{ 0, "builds", "N", INT(run.builds, 1, MAX_ROUNDS, 1), .show_def = 1,
+	  .csv = "builds", .original_fixes = 1,
+	  .help = "build and time N models in turn" },
+	{ 0, "lru-fraction", "F", REAL(layout.lru_fraction, 0, 1, 1), .above = 1, .show_def = 1,
+	  .csv = "lru_fraction", .model = 1, .file_decides = 1,
+	  .kernel_like = "0.85",	/* reclaim runs near the watermarks */
+	  .help = "share of pages on the LRU, 0 < F <= 1" },
+	{ 0, "non-lru", "spread|pageblock|buddy", CHOICE(layout.non_lru, non_lru_names, NON_LRU_SPREAD),
+	  .csv = "non_lru", .file_decides = 1,
+	  .kernel_like = "pageblock",	/* grouped by migratetype */
+	  .show_def = 1, .help = "where the other pages sit" },
+	{ 0, "folio-order", "K", CUSTOM(layout.folio_share, set_folios),
+	  .csv = "folios", .model = 1, .file_decides = 1,
+	  .help = "LRU folios of 2^K pages, K = 0..10 (default 0)" },
+	{ 0, "folios", "ORDER:PCT,...", CUSTOM(layout.folio_share, set_folios),
+	  .csv = "folios", .model = 1, .file_decides = 1,
+	  .kernel_like = "0:65,2:5,4:5,9:25", /* anon order 0, mTHP, file THP */
+	  .help = "a mix of folio orders by share of LRU pages" },
+	{ 0, "phys", "every|jump", CHOICE(work.phys, phys_names, PHYS_EVERY),
+	  .csv = "phys", .model = 1,
+	  .help = "physical walk reads every page (default) or jumps" },
+	{ 0, "locality", "L", REAL(layout.locality, 1, MAX_RUN, 1), .show_def = 1,
+	  .csv = "locality", .model = 1,
+	  .kernel_like = "8",		/* pcp batches, after some churn */
+	  .help = "mean run of pfn-adjacent LRU folios" },
+	{ 0, "access", "read|write|atomic|isolate", CHOICE(work.access, access_names, ACCESS_READ),
+	  .csv = "access", .model = 1,
+	  .kernel_like = "isolate",	/* isolate_lru_folios() */
+	  .show_def = 1, .help = "work per folio in every walk" },
+	/* one list, as the original; K lists are walked in turn, one folio
+	 * from each unless --chunk says more */
+	{ 0, "lists", "K", INT(work.nr_lists, 1, MAX_LISTS, 1), .show_def = 1,
+	  .csv = "lists", .model = 1,
+	  .kernel_like = "40",		/* 4 evictable lists x 10 memcgs */
+	  .help = "LRU lists per thread, walked in turn" },
+	{ 0, "chunk", "N", ULONG(work.chunk, 1, UINT32_MAX, 1), .show_def = 1,
+	  .csv = "chunk",
+	  .kernel_like = "32",		/* SWAP_CLUSTER_MAX */
+	  .help = "folios taken from each list per turn" },
+	{ 0, "rmap", "SHARE:HOPS", CUSTOM(work.rmap_share, set_rmap),
+	  .csv = "rmap_share", .model = 1,
+	  .kernel_like = "0.5:3",	/* anon_vma/VMA/PTE for mapped folios */
+	  .help = "mapped folios cost HOPS dependent misses each" },
+	{ 0, "struct-page", "64|32|8", CUSTOM(layout.desc_size, set_struct_page),
+	  .csv = "struct_page", .model = 1,
+	  .help = "bytes per page descriptor (default 64)" },
+	{ 0, "memcg-share", "F", REAL(layout.memcg_share, 0, 1, 1), .above = 1,
+	  .csv = "memcg_share",
+	  .help = "share of LRU folios in the memcg reclaim targets" },
+	{ 0, "memmap-from", "FILE", FILE_NAME(layout.memmap_from), .csv = "memmap_from",
+	  .help = "lay the memmap out as a kpageflags file says" },
+	{ 0, "pfns", "START:COUNT", CUSTOM(layout.pfn_start, set_pfns),
+	  .help = "replay COUNT pfns of it from START" },
+	{ 0, "memcg", "INODE", ULONG(layout.memcg, 1, ULONG_MAX, 0), .csv = "memcg",
+	  .help = "reclaim targets the replayed memcg of that inode" },
+	{ 0, "memcg-from", "FILE", FILE_NAME(layout.memcg_from),
+	  .help = "its kpagecgroup (default /proc/kpagecgroup)" },
+	{ 0, "lru-order", "FILE", FILE_NAME(layout.lru_order),
+	  .help = "LRU order of the pfns a trace-lru.sh FILE names" },
+	{ 0, "kernel-like", NULL, FLAG(run.kernel_like), .csv = "kernel_like",
+	  .original_fixes = 1,
+	  .help = "realistic values for every knob not given" },
+	{ 0, "original", NULL, FLAG(run.original), .csv = "original",
+	  .help = "the 2023 protocol: walks once, no flush, system THP" },
+	{ 'h', "help", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_help,
+	  .help = "print this help and exit" },
+	{ 'V', "version", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_version,
+	  .help = "print the version and exit" },
+};
+
+/* Read one option's value into its field. */
+static void set_option(struct params *p, const struct option_spec *o,
+		       const char *opt, const char *arg)
+{
+	void *field;
+	double v;
+
+	if (o->kind == OPT_CUSTOM) {	/* its field may be NO_FIELD */
+		o->set(p, opt, arg);
+		return;
+	}
+	field = (char *)p + o->field;
+	switch (o->kind) {
+	case OPT_CUSTOM:
+		break;
+	case OPT_FLAG:
+		*(int *)field = 1;
+		break;
+	case OPT_INT:
+		*(int *)field = parse_number(opt, arg, o->lo, o->hi, 0);
+		break;
+	case OPT_ULONG:
+		*(unsigned long *)field = parse_number(opt, arg, o->lo, o->hi, o->hex);
+		break;
+	case OPT_REAL:
+		v = parse_real(opt, arg, o->min, o->max);
+		if (o->above && v <= o->min)
+			die_usage("%s '%s': must be more than %.10g", opt, arg, o->min);
+		*(double *)field = v;
+		break;
+	case OPT_CHOICE:
+		*(int *)field = parse_choice(opt, arg, o->names);
+		break;
+	case OPT_FILE:
+		if (!*arg)
+			die_usage("%s '': needs a file", opt);
+		*(const char **)field = arg;
+		break;
+	}
+}
+
+/* Every typed row's default into its field. */
+static void set_defaults(struct params *p)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(options); i++) {
+		const struct option_spec *o = &options[i];
+		void *field;
+
+		if (o->kind == OPT_CUSTOM || o->kind == OPT_FLAG || o->kind == OPT_FILE)
+			continue;	/* these start as the literals say */
+		field = (char *)p + o->field;
+		if (o->kind == OPT_INT || o->kind == OPT_CHOICE)
+			*(int *)field = (int)o->def;
+		else if (o->kind == OPT_ULONG)
+			*(unsigned long *)field = (unsigned long)o->def;
+		else if (o->kind == OPT_REAL)
+			*(double *)field = o->def;
+	}
+}
+
+/* A typed row's default as help prints it. */
+static const char *default_text(const struct option_spec *o, char *buf, size_t len)
+{
+	if (o->kind == OPT_CHOICE)
+		return o->names[(int)o->def];
+	snprintf(buf, len, "%.10g", o->def);
+	return buf;
+}
+
+/* Which options were given is a bit mask in struct params. */
+_Static_assert(ARRAY_SIZE(options) <= 64, "params.given has a bit per option");
+
+/* ==== The command line ================================================== */
+
+static void show_help(struct params *p, const char *opt, const char *arg)
+{
+	size_t i;
+	int w;
+
+	(void)p;
+	(void)opt;
+	(void)arg;
+	printf("usage: scan [options]\n\n"
+	       "Time walks over a simulated memmap of 64-byte struct pages and print how\n"
+	       "much faster the physical (pfn order) walk is than each LRU-order walk.\n\n"
+	       "options:\n");
+	for (i = 0; i < ARRAY_SIZE(options); i++) {
+		const struct option_spec *o = &options[i];
+		char left[64], help[128], def[32];
+
+		if (o->short_name && o->long_name)
+			snprintf(left, sizeof(left), "-%c, --%s", o->short_name, o->long_name);
+		else if (o->short_name)
+			snprintf(left, sizeof(left), "-%c %s", o->short_name, o->metavar ? o->metavar : "");
+		else if (o->metavar)
+			snprintf(left, sizeof(left), "--%s=%s", o->long_name, o->metavar);
+		else
+			snprintf(left, sizeof(left), "--%s", o->long_name);
+		if (o->show_def)
+			snprintf(help, sizeof(help), "%s (default %s)", o->help,
+				 default_text(o, def, sizeof(def)));
+		else
+			snprintf(help, sizeof(help), "%s", o->help);
+		if (strlen(left) > 26)
+			printf("  %s\n  %-26s %s\n", left, "", help);
+		else
+			printf("  %-26s %s\n", left, help);
+	}
+	printf("\nwalks (the first is the baseline):\n");
+	for (w = 0; w < NR_WALKS; w++)
+		printf("  %-26s %s\n", walks[w].label, walks[w].help);
+	flush_results(1);
+	exit(0);
+}
+
+static const struct option_spec *find_short(char c)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(options); i++)
+		if (options[i].short_name == c)
+			return &options[i];
+	return NULL;
+}
+
+static const struct option_spec *find_long(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(options); i++)
+		if (options[i].long_name && strlen(options[i].long_name) == len &&
+		    !strncmp(options[i].long_name, name, len))
+			return &options[i];
+	return NULL;
+}
+
+/* Apply option o, and remember it was given. */
+static void apply(struct params *p, const struct option_spec *o,
+		  const char *opt, const char *arg)
+{
+	p->given |= 1ULL << (o - options);
+	set_option(p, o, opt, arg);
+}
+
+/* "--name=value" or "--name value"; returns how many arguments it used. */
+static int parse_long(struct params *p, char **argv)
+{
+	const char *name = argv[0] + 2, *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	const struct option_spec *o = find_long(name, len);
+	char opt[64];
+
+	snprintf(opt, sizeof(opt), "--%.*s", (int)len, name);
+	if (!o)
+		die_usage("unknown option '%s'", opt);
+	if (!o->metavar) {
+		if (eq)
+			die_usage("%s takes no value", opt);
+		apply(p, o, opt, NULL);
+		return 1;
+	}
+	if (eq) {
+		apply(p, o, opt, eq + 1);
+		return 1;
+	}
+	if (!argv[1])
+		die_usage("%s needs a value", opt);
+	apply(p, o, opt, argv[1]);
+	return 2;
+}
+
+/* A cluster of short options, "-vvv" or "-c10" or "-c 10". */
+static int parse_short(struct params *p, char **argv)
+{
+	const char *c;
+
+	for (c = argv[0] + 1; *c; c++) {
+		const struct option_spec *o = find_short(*c);
+		char opt[3] = { '-', *c, 0 };
+
+		if (!o)
+			die_usage("unknown option '-%c'", *c);
+		if (!o->metavar) {
+			apply(p, o, opt, NULL);
+			continue;
+		}
+		if (c[1]) {
+			apply(p, o, opt, c + 1);
+			return 1;
+		}
+		if (!argv[1])
+			die_usage("%s needs a value", opt);
+		apply(p, o, opt, argv[1]);
+		return 2;
+	}
+	return 1;
+}
+
+/* Was o's knob set on the command line, by o or by another option of
+ * the same field? */
+static int knob_given(const struct params *p, const struct option_spec *o)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(options); i++)
+		if ((p->given >> i & 1) && options[i].field == o->field)
+			return 1;
+	return 0;
+}
+
+/*
+ * --kernel-like: realistic values for the model's knobs (each row's
+ * .kernel_like), each from how the kernel and real machines behave
+ * (README.md gives the sources).  Fill the knobs the command line left
+ * alone, and those a --memmap-from file does not decide; with -v, say
+ * which.  Options given on the command line win, wherever they stand.
+ */
+static void apply_preset(struct params *p, char *shown, size_t len)
+{
+	unsigned long long given = p->given;
+	size_t i, used = 0;
+
+	shown[0] = 0;
+	for (i = 0; i < ARRAY_SIZE(options); i++) {
+		const struct option_spec *o = &options[i];
+		char opt[64];
+
+		if (!o->kernel_like || knob_given(p, o) ||
+		    (p->layout.memmap_from && o->file_decides))
+			continue;
+		snprintf(opt, sizeof(opt), "--%s", o->long_name);
+		set_option(p, o, opt, o->kernel_like);
+		used += snprintf(shown + used, len > used ? len - used : 0,
+				 " %s=%s", opt, o->kernel_like);
+	}
+	p->given = given;
+}
+
+static void parse_options(struct params *p, int argc, char **argv)
+{
+	int i = 1;
+
+	while (i < argc) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (a[0] != '-' || !a[1])
+			break;
+		i += a[1] == '-' ? parse_long(p, &argv[i]) : parse_short(p, &argv[i]);
+	}
+	if (i < argc)
+		die_usage("unexpected argument '%s'", argv[i]);
+}
+
+/* Checks across options, once all are known. */
+static void check_params(const struct params *p)
+{
+	size_t i;
+
+	if (p->run.original && p->run.rounds)
+		die_usage("--original times each walk once, as the original did: drop -r");
+	for (i = 0; p->run.original && i < ARRAY_SIZE(options); i++)
+		if (options[i].original_fixes && knob_given(p, &options[i]))
+			die_usage("--original runs the 2023 protocol, which fixes what --%s sets: drop one",
+				  options[i].long_name);
+	for (i = 0; p->layout.memmap_from && i < ARRAY_SIZE(options); i++)
+		if (options[i].file_decides && knob_given(p, &options[i]))
+			die_usage("--memmap-from decides what --%s sets: drop one",
+				  options[i].long_name);
+	if (p->layout.memmap_from && p->size_opt)
+		die_usage("--memmap-from decides the size (%s %s): drop %s, or take a window with --pfns",
+			  p->size_opt, p->size_arg, p->size_opt);
+	if (p->layout.memcg && !p->layout.memmap_from)
+		die_usage("--memcg %lu: picks a memcg of a replayed memmap: give --memmap-from, or use --memcg-share",
+			  p->layout.memcg);
+	if (p->layout.lru_order && !p->layout.memmap_from)
+		die_usage("--lru-order orders the pfns of a replayed memmap: give --memmap-from too");
+	if (p->layout.memcg_from && !p->layout.memcg)
+		die_usage("--memcg-from names the memcgs of --memcg's memmap: give --memcg=INODE too");
+	if (p->layout.memcg && !p->layout.memcg_from &&
+	    strcmp(p->layout.memmap_from, "/proc/kpageflags"))
+		die_usage("--memcg with a saved --memmap-from: give its kpagecgroup with --memcg-from=FILE");
+	if (p->layout.memcg && p->layout.memcg_share < 1)
+		die_usage("--memcg and --memcg-share both choose the target memcg: use one");
+	if ((p->layout.memcg || p->layout.memcg_share < 1) && p->layout.desc_size == MEMDESC_SIZE)
+		die_usage("%s with --struct-page=8: folios of other memcgs would need folios of their own; not in this release",
+			  p->layout.memcg ? "--memcg" : "--memcg-share");
+	if (!p->layout.memmap_from && p->layout.pfn_count)
+		die_usage("--pfns takes a window of --memmap-from's file: give the file too");
+	if (p->run.rounds * p->run.builds > MAX_ROUNDS)
+		die_usage("-r %d with --builds=%d: at most %d rounds in all", p->run.rounds, p->run.builds, MAX_ROUNDS);
+	if (p->run.cpu >= 0 && p->run.threads > 1)
+		die_usage("--cpu %d with -t %d: --cpu pins one walker; -t places its walkers itself", p->run.cpu, p->run.threads);
+}
+
+static unsigned long clock_seed(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (unsigned long)ts.tv_sec * 1000000000UL + ts.tv_nsec + getpid();
+}
+
+/* The original's run: every knob as it is when no option says otherwise. */
+static void default_params(struct params *p)
+{
+	/* what the option table's typed rows do not hold: the original's
+	 * model is every page an order-0 LRU folio in one list, read once
+	 * by each of its three walks */
+	static const struct params defaults = {
+		.layout = { .nr_pages = DEF_NR_PAGES, .desc_size = DEF_DESC_SIZE,
+			    .folio_share = { 1 } },
+		.run = { .walk = { 0, 1, 2 }, .nr_walks = 3 },
+	};
+
+	*p = defaults;
+	set_defaults(p);
+	p->layout.seed = clock_seed();
+}
+
+/* ==== Threads and CPUs ================================================== */
 
 /*
  * --cpu and -t: refuse, before any work, CPUs this process may not run
@@ -2841,8 +3631,6 @@ static void pin_cpu(int cpu)
 		die("cannot run on CPU %d: %s", cpu, strerror(errno));
 #endif
 }
-
-/* ==== Walkers =========================================================== */
 
 /*
  * Walkers: with -t T, T threads walk their shares at once.  Between
@@ -3411,7 +4199,73 @@ static int plan_rounds(struct walk_stats *stats, int nr_walks, int builds)
 	return rounds < 1 ? 1 : rounds;
 }
 
-/* ==== Reporting ========================================================= */
+/* The i-th walk in the order --original times and prints them, the
+ * original's: Physical, Array, ListLRU.  Otherwise the table's. */
+static int timing_order(const struct params *p, int i)
+{
+	static const int original[] = { 0, 2, 1 };
+
+	return p->run.original ? original[i] : i;
+}
+
+/*
+ * The 2023 protocol (--original): right after setup, each walk timed
+ * once in the original's order (physical, array, list), from the cache
+ * state setup left, never timed again; the self-check stays.
+ */
+static int original_round(struct lru_model *m, struct team *team,
+			  const struct params *p, struct walk_stats *stats,
+			  struct walk_result *last)
+{
+	struct disturbance d;
+	int i, s;
+
+	for (i = 0; i < p->run.nr_walks; i++) {
+		s = timing_order(p, i);
+		stats[s].sample[0] = timed_once(m, team, p->run.walk[s], CACHE_WARM,
+					       &last[s], &stats[s], &d);
+		stats[s].nr_samples = 1;
+		stats[s].round_time[0] = stats[s].sample[0];
+	}
+	for (s = 0; s < p->run.nr_walks; s++)
+		stats[s].ratio[0] = stats[s].round_time[0] / stats[0].round_time[0];
+	return 1;
+}
+
+/* Build, time and check every model; returns the rounds taken. */
+static int measure(struct lru_model *m, struct team *team,
+		   const struct params *p, struct walk_stats *stats,
+		   struct walk_result *last)
+{
+	int b, r, s, rounds = p->run.rounds ? p->run.rounds : 1, nr_rounds = 0;
+
+	for (s = 0; s < p->run.nr_walks; s++)
+		stats[s].reps = 1;
+	if (p->run.original)
+		return original_round(m, team, p, stats, last);
+	for (b = 0; b < p->run.builds; b++) {
+		if (b)
+			build_model(m, p, build_seed(p->layout.seed, b), 0);
+		if (p->out.verbose >= 3) {
+			struct lru_check c = check_lru(m);
+
+			if (!c.ok)
+				die("self-check failed: the LRU links of build %d are inconsistent", b);
+			fprintf(p->out.text, "LRU fingerprint %016llx (links checked)\n",
+				(unsigned long long)c.fingerprint);
+			fprintf(p->out.text, "LRU order: runs of pfn-adjacent folios %.2f long on average\n",
+				c.mean_run);
+		}
+		for (r = 0; r < rounds && nr_rounds < MAX_ROUNDS; r++) {
+			run_round(m, team, p, stats, nr_rounds++, last);
+			if (nr_rounds == 1 && !p->run.rounds)
+				rounds = plan_rounds(stats, p->run.nr_walks, p->run.builds);
+		}
+	}
+	return nr_rounds;
+}
+
+/* ==== Reporting as text ================================================= */
 
 /* One walk's results, summarized once after the rounds: every printer
  * reads these, none sorts a sample again. */
@@ -3458,15 +4312,6 @@ static void print_walk_line(const struct output *out, const struct walk_report *
 	fprintf(out->text, "%s scan in %fs\n", w->walk->time_label, w->time.median);
 	if (out->verbose >= 3)
 		fprintf(out->text, "total = %lu\n", last.sum);
-}
-
-/* The i-th walk in the order --original times and prints them, the
- * original's: Physical, Array, ListLRU.  Otherwise the table's. */
-static int timing_order(const struct params *p, int i)
-{
-	static const int original[] = { 0, 2, 1 };
-
-	return p->run.original ? original[i] : i;
 }
 
 static void print_plan(const struct output *out, const struct run_knobs *run,
@@ -3542,59 +4387,23 @@ static void print_ratios(const struct output *out, const struct reports *r)
 			r->walk[s].ratio.median, r->walk[s].walk->label);
 }
 
-/* The size of the highest cache level sysfs lists for CPU 0 ("32768K"),
- * where the C library does not say (glibc on arm64); 0 if none. */
-static double sysfs_llc(void)
-{
-	char path[96], text[32];
-	double size = 0;
-	int i, level, top = 0;
-	FILE *f;
-
-	for (i = 0; i < 16; i++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
-		if (!(f = fopen(path, "r")))
-			break;
-		if (fscanf(f, "%d", &level) != 1)
-			level = 0;
-		fclose(f);
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-		if (level <= top || !(f = fopen(path, "r")))
-			continue;
-		if (fgets(text, sizeof(text), f)) {
-			size = atof(text) * (strchr(text, 'M') ? 1 << 20 : strchr(text, 'K') ? 1 << 10 : 1);
-			top = level;
-		}
-		fclose(f);
-	}
-	return size;
-}
-
-/* Last-level cache size in bytes, as the system reports it; 0 if unknown. */
-static double llc_size(void)
-{
-#ifdef _SC_LEVEL3_CACHE_SIZE
-	long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-
-	if (l3 > 0)
-		return l3;
-#endif
-#ifdef _SC_LEVEL2_CACHE_SIZE
-	if (sysconf(_SC_LEVEL2_CACHE_SIZE) > 0)
-		return sysconf(_SC_LEVEL2_CACHE_SIZE);
-#endif
-	return sysfs_llc();
-}
-
-/* The original's model and work: where each walk should run at its
- * bound, and the code, not the memory, is measured if it does not. */
+/* The original's model and work (every row marked .model at its
+ * default): where each walk should run at its bound, and the code, not
+ * the memory, is measured if it does not. */
 static int plain_knobs(const struct params *p)
 {
-	return p->work.access == ACCESS_READ && p->work.rmap_share == 0 &&
-	       p->layout.lru_fraction == 1 && p->layout.folio_share[0] == 1 &&
-	       p->layout.locality == 1 && p->work.nr_lists == 1 &&
-	       p->layout.desc_size == DEF_DESC_SIZE && p->work.phys == PHYS_EVERY &&
-	       p->run.threads == 1;
+	struct params def;
+	size_t i;
+
+	default_params(&def);
+	for (i = 0; i < ARRAY_SIZE(options); i++) {
+		const struct option_spec *o = &options[i];
+
+		if (o->model && memcmp((const char *)p + o->field,
+				       (const char *)&def + o->field, o->size))
+			return 0;
+	}
+	return 1;
 }
 
 /* Only a walk slower than its bound: one faster says the bound's loop
@@ -3768,6 +4577,8 @@ static void print_break_even(const struct output *out, const struct lru_model *m
 	fprintf(out->text, "(if Physical's cost per pfn and the LRU walks' per folio hold at any share)\n");
 }
 
+/* ==== Reporting as CSV and JSON ========================================= */
+
 /*
  * Machine formats: --format=csv writes a header and one row per walk,
  * --format=json one object with the run's fields and a "walks" array.
@@ -3775,50 +4586,14 @@ static void print_break_even(const struct output *out, const struct lru_model *m
  * fields never hold a comma or a quote, so the CSV needs no quoting.
  */
 
-/* What the run was on. */
-struct machine {
-	char cpu[128];		/* model name, as /proc/cpuinfo says */
-	long cpus;		/* online CPUs */
-	double memory;		/* bytes of RAM */
-	char kernel[200];	/* uname: system, release, machine */
-	char thp[32];		/* the system's THP policy, or unknown */
-	double llc;		/* bytes of last-level cache, 0 if unknown */
-};
-
-static void read_machine(struct machine *mc)
-{
-	struct utsname u;
-	char mem[128], *l, *r;
-	FILE *f;
-
-	if (!read_key("/proc/cpuinfo", "model name", mc->cpu, sizeof(mc->cpu)) &&
-	    !read_key("/proc/cpuinfo", "Hardware", mc->cpu, sizeof(mc->cpu)))
-		snprintf(mc->cpu, sizeof(mc->cpu), "unknown");
-	mc->cpus = online_cpus();
-	mc->llc = llc_size();
-	mc->memory = read_key("/proc/meminfo", "MemTotal", mem, sizeof(mem)) ?
-		     atof(mem) * 1024 : 0;
-	if (uname(&u) == 0)
-		snprintf(mc->kernel, sizeof(mc->kernel), "%.60s %.80s %.40s",
-			 u.sysname, u.release, u.machine);
-	else
-		snprintf(mc->kernel, sizeof(mc->kernel), "unknown");
-	snprintf(mc->thp, sizeof(mc->thp), "unknown");
-	f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
-	if (f && fgets(mem, sizeof(mem), f) && (l = strchr(mem, '[')) &&
-	    (r = strchr(l, ']')))
-		snprintf(mc->thp, sizeof(mc->thp), "%.*s", (int)(r - l - 1), l + 1);
-	if (f)
-		fclose(f);
-}
-
 #define MAX_FIELDS	64
 
 /*
  * A walk's row of results: named values in CSV order, strings marked for
  * JSON's quotes, each the walk's own or the run's (JSON prints the run's
  * once, above the walks).  Scripts read some columns by place, so none
- * moves: a new one goes at the end of result_row().
+ * moves: a new one goes at the end of result_row(), a knob's from its
+ * row (knob_fields()).
  */
 struct fields {
 	int nr;
@@ -3921,7 +4696,56 @@ static void run_fields(struct fields *f, const struct lru_model *m,
 	add_string(f, "version", SCAN_VERSION);
 }
 
-/* Walk w's row, in CSV order: 2.0's columns, then those added since. */
+/* Was a field of that name added? */
+static int has_field(const struct fields *f, const char *name)
+{
+	int i;
+
+	for (i = 0; i < f->nr; i++)
+		if (!strcmp(f->name[i], name))
+			return 1;
+	return 0;
+}
+
+/* The column of every typed row that names one and has none yet, at the
+ * end in table order: a new knob's column comes from its row alone. */
+static void knob_fields(struct fields *f, const struct params *p)
+{
+	size_t i;
+
+	f->walk_now = 0;
+	for (i = 0; i < ARRAY_SIZE(options); i++) {
+		const struct option_spec *o = &options[i];
+		const void *field = (const char *)p + o->field;
+
+		if (!o->csv || has_field(f, o->csv))
+			continue;
+		switch (o->kind) {
+		case OPT_FLAG:
+		case OPT_INT:
+			add_field(f, o->csv, "%d", *(const int *)field);
+			break;
+		case OPT_ULONG:
+			add_field(f, o->csv, "%lu", *(const unsigned long *)field);
+			break;
+		case OPT_REAL:
+			add_field(f, o->csv, "%g", *(const double *)field);
+			break;
+		case OPT_CHOICE:
+			add_string(f, o->csv, o->names[*(const int *)field]);
+			break;
+		case OPT_FILE:
+			add_string(f, o->csv, *(const char *const *)field ?
+				   *(const char *const *)field : "");
+			break;
+		case OPT_CUSTOM:
+			break;	/* its grammar's column needs its own code */
+		}
+	}
+}
+
+/* Walk w's row, in CSV order: 2.0's columns, then those added since,
+ * then those of rows added since knob_fields() (no column moves). */
 static void result_row(struct fields *f, const struct lru_model *m,
 		       const struct params *p, const struct machine *mc,
 		       int nr_rounds, const struct walk_report *w)
@@ -3936,6 +4760,7 @@ static void result_row(struct fields *f, const struct lru_model *m,
 	f->walk_now = 0;
 	add_field(f, "llc_bytes", "%.0f", mc->llc);
 	add_field(f, "memcg", "%lu", p->layout.memcg);
+	knob_fields(f, p);
 }
 
 static void print_csv(const struct fields *row, int nr)
@@ -4002,677 +4827,7 @@ static void print_results(const struct lru_model *m, const struct params *p,
 	free(row);
 }
 
-/* ==== Options, usage, main ============================================== */
-
-/* -c and -m: the last of them wins, but not both. */
-static void set_count(struct params *p, const char *opt, const char *arg)
-{
-	const char *name = opt[1] == 'c' ? "-c" : "-m";
-
-	if (p->size_opt && strcmp(p->size_opt, name))
-		die_usage("%s '%s': -c and -m both give the size; use one", opt, arg);
-	p->layout.nr_pages = opt[1] == 'c' ? parse_count(opt, arg) : parse_size(opt, arg);
-	p->size_opt = name;
-	p->size_arg = arg;
-}
-
-static void set_verbose(struct params *p, const char *opt, const char *arg)
-{
-	(void)opt;
-	(void)arg;
-	p->out.verbose++;
-}
-
-/* --folio-order=K and --folios=MIX both set the mix, so not both. */
-static void set_folios(struct params *p, const char *opt, const char *arg)
-{
-	if (p->folio_opt && strcmp(p->folio_opt, opt))
-		die_usage("%s '%s': --folio-order and --folios both give the folio sizes; use one", opt, arg);
-	p->folio_opt = !strcmp(opt, "--folios") ? "--folios" : "--folio-order";
-	if (!strcmp(opt, "--folios")) {
-		parse_folios(opt, arg, p->layout.folio_share);
-		return;
-	}
-	memset(p->layout.folio_share, 0, sizeof(p->layout.folio_share));
-	p->layout.folio_share[parse_ulong(opt, arg, 0, MAX_ORDER)] = 1;
-}
-
-/* A:B values: A into left (len bytes), B returned; form names the
- * grammar in the error. */
-static const char *split_pair(const char *opt, const char *arg, char *left,
-			      size_t len, const char *form)
-{
-	const char *colon = strchr(arg, ':');
-
-	if (!colon || (size_t)(colon - arg) >= len)
-		die_usage("%s '%s': not %s", opt, arg, form);
-	memcpy(left, arg, colon - arg);
-	left[colon - arg] = 0;
-	return colon + 1;
-}
-
-/* --rmap=M:J: a share M of folios is mapped, each costing J hops. */
-static void set_rmap(struct params *p, const char *opt, const char *arg)
-{
-	char share[64], what[128];
-	const char *hops = split_pair(opt, arg, share, sizeof(share), "SHARE:HOPS (e.g. 0.5:3)");
-
-	/* errors in one part quote the whole value, then the part */
-	snprintf(what, sizeof(what), "%s '%s': share", opt, arg);
-	p->work.rmap_share = parse_real(what, share, 0, 1);
-	snprintf(what, sizeof(what), "%s '%s': hops", opt, arg);
-	p->work.rmap_hops = parse_ulong(what, hops, 1, MAX_RMAP_HOPS);
-}
-
-static void set_struct_page(struct params *p, const char *opt, const char *arg)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(desc_kinds); i++)
-		if (!strcmp(arg, desc_kinds[i].name)) {
-			p->layout.desc_size = desc_kinds[i].size;
-			return;
-		}
-	die_usage("%s '%s': must be one of %s|%s|%s", opt, arg, desc_kinds[0].name,
-		  desc_kinds[1].name, desc_kinds[2].name);
-}
-
-/* --walks=NAME,...: the walks to time, by short or printed name; the
- * physical walk is always the baseline, first. */
-static void set_walks(struct params *p, const char *opt, const char *arg)
-{
-	char buf[256], *name, *save;
-	int w, s;
-
-	if (strlen(arg) >= sizeof(buf))
-		die_usage("%s '%.20s...': too long", opt, arg);
-	strcpy(buf, arg);
-	p->run.walk[0] = 0;
-	p->run.nr_walks = 1;
-	for (name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-		for (w = 0; w < NR_WALKS; w++)
-			if (!strcmp(name, walks[w].name) || !strcmp(name, walks[w].label))
-				break;
-		if (w == NR_WALKS)
-			die_usage("%s '%s': no walk named '%s'", opt, arg, name);
-		if (!w)
-			die_usage("%s '%s': the physical walk is always timed, as the baseline; name only the walks to compare with it", opt, arg);
-		for (s = 0; s < p->run.nr_walks; s++)
-			if (p->run.walk[s] == w)
-				die_usage("%s '%s': '%s' given twice", opt, arg, name);
-		p->run.walk[p->run.nr_walks++] = w;
-	}
-	if (p->run.nr_walks < 2)
-		die_usage("%s '%s': name at least one walk to compare with the physical one", opt, arg);
-}
-
-/* --pfns=START:COUNT: a window of the --memmap-from file. */
-static void set_pfns(struct params *p, const char *opt, const char *arg)
-{
-	char start[32], what[128];
-	const char *count = split_pair(opt, arg, start, sizeof(start), "START:COUNT (e.g. 0:1048576)");
-
-	snprintf(what, sizeof(what), "%s '%s': start", opt, arg);
-	p->layout.pfn_start = parse_ulong(what, start, 0, ULONG_MAX);
-	snprintf(what, sizeof(what), "%s '%s': count", opt, arg);
-	p->layout.pfn_count = parse_ulong(what, count, 1, UINT32_MAX);
-}
-
-static void show_help(struct params *p, const char *opt, const char *arg);
-
-static void show_version(struct params *p, const char *opt, const char *arg)
-{
-	(void)p;
-	(void)opt;
-	(void)arg;
-	printf("scan %s\n", SCAN_VERSION);
-	flush_results(1);
-	exit(0);
-}
-
-/* How an option's value reaches its field of struct params. */
-enum opt_kind {
-	OPT_CUSTOM,	/* .set reads it: the grammar needs its own code */
-	OPT_FLAG,	/* no value: the int field becomes 1 */
-	OPT_INT,	/* a whole number in [lo, hi], into an int */
-	OPT_ULONG,	/* the same into an unsigned long (.hex: 0x too) */
-	OPT_REAL,	/* a decimal in [min, max] (.above: not min itself) */
-	OPT_CHOICE,	/* one of .names, its index into an int-sized enum */
-	OPT_FILE,	/* a path, not empty, into a const char * */
-};
-
-_Static_assert(sizeof(enum access) == sizeof(int) && sizeof(enum thp_mode) == sizeof(int),
-	       "OPT_CHOICE writes enums as int");
-
-/*
- * The option table: parsing, the defaults, the usage text, the preset
- * and --original's checks all read it.  .field is the option's knob:
- * options that set the same field (-c and -m, --folio-order and
- * --folios) are one knob, so the preset and --original can tell what
- * the command line set.  A typed row's .def is its default; its help
- * gets "(default ...)" from it when .show_def says so.
- */
-struct option_spec {
-	char short_name;	/* 0 for a long option only */
-	const char *long_name;	/* NULL for a short option only */
-	const char *metavar;	/* NULL if it takes no value */
-	enum opt_kind kind;
-	size_t field;		/* offsetof(struct params, its field) */
-	unsigned long lo, hi;	/* OPT_INT, OPT_ULONG */
-	double min, max;	/* OPT_REAL */
-	int above, hex, show_def;
-	const char *const *names; /* OPT_CHOICE */
-	double def;		/* a typed row's default */
-	void (*set)(struct params *p, const char *opt, const char *arg);
-	const char *help;
-};
-
-#define FIELD(f)	.field = offsetof(struct params, f)
-#define NO_FIELD	.field = (size_t)-1
-#define CUSTOM(f, fn)	.kind = OPT_CUSTOM, FIELD(f), .set = fn
-#define FLAG(f)		.kind = OPT_FLAG, FIELD(f)
-#define INT(f, l, h, d)	.kind = OPT_INT, FIELD(f), .lo = l, .hi = h, .def = d
-#define ULONG(f, l, h, d) .kind = OPT_ULONG, FIELD(f), .lo = l, .hi = h, .def = d
-#define REAL(f, l, h, d) .kind = OPT_REAL, FIELD(f), .min = l, .max = h, .def = d
-#define CHOICE(f, n, d)	.kind = OPT_CHOICE, FIELD(f), .names = n, .def = d
-#define FILE_NAME(f)	.kind = OPT_FILE, FIELD(f)
-
-/*
- * The option table: parsing, defaults, help and the fuzz target read it.
- * To add a knob of the kinds above:
- *
- *   1. its field in the group it belongs to: layout_knobs (what the
- *      memmap holds), work_knobs (what a walk does: the model copies
- *      them, so walks read m->work) or run_knobs (how the run goes);
- *   2. its row here: kind, field, limits, default, help;
- *   3. its use, where the layout, a walk or the run needs it;
- *   4. its CSV and JSON column: one add_field() at the end of
- *      result_row(), so no column moves.
- *
- * A -v line about it, a check across options (check_params()) or a
- * value in the --kernel-like preset, only where a reader needs one.
- */
-static const struct option_spec options[] = {
-	{ 'c', NULL, "N", CUSTOM(layout.nr_pages, set_count),
-	  .help = "N million pages (decimals allowed; default 1)" },
-	{ 'm', NULL, "SIZE", CUSTOM(layout.nr_pages, set_count),
-	  .help = "memory to simulate in 4 KiB pages (64M, 40G)" },
-	{ 's', NULL, "SEED", ULONG(layout.seed, 0, ULONG_MAX, 0), .hex = 1,
-	  .help = "seed of the layout and LRU order (default: clock)" },
-	{ 'r', NULL, "N", INT(run.rounds, 1, MAX_ROUNDS, 0),	/* 0: by cost */
-	  .help = "time each walk N times (default: by cost)" },
-	{ 't', NULL, "N", INT(run.threads, 1, MAX_THREADS, 1), .show_def = 1,
-	  .help = "N threads walk their own shares at once" },
-	{ 'v', NULL, NULL, CUSTOM(out.verbose, set_verbose),
-	  .help = "more detail: -v, -vv, -vvv" },
-	{ 'q', NULL, NULL, FLAG(out.quiet),
-	  .help = "no warnings about the figures (errors stay)" },
-	{ 0, "walks", "NAME,...", CUSTOM(run.walk, set_walks),
-	  .help = "walks to compare with the physical one, in order" },
-	{ 0, "format", "text|csv|json", CHOICE(out.format, format_names, FORMAT_TEXT),
-	  .help = "results as the original's lines (default) or data" },
-	/* the kernel maps its memmap with 2 MiB pages (vmemmap PMDs on
-	 * x86-64); --thp=system is the original's chance */
-	{ 0, "thp", "always|never|system", CHOICE(run.thp, thp_names, THP_ALWAYS),
-	  .help = "2 MiB memmap pages (default), 4 KiB, or any" },
-	{ 0, "cache", "cold|warm", CHOICE(run.cache, cache_names, CACHE_COLD),
-	  .help = "flush caches before each walk (default) or not" },
-	{ 0, "cpu", "N", INT(run.cpu, 0, 65535, -1),	/* -1: the kernel places it */
-	  .help = "run on CPU N only" },
-	{ 0, "builds", "N", INT(run.builds, 1, MAX_ROUNDS, 1), .show_def = 1,
-	  .help = "build and time N models in turn" },
-	{ 0, "lru-fraction", "F", REAL(layout.lru_fraction, 0, 1, 1), .above = 1, .show_def = 1,
-	  .help = "share of pages on the LRU, 0 < F <= 1" },
-	{ 0, "non-lru", "spread|pageblock|buddy", CHOICE(layout.non_lru, non_lru_names, NON_LRU_SPREAD),
-	  .show_def = 1, .help = "where the other pages sit" },
-	{ 0, "folio-order", "K", CUSTOM(layout.folio_share, set_folios),
-	  .help = "LRU folios of 2^K pages, K = 0..10 (default 0)" },
-	{ 0, "folios", "ORDER:PCT,...", CUSTOM(layout.folio_share, set_folios),
-	  .help = "a mix of folio orders by share of LRU pages" },
-	{ 0, "phys", "every|jump", CHOICE(work.phys, phys_names, PHYS_EVERY),
-	  .help = "physical walk reads every page (default) or jumps" },
-	{ 0, "locality", "L", REAL(layout.locality, 1, MAX_RUN, 1), .show_def = 1,
-	  .help = "mean run of pfn-adjacent LRU folios" },
-	{ 0, "access", "read|write|atomic|isolate", CHOICE(work.access, access_names, ACCESS_READ),
-	  .show_def = 1, .help = "work per folio in every walk" },
-	/* one list, as the original; K lists are walked in turn, one folio
-	 * from each unless --chunk says more */
-	{ 0, "lists", "K", INT(work.nr_lists, 1, MAX_LISTS, 1), .show_def = 1,
-	  .help = "LRU lists per thread, walked in turn" },
-	{ 0, "chunk", "N", ULONG(work.chunk, 1, UINT32_MAX, 1), .show_def = 1,
-	  .help = "folios taken from each list per turn" },
-	{ 0, "rmap", "SHARE:HOPS", CUSTOM(work.rmap_share, set_rmap),
-	  .help = "mapped folios cost HOPS dependent misses each" },
-	{ 0, "struct-page", "64|32|8", CUSTOM(layout.desc_size, set_struct_page),
-	  .help = "bytes per page descriptor (default 64)" },
-	{ 0, "memcg-share", "F", REAL(layout.memcg_share, 0, 1, 1), .above = 1,
-	  .help = "share of LRU folios in the memcg reclaim targets" },
-	{ 0, "memmap-from", "FILE", FILE_NAME(layout.memmap_from),
-	  .help = "lay the memmap out as a kpageflags file says" },
-	{ 0, "pfns", "START:COUNT", CUSTOM(layout.pfn_start, set_pfns),
-	  .help = "replay COUNT pfns of it from START" },
-	{ 0, "memcg", "INODE", ULONG(layout.memcg, 1, ULONG_MAX, 0),
-	  .help = "reclaim targets the replayed memcg of that inode" },
-	{ 0, "memcg-from", "FILE", FILE_NAME(layout.memcg_from),
-	  .help = "its kpagecgroup (default /proc/kpagecgroup)" },
-	{ 0, "lru-order", "FILE", FILE_NAME(layout.lru_order),
-	  .help = "LRU order of the pfns a trace-lru.sh FILE names" },
-	{ 0, "kernel-like", NULL, FLAG(run.kernel_like),
-	  .help = "realistic values for every knob not given" },
-	{ 0, "original", NULL, FLAG(run.original),
-	  .help = "the 2023 protocol: walks once, no flush, system THP" },
-	{ 'h', "help", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_help,
-	  .help = "print this help and exit" },
-	{ 'V', "version", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_version,
-	  .help = "print the version and exit" },
-};
-
-/* Read one option's value into its field. */
-static void set_option(struct params *p, const struct option_spec *o,
-		       const char *opt, const char *arg)
-{
-	void *field;
-	double v;
-
-	if (o->kind == OPT_CUSTOM) {	/* its field may be NO_FIELD */
-		o->set(p, opt, arg);
-		return;
-	}
-	field = (char *)p + o->field;
-	switch (o->kind) {
-	case OPT_CUSTOM:
-		break;
-	case OPT_FLAG:
-		*(int *)field = 1;
-		break;
-	case OPT_INT:
-		*(int *)field = parse_number(opt, arg, o->lo, o->hi, 0);
-		break;
-	case OPT_ULONG:
-		*(unsigned long *)field = parse_number(opt, arg, o->lo, o->hi, o->hex);
-		break;
-	case OPT_REAL:
-		v = parse_real(opt, arg, o->min, o->max);
-		if (o->above && v <= o->min)
-			die_usage("%s '%s': must be more than %.10g", opt, arg, o->min);
-		*(double *)field = v;
-		break;
-	case OPT_CHOICE:
-		*(int *)field = parse_choice(opt, arg, o->names);
-		break;
-	case OPT_FILE:
-		if (!*arg)
-			die_usage("%s '': needs a file", opt);
-		*(const char **)field = arg;
-		break;
-	}
-}
-
-/* Every typed row's default into its field. */
-static void set_defaults(struct params *p)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(options); i++) {
-		const struct option_spec *o = &options[i];
-		void *field;
-
-		if (o->kind == OPT_CUSTOM || o->kind == OPT_FLAG || o->kind == OPT_FILE)
-			continue;	/* these start as the literals say */
-		field = (char *)p + o->field;
-		if (o->kind == OPT_INT || o->kind == OPT_CHOICE)
-			*(int *)field = (int)o->def;
-		else if (o->kind == OPT_ULONG)
-			*(unsigned long *)field = (unsigned long)o->def;
-		else if (o->kind == OPT_REAL)
-			*(double *)field = o->def;
-	}
-}
-
-/* A typed row's default as help prints it. */
-static const char *default_text(const struct option_spec *o, char *buf, size_t len)
-{
-	if (o->kind == OPT_CHOICE)
-		return o->names[(int)o->def];
-	snprintf(buf, len, "%.10g", o->def);
-	return buf;
-}
-
-/*
- * --kernel-like: realistic values for the model's knobs, each from how
- * the kernel and real machines behave (README.md gives the sources).
- * Options given on the command line win, wherever they stand.
- */
-/* Which options were given is a bit mask in struct params. */
-_Static_assert(ARRAY_SIZE(options) <= 64, "params.given has a bit per option");
-
-static const char *const kernel_like[] = {
-	"--lru-fraction=0.85",		/* reclaim runs near the watermarks */
-	"--non-lru=pageblock",		/* grouped by migratetype */
-	"--folios=0:65,2:5,4:5,9:25",	/* anon order 0, mTHP, file THP */
-	"--locality=8",			/* pcp batches, after some churn */
-	"--lists=40",			/* 4 evictable lists x 10 memcgs */
-	"--chunk=32",			/* SWAP_CLUSTER_MAX */
-	"--access=isolate",		/* isolate_lru_folios() */
-	"--rmap=0.5:3",			/* anon_vma/VMA/PTE for mapped folios */
-	"--thp=always",			/* the vmemmap's PMD mapping */
-};
-
-static void show_help(struct params *p, const char *opt, const char *arg)
-{
-	size_t i;
-	int w;
-
-	(void)p;
-	(void)opt;
-	(void)arg;
-	printf("usage: scan [options]\n\n"
-	       "Time walks over a simulated memmap of 64-byte struct pages and print how\n"
-	       "much faster the physical (pfn order) walk is than each LRU-order walk.\n\n"
-	       "options:\n");
-	for (i = 0; i < ARRAY_SIZE(options); i++) {
-		const struct option_spec *o = &options[i];
-		char left[64], help[128], def[32];
-
-		if (o->short_name && o->long_name)
-			snprintf(left, sizeof(left), "-%c, --%s", o->short_name, o->long_name);
-		else if (o->short_name)
-			snprintf(left, sizeof(left), "-%c %s", o->short_name, o->metavar ? o->metavar : "");
-		else if (o->metavar)
-			snprintf(left, sizeof(left), "--%s=%s", o->long_name, o->metavar);
-		else
-			snprintf(left, sizeof(left), "--%s", o->long_name);
-		if (o->show_def)
-			snprintf(help, sizeof(help), "%s (default %s)", o->help,
-				 default_text(o, def, sizeof(def)));
-		else
-			snprintf(help, sizeof(help), "%s", o->help);
-		if (strlen(left) > 26)
-			printf("  %s\n  %-26s %s\n", left, "", help);
-		else
-			printf("  %-26s %s\n", left, help);
-	}
-	printf("\nwalks (the first is the baseline):\n");
-	for (w = 0; w < NR_WALKS; w++)
-		printf("  %-26s %s\n", walks[w].label, walks[w].help);
-	flush_results(1);
-	exit(0);
-}
-
-static const struct option_spec *find_short(char c)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(options); i++)
-		if (options[i].short_name == c)
-			return &options[i];
-	return NULL;
-}
-
-static const struct option_spec *find_long(const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(options); i++)
-		if (options[i].long_name && strlen(options[i].long_name) == len &&
-		    !strncmp(options[i].long_name, name, len))
-			return &options[i];
-	return NULL;
-}
-
-/* Apply option o, and remember it was given. */
-static void apply(struct params *p, const struct option_spec *o,
-		  const char *opt, const char *arg)
-{
-	p->given |= 1ULL << (o - options);
-	set_option(p, o, opt, arg);
-}
-
-/* "--name=value" or "--name value"; returns how many arguments it used. */
-static int parse_long(struct params *p, char **argv)
-{
-	const char *name = argv[0] + 2, *eq = strchr(name, '=');
-	size_t len = eq ? (size_t)(eq - name) : strlen(name);
-	const struct option_spec *o = find_long(name, len);
-	char opt[64];
-
-	snprintf(opt, sizeof(opt), "--%.*s", (int)len, name);
-	if (!o)
-		die_usage("unknown option '%s'", opt);
-	if (!o->metavar) {
-		if (eq)
-			die_usage("%s takes no value", opt);
-		apply(p, o, opt, NULL);
-		return 1;
-	}
-	if (eq) {
-		apply(p, o, opt, eq + 1);
-		return 1;
-	}
-	if (!argv[1])
-		die_usage("%s needs a value", opt);
-	apply(p, o, opt, argv[1]);
-	return 2;
-}
-
-/* A cluster of short options, "-vvv" or "-c10" or "-c 10". */
-static int parse_short(struct params *p, char **argv)
-{
-	const char *c;
-
-	for (c = argv[0] + 1; *c; c++) {
-		const struct option_spec *o = find_short(*c);
-		char opt[3] = { '-', *c, 0 };
-
-		if (!o)
-			die_usage("unknown option '-%c'", *c);
-		if (!o->metavar) {
-			apply(p, o, opt, NULL);
-			continue;
-		}
-		if (c[1]) {
-			apply(p, o, opt, c + 1);
-			return 1;
-		}
-		if (!argv[1])
-			die_usage("%s needs a value", opt);
-		apply(p, o, opt, argv[1]);
-		return 2;
-	}
-	return 1;
-}
-
-/* Was o's knob set on the command line, by o or by another option of
- * the same field? */
-static int knob_given(const struct params *p, const struct option_spec *o)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(options); i++)
-		if ((p->given >> i & 1) && options[i].field == o->field)
-			return 1;
-	return 0;
-}
-
-/* What a --memmap-from file decides, so no option may set it too. */
-static const char *const file_decides[] = { "lru-fraction", "non-lru",
-					    "folio-order", "folios" };
-
-static int is_decided_by_file(const struct option_spec *o)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(file_decides); i++)
-		if (o->field == find_long(file_decides[i], strlen(file_decides[i]))->field)
-			return 1;
-	return 0;
-}
-
-/* Fill the knobs the command line left alone from the --kernel-like
- * preset; with -v, say which. */
-static void apply_preset(struct params *p, char *shown, size_t len)
-{
-	unsigned long long given = p->given;
-	size_t i, used = 0;
-
-	shown[0] = 0;
-	for (i = 0; i < ARRAY_SIZE(kernel_like); i++) {
-		const char *entry = kernel_like[i], *eq = strchr(entry, '=');
-		const struct option_spec *o = find_long(entry + 2, eq - entry - 2);
-		char opt[64];
-
-		if (knob_given(p, o) || (p->layout.memmap_from &&
-					 is_decided_by_file(o)))
-			continue;
-		snprintf(opt, sizeof(opt), "%.*s", (int)(eq - entry), entry);
-		set_option(p, o, opt, eq + 1);
-		used += snprintf(shown + used, len > used ? len - used : 0, " %s", entry);
-	}
-	p->given = given;
-}
-
-static void parse_options(struct params *p, int argc, char **argv)
-{
-	int i = 1;
-
-	while (i < argc) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (a[0] != '-' || !a[1])
-			break;
-		i += a[1] == '-' ? parse_long(p, &argv[i]) : parse_short(p, &argv[i]);
-	}
-	if (i < argc)
-		die_usage("unexpected argument '%s'", argv[i]);
-}
-
-/* Checks across options, once all are known. */
-static void check_params(const struct params *p)
-{
-	static const char *const fixed[] = { "walks", "thp", "cache", "builds",
-					     "kernel-like" };
-	size_t i;
-
-	if (p->run.original && p->run.rounds)
-		die_usage("--original times each walk once, as the original did: drop -r");
-	for (i = 0; p->run.original && i < ARRAY_SIZE(fixed); i++)
-		if (knob_given(p, find_long(fixed[i], strlen(fixed[i]))))
-			die_usage("--original runs the 2023 protocol, which fixes what --%s sets: drop one",
-				  fixed[i]);
-	for (i = 0; p->layout.memmap_from && i < ARRAY_SIZE(file_decides); i++)
-		if (knob_given(p, find_long(file_decides[i], strlen(file_decides[i]))))
-			die_usage("--memmap-from decides what --%s sets: drop one", file_decides[i]);
-	if (p->layout.memmap_from && p->size_opt)
-		die_usage("--memmap-from decides the size (%s %s): drop %s, or take a window with --pfns",
-			  p->size_opt, p->size_arg, p->size_opt);
-	if (p->layout.memcg && !p->layout.memmap_from)
-		die_usage("--memcg %lu: picks a memcg of a replayed memmap: give --memmap-from, or use --memcg-share",
-			  p->layout.memcg);
-	if (p->layout.lru_order && !p->layout.memmap_from)
-		die_usage("--lru-order orders the pfns of a replayed memmap: give --memmap-from too");
-	if (p->layout.memcg_from && !p->layout.memcg)
-		die_usage("--memcg-from names the memcgs of --memcg's memmap: give --memcg=INODE too");
-	if (p->layout.memcg && !p->layout.memcg_from &&
-	    strcmp(p->layout.memmap_from, "/proc/kpageflags"))
-		die_usage("--memcg with a saved --memmap-from: give its kpagecgroup with --memcg-from=FILE");
-	if (p->layout.memcg && p->layout.memcg_share < 1)
-		die_usage("--memcg and --memcg-share both choose the target memcg: use one");
-	if ((p->layout.memcg || p->layout.memcg_share < 1) && p->layout.desc_size == MEMDESC_SIZE)
-		die_usage("%s with --struct-page=8: folios of other memcgs would need folios of their own; not in this release",
-			  p->layout.memcg ? "--memcg" : "--memcg-share");
-	if (!p->layout.memmap_from && p->layout.pfn_count)
-		die_usage("--pfns takes a window of --memmap-from's file: give the file too");
-	if (p->run.rounds * p->run.builds > MAX_ROUNDS)
-		die_usage("-r %d with --builds=%d: at most %d rounds in all", p->run.rounds, p->run.builds, MAX_ROUNDS);
-	if (p->run.cpu >= 0 && p->run.threads > 1)
-		die_usage("--cpu %d with -t %d: --cpu pins one walker; -t places its walkers itself", p->run.cpu, p->run.threads);
-}
-
-static unsigned long clock_seed(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (unsigned long)ts.tv_sec * 1000000000UL + ts.tv_nsec + getpid();
-}
-
-/*
- * The 2023 protocol (--original): right after setup, each walk timed
- * once in the original's order (physical, array, list), from the cache
- * state setup left, never timed again; the self-check stays.
- */
-static int original_round(struct lru_model *m, struct team *team,
-			  const struct params *p, struct walk_stats *stats,
-			  struct walk_result *last)
-{
-	struct disturbance d;
-	int i, s;
-
-	for (i = 0; i < p->run.nr_walks; i++) {
-		s = timing_order(p, i);
-		stats[s].sample[0] = timed_once(m, team, p->run.walk[s], CACHE_WARM,
-					       &last[s], &stats[s], &d);
-		stats[s].nr_samples = 1;
-		stats[s].round_time[0] = stats[s].sample[0];
-	}
-	for (s = 0; s < p->run.nr_walks; s++)
-		stats[s].ratio[0] = stats[s].round_time[0] / stats[0].round_time[0];
-	return 1;
-}
-
-/* Build, time and check every model; returns the rounds taken. */
-static int measure(struct lru_model *m, struct team *team,
-		   const struct params *p, struct walk_stats *stats,
-		   struct walk_result *last)
-{
-	int b, r, s, rounds = p->run.rounds ? p->run.rounds : 1, nr_rounds = 0;
-
-	for (s = 0; s < p->run.nr_walks; s++)
-		stats[s].reps = 1;
-	if (p->run.original)
-		return original_round(m, team, p, stats, last);
-	for (b = 0; b < p->run.builds; b++) {
-		if (b)
-			build_model(m, p, build_seed(p->layout.seed, b), 0);
-		if (p->out.verbose >= 3) {
-			struct lru_check c = check_lru(m);
-
-			if (!c.ok)
-				die("self-check failed: the LRU links of build %d are inconsistent", b);
-			fprintf(p->out.text, "LRU fingerprint %016llx (links checked)\n",
-				(unsigned long long)c.fingerprint);
-			fprintf(p->out.text, "LRU order: runs of pfn-adjacent folios %.2f long on average\n",
-				c.mean_run);
-		}
-		for (r = 0; r < rounds && nr_rounds < MAX_ROUNDS; r++) {
-			run_round(m, team, p, stats, nr_rounds++, last);
-			if (nr_rounds == 1 && !p->run.rounds)
-				rounds = plan_rounds(stats, p->run.nr_walks, p->run.builds);
-		}
-	}
-	return nr_rounds;
-}
-
-/* The original's run: every knob as it is when no option says otherwise. */
-static void default_params(struct params *p)
-{
-	/* what the option table's typed rows do not hold: the original's
-	 * model is every page an order-0 LRU folio in one list, read once
-	 * by each of its three walks */
-	static const struct params defaults = {
-		.layout = { .nr_pages = DEF_NR_PAGES, .desc_size = DEF_DESC_SIZE,
-			    .folio_share = { 1 } },
-		.run = { .walk = { 0, 1, 2 }, .nr_walks = 3 },
-	};
-
-	*p = defaults;
-	set_defaults(p);
-	p->layout.seed = clock_seed();
-}
+/* ==== Main ============================================================== */
 
 /*
  * Ctrl-C, Ctrl-\, a hangup or a kill during a long run: say so and leave
@@ -4699,48 +4854,6 @@ static void catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);	/* the terminal went away */
 	sigaction(SIGQUIT, &sa, NULL);	/* Ctrl-\: no core dump wanted */
-}
-
-/* The pfns of a kpageflags file: 8 bytes each.  /proc says its files are
- * empty, so count by reading. */
-static unsigned long file_pfns(const char *opt, const char *path)
-{
-	static char buf[1 << 16];
-	int fd = open_file(opt, path);
-	unsigned long long bytes = 0;
-	ssize_t got;
-
-	while ((got = read(fd, buf, sizeof(buf))) > 0)
-		bytes += got;
-	if (got < 0)
-		die("%s '%s': %s", opt, path, strerror(errno));
-	close(fd);
-	if (!bytes || bytes % 8)
-		die("%s '%s': %llu bytes, not a whole number of 8-byte pfn entries", opt, path, bytes);
-	return bytes / 8;
-}
-
-/* --memmap-from sets the size: the file's pfns, or the --pfns window. */
-static void size_from_file(struct params *p)
-{
-	unsigned long total = file_pfns("--memmap-from", p->layout.memmap_from);
-	unsigned long start = p->layout.pfn_start, count = p->layout.pfn_count, cgroups;
-
-	if (start >= total || (count && count > total - start))
-		die("--pfns %lu:%lu: '%s' has pfns 0 to %lu", start, count,
-		    p->layout.memmap_from, total - 1);
-	p->layout.nr_pages = count ? count : total - start;
-	p->size_opt = "--memmap-from";
-	p->size_arg = p->layout.memmap_from;
-	if (!p->layout.memcg)
-		return;
-	/* a pair: the live files, or two saved from the same pfns */
-	if (!p->layout.memcg_from)
-		p->layout.memcg_from = "/proc/kpagecgroup";
-	cgroups = file_pfns("--memcg-from", p->layout.memcg_from);
-	if (cgroups != total)
-		die("--memcg-from '%s': %lu pfns, but '%s' has %lu: not saved from the same pfns",
-		    p->layout.memcg_from, cgroups, p->layout.memmap_from, total);
 }
 
 /* The command line into *p: defaults, options, the preset, the checks

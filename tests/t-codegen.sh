@@ -1,7 +1,9 @@
 #!/bin/sh
 # The walks stay scalar loops, one load per page, even where the
 # compiler is free to vectorize (-O3 -march=native): a vector load or a
-# gather would be a different walk from the kernel's.  x86 only.
+# gather would be a different walk from the kernel's; and at -O2 the
+# default kernels' hot loops keep the shape README states (gcc: 6
+# instructions and 1 branch per folio).  x86 only.
 . tests/lib.sh
 
 case $(uname -m) in
@@ -40,6 +42,56 @@ dispatch() {
 	fi
 }
 
+# loop_shape BINARY FUNCTION: "INSNS BRANCHES" per folio in FUNCTION's
+# hot loop: of the loops a backward jump closes, the one with the most
+# loads of the age ($age_off, from the probe), the shortest on a tie
+# (the inner loop; an unrolled loop counts per age it loads).
+loop_shape() {
+	objdump -d --no-show-raw-insn "$1" |
+		awk -v f="<$2>:" '$2 == f { p = 1; next } /^$/ { p = 0 } p' |
+		awk -v age="$age_off(" '
+		{ sub(/:$/, "", $1); a[NR] = strtonum_("0x" $1); op[NR] = $2; arg[NR] = $0 }
+		function strtonum_(h,   i, c, v) {
+			v = 0
+			for (i = 3; i <= length(h); i++) {
+				c = index("0123456789abcdef", substr(h, i, 1))
+				v = v * 16 + c - 1
+			}
+			return v
+		}
+		END {
+			best = 0
+			for (i = 1; i <= NR; i++) {
+				if (op[i] !~ /^j/ || op[i] == "jmp")
+					continue
+				split(arg[i], w, " ")
+				t = strtonum_("0x" w[3])
+				if (t >= a[i])
+					continue
+				n = 0; b = 0; l = 0
+				for (j = 1; j <= i; j++) {
+					if (a[j] < t)
+						continue
+					if (op[j] ~ /^nop|^xchg$|^data16$|^cs$/)
+						continue
+					n++
+					if (op[j] ~ /^j/)
+						b++
+					k = index(arg[j], age)
+					if (k && substr(arg[j], k - 1, 1) !~ /[0-9a-fx]/)
+						l++
+				}
+				if (l > best || (l == best && l > 0 && n < bn)) {
+					best = l; bn = n; bb = b
+				}
+			}
+			if (best)
+				printf "%g %g\n", bn / best, bb / best
+			else
+				print "none none"
+		}'
+}
+
 walks_found() {
 	objdump -d "$1" | grep -cE '^[0-9a-f]+ <(walk|bound)_[a-z_]*>:$'
 }
@@ -51,17 +103,37 @@ cat >"$tmp/probe.c" <<'EOF'
 #undef main
 int main(void)
 {
-	printf("%#zx|%#zx\n", offsetof(struct lru_model, work.access),
-	       offsetof(struct lru_model, rmap));
+	printf("%#zx|%#zx %#zx\n", offsetof(struct lru_model, work.access),
+	       offsetof(struct lru_model, rmap), offsetof(struct folio, age));
 	return 0;
 }
 EOF
 offsets=
 for cc in cc gcc clang; do
 	have "$cc" && "$cc" -I. -o "$tmp/probe" "$tmp/probe.c" 2>/dev/null &&
-		offsets=$("$tmp/probe") && break
+		probe=$("$tmp/probe") && break
 done
-check "probe of the model's layout builds and runs" [ -n "$offsets" ]
+offsets=${probe% *}
+age_off=${probe#* }
+check "probe of the model's layout builds and runs" [ -n "$age_off" ]
+
+# The -O2 hot loops' instructions and branches per folio, as measured
+# (gcc 12.2, clang 14.0): gcc's are README's; clang unrolls the list walk by
+# four (15 instructions, 1 branch, 4 folios) and indexes the others.
+cat >"$tmp/shapes" <<'EOF'
+gcc walk_physical_plain 6 1
+gcc walk_list_plain 6 1
+gcc walk_array_plain 6 1
+clang walk_physical_plain 8 1
+clang walk_list_plain 3.75 0.25
+clang walk_array_plain 7 1
+EOF
+
+# within "INSNS BRANCHES" "MAX_INSNS MAX_BRANCHES": a loop no longer,
+# and with no more branches, than the most allowed.
+within() {
+	echo "$1 $2" | awk '{ exit !($1 != "none" && $1 <= $3 && $2 <= $4) }'
+}
 
 # The builds that matter: each compiler at -O2 (what people type) and at
 # -O3 -march=native (the most freedom to vectorize), built two at a time.
@@ -87,6 +159,12 @@ while read -r i cc flags; do
 		for f in walk_physical_plain walk_list_plain walk_array_plain; do
 			check "$cc $flags: $f holds no dispatch on access or rmap" \
 				[ "$(dispatch "$tmp/scan.$i" "$f")" -eq 0 ]
+			[ "$flags" = -O2 ] || continue
+			shape=$(loop_shape "$tmp/scan.$i" "$f")
+			echo "# $cc $flags: $f: $shape (instructions branches per folio)"
+			most=$(awk -v k="$cc $f" '$1 " " $2 == k { print $3, $4 }' "$tmp/shapes")
+			check "$cc $flags: $f loop: at most ${most% *} instructions and ${most#* } branches per folio" \
+				within "$shape" "$most"
 		done
 	else
 		check "$cc $flags: builds" false
