@@ -120,45 +120,6 @@ check "vs-yardstick: a row per scan run, in order" \
 check "vs-yardstick: -h prints the header block" \
 	sh -c "scripts/vs-yardstick.sh -h | head -n 1 | grep -q '^vs-yardstick.sh - run the yardstick'"
 
-# explain: nine steps from --original to --kernel-like, then a replayed
-# memmap (2048 order-0 LRU pfns) and a memcg target: a table, CSV, SVG
-printf '\040\000\000\000\000\000\000\000%.0s' $(seq 1 2048) >"$tmp/kpf2048"
-# the first 512 pfns charged to memcg inode 7, the rest to 8
-{ printf '\007\000\000\000\000\000\000\000%.0s' $(seq 1 512)
-  printf '\010\000\000\000\000\000\000\000%.0s' $(seq 1 1536); } >"$tmp/kcg2048"
-scripts/explain.sh -c 0.002048 -o "$tmp/explain.csv" -g "$tmp/explain.svg" \
-	--memmap-from="$tmp/kpf2048" --memcg=7 --memcg-from="$tmp/kcg2048" >"$tmp/explain" 2>"$tmp/explain.err"
-rc=$?
-check "explain: exit 0" [ "$rc" -eq 0 ]
-check "explain: a row per step, original first, kernel-like ninth" \
-	sh -c "grep -Ec '^ ?[0-9]+ ' '$tmp/explain' | grep -qx 11 &&
-		grep -q '^ 1 original ' '$tmp/explain' && grep -q '^ 9 rmap (kernel-like) ' '$tmp/explain'"
-check "explain --memmap-from: a tenth step, the real memmap" \
-	grep -Eq '^10 real memmap +[0-9.]+ x[0-9]' "$tmp/explain"
-check "explain --memcg: a last step, the memcg target" \
-	grep -Eq '^11 memcg target +[0-9.]+ x[0-9]' "$tmp/explain"
-check "explain --memcg: the step replays that memcg" \
-	sh -c "grep '^11,' '$tmp/explain.csv' | head -n 1 | grep -q -- '--memcg=7 '"
-
-check "explain: within 72 columns" sh -c "! awk 'length > 72' '$tmp/explain' | grep -q ."
-# the change is x0.00-x9.99, or from x10 as the ratios are printed (x12.3,
-# x140): at these sizes a cold cache may multiply a warm ratio tenfold
-check "explain: each step's change from the last" \
-	sh -c "grep '^ 2 ' '$tmp/explain' | grep -Eq ' x([0-9]\\.[0-9]{2}|[1-9][0-9]\\.[0-9]|[1-9][0-9]{2,}) '"
-check "explain: the last step is --kernel-like's every value" \
-	sh -c "grep '^9,' '$tmp/explain.csv' | head -n 1 | grep -q -- '--rmap=0.5:3'"
-check "explain: CSV rows for each step's three walks" \
-	sh -c "[ \$(grep -Ec '^[0-9]+,' '$tmp/explain.csv') -eq 33 ]"
-if have python3; then
-	check "explain: the SVG parses, a bar per step and walk" python3 -c '
-import sys, xml.dom.minidom
-d = xml.dom.minidom.parse(sys.argv[1])
-assert len(d.getElementsByTagName("title")) == 22
-' "$tmp/explain.svg"
-else
-	skip "explain: the SVG parses" "no python3"
-fi
-
 # snapshot --summary: the composition of a kpageflags file, here made up:
 # an order-2 LRU folio (head, 3 tails), an order-0 one, a free buddy head,
 # a slab page, a hole and a page with no flags
