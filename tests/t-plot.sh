@@ -137,3 +137,21 @@ awk -F, -v OFS=, 'NR == 1 { print $0, "cpu_vendor", "cpu_family", "cpu_model", "
 scripts/plot.sh "$tmp/ids.csv" >"$tmp/ids.svg"
 check "plot: the identity fields a CSV has, in the title" \
 	grep -Eq '>machine: AuthenticAMD family 25 model 17, KVM, LLC [0-9.]+ MiB \(getconf\), .*host 3fa2b1c0<' "$tmp/ids.svg"
+
+# the man pages of plot, sweep and explain: groff-clean, every option of
+# -h's synopsis on the page
+for s in plot sweep explain; do
+	page=scripts/scan-$s.1
+	if have groff; then
+		check "scan-$s.1: groff -man -ww finds nothing" \
+			sh -c "[ -z \"\$(groff -man -ww -z '$page' 2>&1)\" ]"
+	else
+		skip "scan-$s.1: groff lint" "no groff"
+	fi
+	opts=$(scripts/$s.sh -h | sed -n '/^usage:/,/^$/p' | grep -Eo -- '--?[a-z][a-z-]*' | sort -u)
+	missing=""
+	for o in $opts; do
+		grep -q -- "$(echo "$o" | sed 's/-/\\\\-/g')" "$page" || missing="$missing $o"
+	done
+	check "scan-$s.1: every option of the synopsis on the page" [ -z "$missing" ]
+done
