@@ -10,7 +10,7 @@ printf '\040\000\000\000\000\000\000\000%.0s' $(seq 1 2048) >"$tmp/kpf2048"
 # the first 512 pfns charged to memcg inode 7, the rest to 8
 { printf '\007\000\000\000\000\000\000\000%.0s' $(seq 1 512)
   printf '\010\000\000\000\000\000\000\000%.0s' $(seq 1 1536); } >"$tmp/kcg2048"
-scripts/explain.sh -o "$tmp/explain.csv" -g "$tmp/explain.svg" \
+scripts/explain.sh -n 2 -o "$tmp/explain.csv" -g "$tmp/explain.svg" \
 	--memmap-from="$tmp/kpf2048" --memcg=7 --memcg-from="$tmp/kcg2048" >"$tmp/explain" 2>"$tmp/explain.err"
 rc=$?
 check "explain: exit 0" [ "$rc" -eq 0 ]
@@ -31,8 +31,8 @@ check "explain: each step's change from the last" \
 	sh -c "grep '^ 2 ' '$tmp/explain' | grep -Eq ' x([0-9]\\.[0-9]{2}|[1-9][0-9]\\.[0-9]|[1-9][0-9]{2,}) '"
 check "explain: the last step is --kernel-like's every value" \
 	sh -c "grep '^9,' '$tmp/explain.csv' | head -n 1 | grep -q -- '--rmap=0.5:3'"
-check "explain: CSV rows for each step's three walks" \
-	sh -c "[ \$(grep -Ec '^[0-9]+,' '$tmp/explain.csv') -eq 33 ]"
+check "explain: CSV rows for each step's three walks, in each run" \
+	sh -c "[ \$(grep -Ec '^[0-9]+,' '$tmp/explain.csv') -eq 66 ]"
 if have python3; then
 	check "explain: the SVG parses, a bar per step and walk" python3 -c '
 import sys, xml.dom.minidom
@@ -50,20 +50,27 @@ check "explain: a cache-sized table carries scan's warning, with its steps" \
 # shellcheck disable=SC2016
 check "explain: the CSV counts each step's warnings" \
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; if (!c["warnings"] || !c["run"]) exit 1; next }
-		$c["warnings"] !~ /^[0-9]+$/ || $c["run"] != 1 { exit 1 }' "$tmp/explain.csv"
+		$c["warnings"] !~ /^[0-9]+$/ || $c["run"] !~ /^[12]$/ { exit 1 }' "$tmp/explain.csv"
 check "explain: the machine in the SVG title" grep -q ">scan explain on .*$(uname -r)" "$tmp/explain.svg"
 scripts/explain.sh -c 4 --memmap-from="$tmp/kpf2048" >/dev/null 2>"$tmp/e"
 check "explain: a -c that is not the replayed file's size: exit 2, said" \
 	sh -c "[ $? -eq 2 ] && grep -q \"^explain.sh: -c 4 is not $tmp/kpf2048's size (2048 pfns)\" '$tmp/e'"
 
-# -n: processes interleaved, their median and range, a run column
-scripts/explain.sh -n 2 -c 0.002 -o "$tmp/n2.csv" >"$tmp/n2" 2>"$tmp/n2.err"
-check "explain -n 2: exit 0, interleaved (every step, then again)" \
-	sh -c "[ $? -eq 0 ] && sed -n 's/^explain.sh: step \\([0-9]*\\) of 9 done, run \\([12]\\) of 2/\\2:\\1/p' '$tmp/n2.err' | tr '\\n' ' ' | grep -qx '1:1 1:2 1:3 1:4 1:5 1:6 1:7 1:8 1:9 2:1 2:2 2:3 2:4 2:5 2:6 2:7 2:8 2:9 '"
+# -n 2 (the run above): processes interleaved, the replay first as it
+# decides the size; their median and range; a run column
+check "explain -n 2: interleaved (every step, then again)" \
+	sh -c "sed -n 's/^explain.sh: step \\([0-9]*\\) of 11 done, run \\([12]\\) of 2/\\2:\\1/p' '$tmp/explain.err' | tr '\\n' ' ' | grep -qx '1:10 1:1 1:2 1:3 1:4 1:5 1:6 1:7 1:8 1:9 1:11 2:1 2:2 2:3 2:4 2:5 2:6 2:7 2:8 2:9 2:10 2:11 '"
 check "explain -n 2: the range over runs, said" \
-	sh -c "grep -q '^each ratio: the median of 2 runs' '$tmp/n2' && grep -q ' runs ' '$tmp/n2'"
+	sh -c "grep -q '^each ratio: the median of 2 runs' '$tmp/explain' && grep -q ' runs ' '$tmp/explain'"
 check "explain -n 2: each step's rows twice, told apart by run" \
-	[ "$(csv_col "$tmp/n2.csv" run | sort | uniq -c | awk '{ print $1 }' | tr '\n' ' ')" = "27 27 " ]
+	[ "$(csv_col "$tmp/explain.csv" run | sort | uniq -c | awk '{ print $1 }' | tr '\n' ' ')" = "33 33 " ]
+if have python3; then
+	check "explain -n 2: a whisker a bar, the range over runs" python3 -c '
+import sys, xml.dom.minidom
+d = xml.dom.minidom.parse(sys.argv[1])
+assert len([p for p in d.getElementsByTagName("path") if p.getAttribute("d").startswith("M")]) >= 20
+' "$tmp/explain.svg"
+fi
 
 # messages and outputs
 SCAN=/nonexistent scripts/explain.sh >/dev/null 2>"$tmp/e"

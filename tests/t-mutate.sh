@@ -9,7 +9,7 @@
 . tests/lib.sh
 
 seed0=${MUTATE_SEED:-2301}
-tries=${MUTATE_TRIES:-2}	# seeds per kind of mutation (more: a longer run)
+tries=${MUTATE_TRIES:-2}	# seeds a kind of mutation, a CSV each (more: a longer run)
 "$SCAN" -c 0.01 -r 2 -s 1 --format=csv >"$tmp/scan.csv" 2>/dev/null
 scripts/sweep.sh -n 2 -o "$tmp/sweep.csv" -r 1 -s 1 0.01 0.02 >/dev/null 2>&1
 xml_ok() {	# xml_ok FILE: it parses, where a parser is here
@@ -125,15 +125,14 @@ try() {
 	esac
 }
 
-# holds SCRIPT KIND: every seed and both CSVs hold; a failure says how
-# to rerun it
+# holds SCRIPT KIND: every seed holds; a failure says how to rerun it
 holds() {
 	ok=0 s=$seed0
 	while [ "$s" -lt $((seed0 + tries)) ]; do
-		for csv in scan sweep; do
-			why=$(try "$1" "$2" "$s" "$tmp/$csv.csv")
-			[ -z "$why" ] || { echo "# $csv.csv, MUTATE_SEED=$s: $why"; ok=1; }
-		done
+		csv=scan	# odd seeds mutate scan's CSV, even ones sweep's
+		[ $((s % 2)) -eq 1 ] || csv=sweep
+		why=$(try "$1" "$2" "$s" "$tmp/$csv.csv")
+		[ -z "$why" ] || { echo "# $csv.csv, MUTATE_SEED=$s: $why"; ok=1; }
 		s=$((s + 1))
 	done
 	return $ok

@@ -54,11 +54,12 @@ check "sweep: defaults within half the memory available and a time budget, said 
 	sh -c "head -n 1 '$tmp/plan' | grep -Eq '^sweep: [0-9]+ sizes, the largest -c [0-9.]+ .*(half of the [0-9.]+ [KMGT]iB available|-c 10 \\(no MemAvailable).*, within a 300 s budget \\(-b\\)'"
 check "sweep: nothing ran: exit 1, said" \
 	sh -c "SCAN='$tmp/refuses' scripts/sweep.sh 0.01 >/dev/null 2>'$tmp/e'; [ \$? -eq 1 ] && grep -q '^sweep.sh: no size ran' '$tmp/e'"
-printf '#!/bin/sh\nsleep 1\nexec %s "$@"\n' "$SCAN" >"$tmp/slow"
+# (0.6 s for -c 0.01 is 60 s for -c 1: -c 0.02 would end past 1 s)
+printf '#!/bin/sh\nsleep 0.6\nexec %s "$@"\n' "$SCAN" >"$tmp/slow"
 chmod +x "$tmp/slow"
-SCAN="$tmp/slow" scripts/sweep.sh -b 2 -r 1 0.01 0.02 0.05 >"$tmp/b" 2>"$tmp/b.err"
+SCAN="$tmp/slow" scripts/sweep.sh -b 1 -r 1 0.01 0.02 0.05 >"$tmp/b" 2>"$tmp/b.err"
 check "sweep -b: stops before a size past the budget, says so" \
-	sh -c "grep -q '^sweep: -c 0.0[25] and above not started: .* past the 2 s budget (-b)' '$tmp/b.err' && grep -Eq '^ +0\\.01 ' '$tmp/b'"
+	sh -c "grep -q '^sweep: -c 0.02 and above not started: .* past the 1 s budget (-b)' '$tmp/b.err' && grep -Eq '^ +0\\.01 ' '$tmp/b' && ! grep -Eq '^ +0\\.0[25] ' '$tmp/b'"
 
 # the output file: checked before any run, whole or untouched
 mkdir "$tmp/dir"
