@@ -91,8 +91,10 @@ usage() {
 		return head s
 	}
 	/^usage: / { shift = length(rename($0)) - length($0); synopsis = 1 }
-	synopsis && /^ / && shift > 0 { $0 = sprintf("%" shift "s", "") $0 }
-	synopsis && /^ / && shift < 0 { $0 = substr($0, 1 - shift) }
+	# a line that goes on with the options moves; one naming a script
+	# again keeps the indent of "usage: "
+	synopsis && /^ / && !/scripts\/[a-z-]+\.sh/ && shift > 0 { $0 = sprintf("%" shift "s", "") $0 }
+	synopsis && /^ / && !/scripts\/[a-z-]+\.sh/ && shift < 0 { $0 = substr($0, 1 - shift) }
 	/^$/ { synopsis = 0 }
 	{ gsub(/\(default \.\/scan\)/, "(default: scan beside this script, else the source tree'"'"'s, else on PATH)")
 	  print rename($0) }

@@ -131,6 +131,8 @@ cp "$SCAN" "$tmp/inst/bin/scan"
 (unset SCAN; "$tmp/inst/bin/scan-sweep" -h) >"$tmp/h"
 check "installed scan-sweep -h: its installed name, no scripts/ path" \
 	sh -c "grep -q '^usage: scan-sweep \\[-h\\]' '$tmp/h' && ! grep -q 'scripts/' '$tmp/h' && ! grep -q 'default ./scan' '$tmp/h'"
+check "installed scan-sweep -h: a second synopsis keeps the indent of usage:" \
+	grep -q '^       scan-sweep \[-h\] --from=FILE.csv$' "$tmp/h"
 check "installed scan-sweep -h: the scan beside it" \
 	grep -qx "scan: $tmp/inst/bin/scan (beside scan-sweep)" "$tmp/h"
 (unset SCAN; "$tmp/inst/bin/scan-explain" -h) >"$tmp/h"
