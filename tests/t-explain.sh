@@ -49,8 +49,8 @@ check "explain: a cache-sized table carries scan's warning, with its steps" \
 	sh -c "grep -q '^! scan warned:' '$tmp/explain' && tr '\\n' ' ' <'$tmp/explain' | grep -Eq 'the ratios measure caches; use +a larger -c \\(steps 1-11\\)' && grep -q '^ 1 original  *!' '$tmp/explain'"
 # shellcheck disable=SC2016
 check "explain: the CSV counts each step's warnings" \
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; if (!c["warnings"] || !c["run"]) exit 1; next }
-		$c["warnings"] !~ /^[0-9]+$/ || $c["run"] !~ /^[12]$/ { exit 1 }' "$tmp/explain.csv"
+	awk -F, "$(cat scripts/lib.awk)"'NR == 1 { csv_header(); if (!csv_has("warnings") || !csv_has("run")) exit 1; next }
+		csv_field("warnings") !~ /^[0-9]+$/ || csv_field("run") !~ /^[12]$/ { exit 1 }' "$tmp/explain.csv"
 check "explain: the machine in the SVG title" grep -q ">scan explain on .*$(uname -r)" "$tmp/explain.svg"
 scripts/explain.sh -c 4 --memmap-from="$tmp/kpf2048" >/dev/null 2>"$tmp/e"
 check "explain: a -c that is not the replayed file's size: exit 2, said" \

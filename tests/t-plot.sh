@@ -2,6 +2,7 @@
 # plot.sh: scan's CSV as an SVG chart; bad CSVs stop it with one line
 # naming the file and the line.  Tiny sizes; nothing here asserts a speed.
 . tests/lib.sh
+lib=$(cat scripts/lib.awk)	# csv_header, csv_field: columns by name
 
 scripts/sweep.sh -o "$tmp/sweep.csv" -r 1 0.01 0.02 >/dev/null 2>&1 ||
 	echo "# sweep.sh failed: the checks below have no CSV"
@@ -35,9 +36,9 @@ check "plot: no x tick outside the data" \
 	sh -c "! grep -E '>(16|32|128|256) MiB</text>' '$tmp/plot.svg' | grep -q ."
 # hollow where cache-sized, bars from the quartiles, in an edited copy
 # shellcheck disable=SC2016 # awk programs
-awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
-	{ $c["cache_sized"] = $c["pages"] == 10000; $c["speedup_q1"] = $c["speedup"] * 0.9
-	  $c["speedup_q3"] = $c["speedup"] * 1.1; print }' "$tmp/sweep.csv" >"$tmp/edited.csv"
+awk -F, -v OFS=, "$lib"'NR == 1 { csv_header(); print; next }
+	{ $csv_col["cache_sized"] = csv_field("pages") == 10000; $csv_col["speedup_q1"] = csv_field("speedup") * 0.9
+	  $csv_col["speedup_q3"] = csv_field("speedup") * 1.1; print }' "$tmp/sweep.csv" >"$tmp/edited.csv"
 scripts/plot.sh "$tmp/edited.csv" >"$tmp/edited.svg"
 check "plot: cache-sized points hollow, with a legend entry" \
 	sh -c "[ \$(grep -c '<circle[^>]*fill=\"white\".*<title>' '$tmp/edited.svg') -eq 2 ] && grep -q '>the LLC: cache-sized<' '$tmp/edited.svg'"
@@ -46,9 +47,9 @@ check "plot: a bar a point from the quartiles" \
 # a narrow range of ratios (0.85 to 0.95, and the 1x line) still gets
 # round ticks between its ends
 # shellcheck disable=SC2016
-awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
-	$c["walk"] != "physical" { $c["speedup"] = $c["pages"] == 10000 ? 0.85 : 0.95
-	  $c["speedup_q1"] = $c["speedup_q3"] = $c["speedup"] } { print }' "$tmp/sweep.csv" >"$tmp/narrow.csv"
+awk -F, -v OFS=, "$lib"'NR == 1 { csv_header(); print; next }
+	csv_field("walk") != "physical" { $csv_col["speedup"] = csv_field("pages") == 10000 ? 0.85 : 0.95
+	  $csv_col["speedup_q1"] = $csv_col["speedup_q3"] = csv_field("speedup") } { print }' "$tmp/sweep.csv" >"$tmp/narrow.csv"
 scripts/plot.sh "$tmp/narrow.csv" >"$tmp/narrow.svg"
 check "plot: a narrow log range gets round ticks between its ends" \
 	sh -c "grep -q 'text-anchor=\"end\">0.9</text>' '$tmp/narrow.svg' && grep -q 'text-anchor=\"end\">0.95</text>' '$tmp/narrow.svg'"
@@ -81,8 +82,8 @@ fi
 # its second row
 edit() {
 	# shellcheck disable=SC2016
-	awk -F, -v OFS=, -v col="$2" -v val="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
-		NR == 3 { $c[col] = val } { print }' "$tmp/sweep.csv" >"$tmp/$1"
+	awk -F, -v OFS=, -v col="$2" -v val="$3" "$lib"'NR == 1 { csv_header() }
+		NR == 3 { $csv_col[col] = val } { print }' "$tmp/sweep.csv" >"$tmp/$1"
 }
 # refused FILE LINE: plot.sh FILE failed as it must, naming LINE
 refused() {

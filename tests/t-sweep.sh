@@ -17,8 +17,8 @@ check "sweep: says the largest size up front" \
 	grep -q '^sweep: 3 sizes, the largest -c 1000000 (' "$tmp/progress"
 # shellcheck disable=SC2016 # an awk program
 check "sweep: the trust columns and the run, on every row" \
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; if (!c["cache_sized"] || !c["memmap_over_llc"] || !c["warnings"] || !c["run"]) exit 1; next }
-		$c["cache_sized"] !~ /^[01]$/ || $c["warnings"] !~ /^[0-9]+$/ || $c["run"] != 1 { exit 1 }' "$tmp/sweep.csv"
+	awk -F, "$(cat scripts/lib.awk)"'NR == 1 { csv_header(); if (!csv_has("cache_sized") || !csv_has("memmap_over_llc") || !csv_has("warnings") || !csv_has("run")) exit 1; next }
+		csv_field("cache_sized") !~ /^[01]$/ || csv_field("warnings") !~ /^[0-9]+$/ || csv_field("run") != 1 { exit 1 }' "$tmp/sweep.csv"
 llc=$(csv_col "$tmp/sweep.csv" llc_bytes | head -n 1)
 if [ "${llc:-0}" -gt 1048576 ]; then
 	check "sweep: a cache-sized memmap is flagged in the CSV and the table" \
