@@ -84,6 +84,19 @@ else
 	skip "sweep -o on a full disk" "not root, or no tmpfs mount"
 fi
 
+# output_put (scan-env.sh) alone: a copy that does not fit leaves the old
+# file as it was and no temporary
+if [ "$(id -u)" -eq 0 ] && mkdir "$tmp/full2" && mount -t tmpfs -o size=4k tmpfs "$tmp/full2" 2>/dev/null; then
+	echo old >"$tmp/full2/out"
+	head -c 20000 /dev/zero >"$tmp/big"
+	sh -c '. scripts/scan-env.sh; output_put "$1" "$2"' scripts/x.sh "$tmp/big" "$tmp/full2/out" 2>"$tmp/e"
+	check "output_put on a full disk: exit 1, the old file kept, no temporary" \
+		sh -c "[ $? -eq 1 ] && grep -qx old '$tmp/full2/out' && [ \$(ls '$tmp/full2' | wc -l) -eq 1 ] && grep -q '^x.sh: cannot write $tmp/full2/out' '$tmp/e'"
+	umount "$tmp/full2"
+else
+	skip "output_put on a full disk" "not root, or no tmpfs mount"
+fi
+
 # another program's CSV from SCAN: exit 1 and a line, not a table
 printf '#!/bin/sh\necho a,b,c\necho 1,2,3\n' >"$tmp/other"
 chmod +x "$tmp/other"
@@ -136,6 +149,8 @@ check "installed scan-sweep -h: a second synopsis keeps the indent of usage:" \
 check "installed scan-sweep -h: the scan beside it" \
 	grep -qx "scan: $tmp/inst/bin/scan (beside scan-sweep)" "$tmp/h"
 (unset SCAN; "$tmp/inst/bin/scan-explain" -h) >"$tmp/h"
+check "installed scan-explain -h: how it finds scan, not 'default ./scan'" \
+	sh -c "! grep -q 'default ./scan' '$tmp/h' && grep -q '(default: scan beside this script' '$tmp/h'"
 check "installed scan-explain -h: the synopsis's second line still under its options" \
 	sh -c "sed -n '/^usage: scan-explain/{n;p;}' '$tmp/h' | grep -q '^                    \\[SCAN_OPTION'"
 here=$(pwd)
