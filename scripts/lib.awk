@@ -38,8 +38,8 @@ function decade_ticks(lo, hi, m, t,    n, d, k, v) {
 # on a linear axis, or on a log one too narrow for three 1 2 5 steps.
 function round_ticks(lo, hi, islog, bytes, max, t,    n, k, v, d, step, m, keep) {
 	n = 0
-	if (!(hi > lo))
-		return 0
+	if (!(hi > lo) || !(lo > -1e300) || !(hi < 1e300) || (islog && !(lo > 0)))
+		return 0	# nothing to mark, and no endless loop on nonsense
 	if (islog && bytes) {
 		for (v = 2 ^ floor(log(lo) / log(2)); v <= hi * 1.0001; v *= 2)
 			if (v >= lo * 0.9999)
@@ -81,3 +81,52 @@ function csv_header(    i) {
 }
 function csv_has(name) { return name in csv_col }
 function csv_field(name) { return name in csv_col ? $(csv_col[name]) : "" }
+
+# The machine a row ran on, from the identity columns the CSV has (a
+# missing column or an empty value is left out, so older CSVs work).
+# machine_title(what): "WHAT on CPU (N CPUs), KERNEL".
+function machine_title(what,    s) {
+	s = what
+	if (csv_field("cpu") != "")
+		s = s " on " csv_field("cpu")
+	if (csv_field("cpus") != "")
+		s = s " (" csv_field("cpus") " CPUs)"
+	if (csv_field("kernel") != "")
+		s = s ", " csv_field("kernel")
+	return s
+}
+# machine_ids(): the rest of the identity in one line: "AuthenticAMD
+# family 25 model 17 stepping 1, KVM, L2 1 MiB (cpuid), LLC 320 MiB
+# (getconf), 1 NUMA node, 23.5 GiB RAM, host 3fa2b1c0, stream 0.92
+# ns/line, chase 112 ns/hop"; "" when the CSV has none of them.
+function machine_ids(    s, v) {
+	s = csv_field("cpu_vendor")
+	if ((v = csv_field("cpu_family")) != "")
+		s = s (s == "" ? "" : " ") "family " v
+	if ((v = csv_field("cpu_model")) != "")
+		s = s " model " v
+	if ((v = csv_field("cpu_stepping")) != "")
+		s = s " stepping " v
+	if ((v = csv_field("hypervisor")) != "" && v != "none")
+		s = s (s == "" ? "" : ", ") v
+	s = s cache_id("L2", "l2")
+	s = s cache_id("LLC", "llc")
+	if ((v = csv_field("numa_nodes")) != "")
+		s = s (s == "" ? "" : ", ") v " NUMA node" (v == 1 ? "" : "s")
+	if ((v = csv_field("ram_bytes")) > 0)
+		s = s (s == "" ? "" : ", ") human(v, "%.3g") " RAM"
+	if ((v = csv_field("host_id")) != "")
+		s = s (s == "" ? "" : ", ") "host " v
+	if ((v = csv_field("stream_ns")) != "")
+		s = s (s == "" ? "" : ", ") "stream " v " ns/line"
+	if ((v = csv_field("chase_ns")) != "")
+		s = s (s == "" ? "" : ", ") "chase " v " ns/hop"
+	sub(/^, /, "", s)
+	return s
+}
+function cache_id(name, col,    v, from) {
+	if (!((v = csv_field(col "_bytes")) > 0))
+		return ""
+	from = csv_field(col "_from")
+	return ", " name " " human(v, "%.3g") (from != "" && from != "none" ? " (" from ")" : "")
+}

@@ -37,7 +37,7 @@ done
 
 need_math plot.sh
 # shellcheck disable=SC2086,SC2016 # $awk: a command, maybe with arguments
-$awk -F, -v xcol="$xcol" "$awklib"'
+$awk -F, -v xcol="$xcol" -v csv="$1" "$awklib"'
 # A value on an axis (a[] holds lo, hi, log, len) as pixels from its start.
 function pos(v, a) {
 	if (a["log"])
@@ -89,74 +89,131 @@ function shared_options(    n, k, o, s, kv, v) {
 	s = s (first["original"] == 1 ? " --original" : "")
 	for (k = 1; k <= n; k++) {
 		split(kv[k], o, "=")
-		if (!(o[1] in col) || o[1] == xcol || varies[o[1]] || first[o[1]] == o[3])
+		if (!csv_has(o[1]) || o[1] == xcol || varies[o[1]] || first[o[1]] == o[3])
 			continue
 		v = first[o[1]]
 		if (o[1] == "folios")
 			gsub(/ /, ",", v)	# the CSV writes the mix with spaces
 		s = s " " o[2] (o[2] == "-t" ? " " : "=") v
 	}
-	if (("rmap_share" in col) && xcol != "rmap_share" && !varies["rmap_share"] && first["rmap_share"] + 0)
+	if (csv_has("rmap_share") && xcol != "rmap_share" && !varies["rmap_share"] && first["rmap_share"] + 0)
 		s = s " --rmap=" first["rmap_share"] ":" first["rmap_hops"]
 	return s
 }
-NR == 1 {
-	for (i = 1; i <= NF; i++)
-		col[$i] = i
-	if (!(xcol in col) || !("speedup" in col) || !("walk" in col)) {
-		print "plot.sh: the CSV has no column " (xcol in col ? "speedup or walk" : xcol) > "/dev/stderr"
-		bad = 1
-		exit 1
+# A bad row stops the chart: one line naming the file and the line.
+function fail(msg) {
+	printf "plot.sh: %s line %d: %s\n", csv, FNR, msg > "/dev/stderr"
+	bad = 1
+	exit 1
+}
+function shown(v) { return length(v) > 24 ? "\"" substr(v, 1, 24) "...\"" : "\"" v "\"" }
+# column name as a number: positive (a ratio, or a log axis) or any
+function number(name, positive,    v) {
+	v = csv_field(name)
+	if (v !~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ || v + 0 > 1e300 || v + 0 < -1e300)
+		fail(name " is " shown(v) ", not a number")
+	if (positive && v + 0 <= 0)
+		fail(name " is " v ", not a number above 0")
+	return v + 0
+}
+# text after prefix into optl[++nol...], lines of at most 110 characters
+function wrap(text, prefix,    n, i, word, first) {
+	n = split(text, word, " ")
+	first = nol + 1
+	for (i = 1; i <= n; i++)
+		if (nol >= first && length(optl[nol] " " word[i]) <= 110)
+			optl[nol] = optl[nol] " " word[i]
+		else {
+			nol++
+			optl[nol] = (nol == first ? prefix : "") word[i]
+		}
+}
+# Each point: the ratio of its one row, with the spread over rounds, or
+# over several runs (processes) at one x, their median and range.
+function points(    k, w, i, j, m, v, t, sw) {
+	for (k = 1; k <= nwalks; k++) {
+		w = walks[k]
+		for (i = 1; i <= nwalk[w]; i++) {
+			m = runs[w, i]
+			for (j = 1; j <= m; j++)
+				v[j] = ys[w, i, j]
+			for (j = 2; j <= m; j++)	# insertion sort: a handful of runs
+				for (t = j; t > 1 && v[t - 1] > v[t]; t--) {
+					sw = v[t]; v[t] = v[t - 1]; v[t - 1] = sw
+				}
+			py[w, i] = m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
+			if (m > 1) {
+				plo[w, i] = v[1]; phi[w, i] = v[m]
+				maxruns = m > maxruns ? m : maxruns
+			}
+			if (!seen++) { xmin = xmax = px[w, i]; ymin = ymax = py[w, i] }
+			xmin = px[w, i] < xmin ? px[w, i] : xmin; xmax = px[w, i] > xmax ? px[w, i] : xmax
+			ymin = plo[w, i] < ymin ? plo[w, i] : ymin; ymax = phi[w, i] > ymax ? phi[w, i] : ymax
+			ymin = py[w, i] < ymin ? py[w, i] : ymin; ymax = py[w, i] > ymax ? py[w, i] : ymax
+			nhollow += hollow[w, i]
+		}
 	}
-	bars = ("speedup_q1" in col) ? "quartiles" : ("speedup_min" in col) ? "min to max" : ""
+}
+FNR == 1 {
+	csv_header()
+	nf = NF
+	for (i = split("walk label speedup " xcol, need, " "); i > 0; i--)
+		if (!csv_has(need[i])) {
+			print "plot.sh: " csv " has no column " need[i] " (not scan --format=csv output?)" > "/dev/stderr"
+			bad = 1
+			exit 1
+		}
+	split("speedup_min speedup_max speedup_q1 speedup_q3", spread, " ")
+	bars = csv_has("speedup_q1") && csv_has("speedup_q3") ? "quartiles" : csv_has("speedup_min") && csv_has("speedup_max") ? "min to max" : ""
 	next
 }
+csv_field("walk") == "walk" { fail("the header again (two CSVs joined with cat? keep one header)") }
+NF != nf { fail(NF " fields where the header has " nf) }
 {	# the first value of each column, and whether it varies
-	for (c in col)
-		if (!(c in first)) first[c] = $col[c]
-		else if (first[c] != $col[c]) varies[c] = 1
+	for (c in csv_col)
+		if (!(c in first)) first[c] = $csv_col[c]
+		else if (first[c] != $csv_col[c]) varies[c] = 1
+	x = number(xcol, xcol == "memory_bytes" || xcol == "pages")
+	y = number("speedup", 1)
+	for (i = 1; i <= 4; i++)	# the spread the CSV has, drawn or not
+		if (csv_has(spread[i]))
+			v[spread[i]] = number(spread[i], 1)
+	lo = bars == "quartiles" ? v["speedup_q1"] : bars ? v["speedup_min"] : y
+	hi = bars == "quartiles" ? v["speedup_q3"] : bars ? v["speedup_max"] : y
+	w = csv_field("label")
+	if (w == "")
+		fail("an empty label")
 }
-$col["walk"] != "physical" {
-	x = $col[xcol] + 0
-	y = $col["speedup"] + 0
-	w = $col["label"]
+csv_field("walk") != "physical" {
 	if (!(w in nwalk))
 		walks[++nwalks] = w
-	k = ++nwalk[w]
-	px[w, k] = x; py[w, k] = y
-	plo[w, k] = bars == "quartiles" ? $col["speedup_q1"] : bars ? $col["speedup_min"] : y
-	phi[w, k] = bars == "quartiles" ? $col["speedup_q3"] : bars ? $col["speedup_max"] : y
-	if ("cache_sized" in col)
-		hollow[w, k] = $col["cache_sized"] == 1
-	else if ("llc_bytes" in col && $col["llc_bytes"] > 0)
-		hollow[w, k] = $col["pages"] * $col["struct_page"] < 4 * $col["llc_bytes"]
-	nhollow += hollow[w, k]
-	if (npoints++ == 0) {
-		xmin = xmax = x; ymin = ymax = y
-		title = "scan on " $col["cpu"] " (" $col["cpus"] " CPUs), " $col["kernel"]
+	if (!((w, x) in at)) {	# a point a walk and x; more rows there are runs
+		at[w, x] = k = ++nwalk[w]
+		px[w, k] = x; plo[w, k] = lo; phi[w, k] = hi
 	}
-	xmin = x < xmin ? x : xmin; xmax = x > xmax ? x : xmax
-	ymin = plo[w, k] < ymin ? plo[w, k] : ymin
-	ymax = phi[w, k] > ymax ? phi[w, k] : ymax
-	ymin = y < ymin ? y : ymin; ymax = y > ymax ? y : ymax
+	k = at[w, x]
+	runs[w, k]++
+	ys[w, k, runs[w, k]] = y
+	if (csv_has("cache_sized"))
+		hollow[w, k] = csv_field("cache_sized") == 1
+	else if (csv_field("llc_bytes") > 0)
+		hollow[w, k] = csv_field("pages") * csv_field("struct_page") < 4 * csv_field("llc_bytes")
+	if (npoints++ == 0)
+		title = machine_title("scan")
+		ids = machine_ids()
 }
 END {
 	if (bad)
 		exit 1
 	if (!npoints) {
-		print "plot.sh: no walks to draw in the CSV" > "/dev/stderr"
+		print "plot.sh: " csv " has no walks to draw" > "/dev/stderr"
 		exit 1
 	}
-	# the shared options, in lines of at most 110 characters
-	nopt = split(shared_options(), word, " ")
+	points()
+	# under the subtitle: the machine identity, then the shared options
 	nol = 0
-	for (i = 1; i <= nopt; i++)
-		if (nol && length(optl[nol] " " word[i]) <= 110)
-			optl[nol] = optl[nol] " " word[i]
-		else {
-			nol++
-			optl[nol] = (nol == 1 ? "options: " : "") word[i]
-		}
+	wrap(ids, "machine: ")
+	wrap(shared_options(), "options: ")
 	W = 760; H = 500 + 15 * (nol > 1 ? nol - 1 : 0); L = 80; R = 190; B = 60
 	T = 70 + 15 * (nol > 1 ? nol - 1 : 0)
 	# ratios on a log axis that always holds 1x; sizes on a log axis
@@ -244,7 +301,9 @@ END {
 		printf "<text x=\"%d\" y=\"%d\" font-size=\"11\">the LLC: cache-sized</text>\n", L + pw + 46, ly + 18
 		ly += 36
 	}
-	if (bars)
+	if (maxruns)
+		printf "<text x=\"%d\" y=\"%d\" font-size=\"11\">bars: range over %d runs</text>\n", L + pw + 15, ly + 4, maxruns
+	else if (bars)
 		printf "<text x=\"%d\" y=\"%d\" font-size=\"11\">bars: %s over rounds</text>\n", L + pw + 15, ly + 4, bars
 	printf "</svg>\n"
 }' "$1"

@@ -1,28 +1,58 @@
 # scan-env.sh - sourced by the scripts: where scan and the shared awk are,
 # and the steps every script takes.
 # shellcheck disable=SC2034 # sourced: the scripts read $scan, $awk and $awklib
-# A script runs from the repository (scripts/x.sh) or installed
-# (BINDIR/scan-x, with this file and lib.awk in DATADIR/scan).
-# $scan: SCAN if set, else scan beside the script, else scan on PATH,
-# else ./scan.  $awklib: the text of lib.awk, to put before a program.
-# $awk: AWK if set (a command, maybe with arguments: AWK='busybox awk'),
-# else awk.  need_math NAME stops NAME with a message when that awk has
-# no log() (Debian's BusyBox awk is built without).
+# A script runs from the source tree (scripts/x.sh, scan built beside
+# scripts/) or installed (BINDIR/scan-x, scan beside it, this file and
+# lib.awk in DATADIR/scan).
+#
+#   $me        the name the script was run as: scan-x installed, else x.sh
+#   $scan      SCAN if set, else scan beside the script, else the source
+#              tree's ./scan, else scan on PATH, else ./scan
+#   $scan_from where $scan came from, in words (for -h and need_scan)
+#   $awklib    the text of lib.awk, to put before a program
+#   $awk       AWK if set (a command, maybe with arguments: AWK='busybox
+#              awk'), else awk
+#
+#   usage              the script's #/ header, under the name it was run as
+#   need_scan NAME     stop NAME unless $scan runs; say where it looked
+#   need_math NAME     stop NAME unless $awk has log() (Debian's BusyBox
+#                      awk is built without)
+#   scratch            $tmp, a directory removed however the script ends;
+#                      SIGINT, SIGTERM and SIGHUP end it with 130, 143 and
+#                      129 and "NAME: interrupted" (and $interrupt_note)
+#   output_ok PATH     stop (exit 1, a line) unless PATH can be written:
+#                      not a directory, in a directory that takes a file
+#   output_put SRC PATH  copy SRC to a temporary name beside PATH, then
+#                      rename it over PATH: PATH is whole or untouched;
+#                      on failure the temporary goes and the script stops
 here=$(dirname "$0")
+me=$(basename "$0")
 if [ -n "${SCAN:-}" ]; then
 	scan=$SCAN
+	scan_from="SCAN"
+	case $scan in */*) ;; *) scan=$(command -v "$SCAN" 2>/dev/null || echo "$SCAN") ;; esac
 elif [ -x "$here/scan" ]; then
 	scan=$here/scan
+	scan_from="beside $me"
+elif [ -x "$here/../scan" ] && [ -f "$here/../scan.c" ]; then
+	scan=$here/../scan
+	scan_from="the source tree's"
 elif command -v scan >/dev/null 2>&1; then
 	scan=$(command -v scan)
+	scan_from="on PATH"
 else
 	scan=./scan
+	scan_from="nowhere"
 fi
 for awklib in "$here/lib.awk" "$(dirname "$0")/../share/scan/lib.awk"; do
 	[ -r "$awklib" ] && break
 done
 awklib=$(cat "$awklib")
 awk=${AWK:-awk}
+tmp=""
+pending=""		# an output's temporary name, removed if the script stops
+interrupt_note=""	# a line for the user when a signal stops the script
+
 need_math() {
 	# shellcheck disable=SC2086 # $awk may be a command and its arguments
 	command -v ${awk%% *} >/dev/null 2>&1 || {
@@ -36,18 +66,103 @@ need_math() {
 	}
 }
 
-# usage: the script's header block, the lines that start with #/.
+# usage: the script's header block, the lines that start with #/, with
+# scripts/NAME.sh as it was run (installed: every scripts/X.sh as scan-X),
+# the synopsis's further lines moved to stay under its options, and the
+# scan this copy would run.
 usage() {
-	sed -n 's|^#/ \{0,1\}||p' "$0"
+	self=${me#scan-}
+	self=scripts/${self%.sh}.sh
+	sed -n 's|^#/ \{0,1\}||p' "$0" | awk -v self="$self" -v prog="$0" \
+	    -v installed="$([ "${me#scan-}" != "$me" ] && echo 1)" \
+	    -v scan="$scan" -v from="$scan_from" '
+	function rename(s,    head) {
+		if (!installed) {
+			while ((k = index(s, self)) > 0) {
+				head = head substr(s, 1, k - 1) prog
+				s = substr(s, k + length(self))
+			}
+			return head s
+		}
+		while (match(s, /scripts\/[a-z-]+\.sh/)) {
+			head = head substr(s, 1, RSTART - 1) "scan-" substr(s, RSTART + 8, RLENGTH - 11)
+			s = substr(s, RSTART + RLENGTH)
+		}
+		return head s
+	}
+	/^usage: / { shift = length(rename($0)) - length($0); synopsis = 1 }
+	# a line that goes on with the options moves; one naming a script
+	# again keeps the indent of "usage: "
+	synopsis && /^ / && !/scripts\/[a-z-]+\.sh/ && shift > 0 { $0 = sprintf("%" shift "s", "") $0 }
+	synopsis && /^ / && !/scripts\/[a-z-]+\.sh/ && shift < 0 { $0 = substr($0, 1 - shift) }
+	/^$/ { synopsis = 0 }
+	{ gsub(/\(default \.\/scan\)/, "(default: scan beside this script, else the source tree'"'"'s, else on PATH)")
+	  print rename($0) }
+	END {
+		print ""
+		if (from == "nowhere")
+			print "scan: none found (set SCAN, or run make in the source tree)"
+		else
+			print "scan: " scan " (" from ")"
+	}'
 }
 
-# need_scan NAME: stop NAME unless $scan can run.
+# need_scan NAME: stop NAME unless $scan can run, saying where it looked.
 need_scan() {
-	[ -x "$scan" ] || { echo "$1: no $scan: run make first" >&2; exit 1; }
+	[ -x "$scan" ] && [ ! -d "$scan" ] && return 0
+	if [ "$scan_from" = SCAN ]; then
+		echo "$1: SCAN=$SCAN is not a program that can run" >&2
+	else
+		echo "$1: no scan: looked beside $me ($here/scan), in its source tree ($here/../scan), on PATH and in $(pwd); run make in the source tree, or set SCAN" >&2
+	fi
+	exit 1
 }
 
-# scratch: $tmp, a directory removed when the script ends.
+# The scratch directory and an unfinished output go however the script
+# ends; a signal ends it with 128 + the signal's number.
+cleanup() {
+	[ -z "$tmp" ] || rm -rf "$tmp"
+	[ -z "$pending" ] || rm -f "$pending"
+}
+interrupted() {	# interrupted STATUS
+	trap - EXIT INT TERM HUP
+	cleanup
+	echo "$me: interrupted${interrupt_note:+; $interrupt_note}" >&2
+	exit "$1"
+}
 scratch() {
-	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT INT TERM
+	tmp=$(mktemp -d) || { echo "$me: cannot make a scratch directory" >&2; exit 1; }
+	trap cleanup EXIT
+	trap 'interrupted 130' INT
+	trap 'interrupted 143' TERM
+	trap 'interrupted 129' HUP
+}
+
+# output_ok PATH: checked before the work, so a bad -o costs nothing.
+output_ok() {
+	if [ -d "$1" ]; then
+		echo "$me: $1 is a directory; give a file name" >&2
+		exit 1
+	fi
+	pending="$1.tmp$$"
+	( : >"$pending" ) 2>/dev/null || {
+		pending=""
+		echo "$me: cannot write $1 (its directory $(dirname "$1") does not take a new file)" >&2
+		exit 1
+	}
+	rm -f "$pending"
+	pending=""
+}
+
+# output_put SRC PATH: PATH gets SRC whole, by a rename, or stays as it was.
+output_put() {
+	pending="$2.tmp$$"
+	if cp "$1" "$pending" 2>/dev/null && mv -f "$pending" "$2" 2>/dev/null; then
+		pending=""
+		return 0
+	fi
+	rm -f "$pending"
+	pending=""
+	echo "$me: cannot write $2 (disk full, or its directory gone?)" >&2
+	exit 1
 }

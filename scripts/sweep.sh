@@ -1,153 +1,331 @@
 #!/bin/sh
-#/ sweep.sh - run ./scan at several sizes, keep every result in one CSV,
+#/ sweep.sh - run scan at several sizes, keep every result in one CSV,
 #/ and print a table of the ratios per size.
 #/
-#/ usage: scripts/sweep.sh [-h] [-o FILE.csv] [SCAN_OPTION...] [SIZE...]
+#/ usage: scripts/sweep.sh [-h] [-o FILE.csv] [-n N] [-b SECONDS]
+#/                         [SCAN_OPTION...] [SIZE...]
+#/        scripts/sweep.sh [-h] --from=FILE.csv
 #/
 #/ SIZE is scan's -c value, millions of pages.  Without sizes, a
-#/ geometric series 0.1 0.2 0.5 1 2 5 10 ... up to what fits in this
-#/ machine's memory.  A size that does not fit is skipped (scan refuses it
-#/ before allocating).  Options for scan go before the sizes: long ones as
-#/ --name=value, short ones as -s 5 or -s5 (-c and -m are the sweep's).
-#/ -o writes the CSV (scan --format=csv, one header) to FILE; progress and
-#/ the time left go to stderr.  SCAN names the binary (default ./scan).
+#/ geometric series 0.1 0.2 0.5 1 2 5 10 ... within two budgets, said
+#/ before the first run: memory (80 bytes a page: memmap, LRU array and
+#/ slack, in half of the memory available now) and time (-b SECONDS,
+#/ default 300: a size whose runs would end past it, at the pace so far,
+#/ is not started).  -b also bounds a sweep of sizes given.  A size that
+#/ does not fit is skipped (scan refuses it before allocating).  Options
+#/ for scan go before the sizes: long ones as --name=value, short ones as
+#/ -s 5 or -s5 (-c and -m are the sweep's).  -n N runs N processes a
+#/ size, interleaved (every size once, then again), and the table gives
+#/ their median and range; the CSV tells the processes apart by its run
+#/ column (1..N).  -o writes the CSV (scan --format=csv, one header, and
+#/ the columns run, memmap_over_llc, cache_sized and warnings) to FILE,
+#/ updated as each run finishes, so a stopped sweep keeps what ran;
+#/ progress and the time left go to stderr.  --from=FILE.csv prints the
+#/ table of an earlier sweep's CSV and runs nothing.  SCAN names the
+#/ binary (default ./scan).
 set -eu
 env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
 # shellcheck source=scripts/scan-env.sh
 . "$env"
 
-out=""
-opts=""
-sizes=""
+out="" opts="" sizes="" runs=1 budget="" from=""
+need_arg() {	# need_arg OPTION COUNT: the option has its value
+	[ "$2" -ge 2 ] || { echo "sweep.sh: $1 needs a value" >&2; usage >&2; exit 2; }
+}
+whole() {	# whole OPTION VALUE: VALUE is a whole number from 1
+	case $2 in
+	'' | *[!0-9]* | 0*) echo "sweep.sh: $1 $2: not a whole number from 1" >&2; exit 2 ;;
+	esac
+}
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
-	-o) [ $# -ge 2 ] || { usage >&2; exit 2; }; out=$2; shift ;;
+	-o) need_arg "$1" $#; out=$2; shift ;;
 	-o*) out=${1#-o} ;;
+	-n) need_arg "$1" $#; whole -n "$2"; runs=$2; shift ;;
+	-b) need_arg "$1" $#; whole -b "$2"; budget=$2; shift ;;
+	--from=*) from=${1#--from=} ;;
 	-c* | -m* | --format=*)
 		echo "sweep.sh: $1: the sweep sets the size and the format itself" >&2
 		exit 2 ;;
-	-[srt]) [ $# -ge 2 ] || { usage >&2; exit 2; }; opts="$opts $1 $2"; shift ;;
+	-[srt]) need_arg "$1" $#; opts="$opts $1 $2"; shift ;;
 	-*) opts="$opts $1" ;;
-	*) sizes="$sizes $1" ;;
+	*)
+		echo "$1" | grep -Eq '^([0-9]+\.?[0-9]*|\.[0-9]+)$' || {
+			echo "sweep.sh: size $1: not a number of millions of pages (scan's -c)" >&2
+			exit 2
+		}
+		sizes="$sizes $1" ;;
 	esac
 	shift
 done
+if [ -n "$from" ] && [ -n "$out$opts$sizes$budget" ] || [ -n "$from" ] && [ "$runs" -ne 1 ]; then
+	echo "sweep.sh: --from reads a CSV and runs nothing: give it alone" >&2
+	exit 2
+fi
+
+# table CSV: a row per size, a column per walk compared (the median over
+# the runs with their range when there are several); stops at the first
+# row that is not a sweep's, naming it.
+table() {
+	awk -F, -v csv="$1" "$awklib"'
+	function fail(msg) {
+		printf "sweep.sh: %s line %d: %s\n", csv, FNR, msg > "/dev/stderr"
+		bad = 1
+		exit 1
+	}
+	function number(name,    v) {
+		v = csv_field(name)
+		if (v !~ /^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ || !(v + 0 < 1e300))
+			fail(name " is \"" substr(v, 1, 24) "\", not a number from 0")
+		return v + 0
+	}
+	function median(k, m,    v, i, j, t) {	# of ratio[k, 1..m]; lo, hi too
+		for (i = 1; i <= m; i++)
+			v[i] = ratio[k, i]
+		for (i = 2; i <= m; i++)
+			for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
+				t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
+			}
+		lo = v[1]; hi = v[m]
+		return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
+	}
+	FNR == 1 {
+		csv_header()
+		nf = NF
+		n = split("walk label pages memory_bytes speedup", need, " ")
+		for (i = 1; i <= n; i++)
+			if (!csv_has(need[i])) {
+				printf "sweep.sh: %s has no column %s: not scan'"'"'s CSV\n", csv, need[i] > "/dev/stderr"
+				bad = 1
+				exit 1
+			}
+		next
+	}
+	csv_field("walk") == "walk" { fail("the header again (two CSVs joined with cat? keep one header)") }
+	NF != nf { fail(NF " fields where the header has " nf) }
+	{
+		pages = number("pages"); speedup = number("speedup"); memory = number("memory_bytes")
+		if (!(pages > 0)) fail("pages is 0")
+		if (csv_field("label") == "") fail("an empty label")
+		size = pages / 1e6
+		if (!(size in seen)) {
+			seen[size] = 1
+			order[++nsizes] = size
+			mem[size] = memory
+		}
+	}
+	csv_field("walk") == "physical" { next }
+	{
+		l = csv_field("label")
+		if (!(l in known)) {
+			known[l] = 1
+			label[++nlabels] = l
+		}
+		k = ++nratio[size, l]
+		ratio[size SUBSEP l, k] = speedup
+		runs = k > runs ? k : runs
+		if (csv_field("cache_sized") == 1)
+			note[size] = "caches"
+		else if (csv_field("warnings") > 0 && note[size] == "")
+			note[size] = "warned"
+	}
+	END {
+		if (bad)
+			exit 1
+		if (!nlabels) {
+			printf "sweep.sh: %s holds no walk to compare\n", csv > "/dev/stderr"
+			exit 1
+		}
+		wide = runs > 1 ? 26 : 14
+		printf "%10s %12s", "-c", "memory"
+		for (l = 1; l <= nlabels; l++)
+			printf " %" wide "s", "vs " label[l]
+		printf "\n"
+		for (s = 1; s <= nsizes; s++) {
+			size = order[s]
+			printf "%10g %12s", size, human(mem[size], "%8.1f")
+			for (l = 1; l <= nlabels; l++) {
+				m = nratio[size, label[l]]
+				if (!m)
+					printf " %" wide "s", "-"
+				else if (runs == 1)
+					printf " %14.3f", ratio[size SUBSEP label[l], 1]
+				else {
+					v = median(size SUBSEP label[l], m)
+					printf " %" wide "s", sprintf("%.3f (%.3f-%.3f, %d)", v, lo, hi, m)
+				}
+			}
+			printf "%s\n", note[size] ? "  " note[size] : ""
+			cached += note[size] == "caches"
+		}
+		if (runs > 1)
+			print "each: the median over the runs (processes), their range and number"
+		if (cached)
+			print "caches: the memmap is under 4x the last-level cache; the ratios measure caches"
+	}' "$1"
+}
+
+if [ -n "$from" ]; then
+	if [ ! -r "$from" ] || [ -d "$from" ]; then
+		echo "sweep.sh: cannot read $from" >&2
+		exit 1
+	fi
+	table "$from"
+	exit
+fi
 
 need_scan sweep.sh
+[ -z "$out" ] || output_ok "$out"
 scratch
 
-# The default series: 1-2-5 steps while 80 bytes a page (memmap, array
-# and some slack) fit in the memory available now.
+# The default series: 1-2-5 steps while 80 bytes a page fit in half of
+# the memory available now; the time budget is kept as the runs go.
 if [ -z "$sizes" ]; then
 	avail=$(awk '/^MemAvailable:/ { print $2 * 1024 }' /proc/meminfo 2>/dev/null)
 	sizes=$(awk -v avail="${avail:-0}" 'BEGIN {
 		for (e = 0.1; e < 1e6; e *= 10)
 			for (i = 1; i <= 3; i++) {
 				c = e * (i == 1 ? 1 : i == 2 ? 2 : 5)
-				if (avail > 0 && c * 1e6 * 80 > avail)
+				if (c > 0.1 && (avail <= 0 ? c > 10 : c * 1e6 * 80 > avail / 2))
 					exit
 				printf "%g ", c
 			}
 	}')
+	budget=${budget:-300}
+	room=$(awk -v a="${avail:-0}" "$awklib"'BEGIN { print (a > 0 ? "half of the " human(a, "%.1f") " available" : "-c 10 (no MemAvailable to go by)") }')
+	plan="the sizes in $room, within a ${budget} s budget (-b)"
+else
+	plan="the sizes given${budget:+, within a ${budget} s budget (-b)}"
 fi
 
-n=0
+count=0 largest=0
 for size in $sizes; do
-	n=$((n + 1))
-	largest=$size
+	count=$((count + 1))
+	largest=$(awk -v a="$size" -v b="$largest" 'BEGIN { print (a + 0 > b + 0 ? a : b) }')
 done
-echo "sweep: $n sizes, the largest -c $largest ($(awk -v c="$largest" "$awklib"'
-	BEGIN { print human(c * 1e6 * 64, "%.1f") }') of memmap at 64 bytes a page)" >&2
-i=0
-start=$(date +%s)
-: >"$tmp/times"
-for size in $sizes; do
-	i=$((i + 1))
-	now=$(date +%s)
-	# time left: a + b * size fitted to the runs so far (b alone after
-	# one run), summed over the sizes still to run
-	left=$(awk -v sizes="$sizes" -v i="$i" '
-		{ n++; x += $1; y += $2; xx += $1 * $1; xy += $1 * $2 }
-		END {
-			k = split(sizes, s, " ")
-			if (!n) { printf "time left unknown"; exit }
-			b = n > 1 && n * xx - x * x > 0 ? (n * xy - x * y) / (n * xx - x * x) : y / x
-			a = n > 1 ? (y - b * x) / n : 0
-			for (j = i; j <= k; j++)
-				todo += a + b * s[j]
-			printf "about %d s left", (todo > 0 ? todo + 0.5 : 0)
-		}' "$tmp/times")
-	echo "sweep: -c $size ($i of $n), $((now - start)) s so far, $left" >&2
-	rc=0
-	# shellcheck disable=SC2086 # opts is a list of options
-	"$scan" -c "$size" $opts --format=csv >"$tmp/run.csv" 2>"$tmp/err" || rc=$?
-	case $rc in
-	0)
-		# scan's trust warnings become columns: the memmap over the
-		# LLC scan saw (llc_bytes), a flag when it is under 4x, and
-		# how many warnings
-		warned=$(grep -c '^scan: warning' "$tmp/err" || true)
-		head=1
-		[ ! -s "$tmp/all.csv" ] || head=0
-		awk -F, -v OFS=, -v warned="$warned" -v head="$head" '
-			NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
-				if (head) print $0, "memmap_over_llc", "cache_sized", "warnings"; next }
-			{ llc = $c["llc_bytes"]; r = llc > 0 ? $c["pages"] * $c["struct_page"] / llc : 0
-			  print $0, sprintf("%.2f", r), (llc > 0 && r < 4 ? 1 : 0), warned }' \
-			"$tmp/run.csv" >"$tmp/rows.csv"
-		cat "$tmp/rows.csv" >>"$tmp/all.csv"
-		echo "$size $(($(date +%s) - now))" >>"$tmp/times"
-		;;
-	1)
-		echo "sweep: -c $size skipped: $(sed -n 's/^scan: //p' "$tmp/err" | head -n 1)" >&2
-		;;
-	*)
-		cat "$tmp/err" >&2
-		exit "$rc"
-		;;
-	esac
-done
-[ -s "$tmp/all.csv" ] || { echo "sweep: no size ran" >&2; exit 1; }
-[ -z "$out" ] || cp "$tmp/all.csv" "$out"
+each=""
+[ "$runs" -eq 1 ] || each="; $runs runs a size, interleaved"
+echo "sweep: $count sizes, the largest -c $largest ($(awk -v c="$largest" "$awklib"'
+	BEGIN { print human(c * 1e6 * 64, "%.1f") }') of memmap at 64 bytes a page): $plan$each" >&2
 
-# The table: one row per size, one column per walk compared.
-awk -F, "$awklib"'
-NR == 1 {
-	for (i = 1; i <= NF; i++)
-		col[$i] = i
-	next
+# Seconds since the sweep began, to the millisecond where date has %N.
+now_s() {
+	t=$(date +%s.%N)
+	case $t in *N*) t=$(date +%s) ;; esac
+	echo "$t"
 }
-{
-	size = $col["pages"] / 1e6
-	if (!(size in seen)) {
-		seen[size] = 1
-		order[++nsizes] = size
-		mem[size] = $col["memory_bytes"]
+start=$(now_s)
+clock() {
+	awk -v t="$(now_s)" -v t0="$start" 'BEGIN { printf "%.3f", t - t0 }'
+}
+
+# The pace: seconds per million pages over the runs so far (the runs'
+# own sums, so one quick small run cannot swing it by much); from it the
+# time a size's remaining runs take.
+pace() {
+	awk '{ t += $2; c += $1 } END { if (c > 0) printf "%.6f", t / c }' "$tmp/times"
+}
+
+rows() {	# rows RUN: this run's CSV rows, with the sweep's columns
+	warned=$(grep -c '^scan: warning' "$tmp/err" || true)
+	awk -F, -v OFS=, -v run="$1" -v warned="$warned" -v want="$header" \
+	    -v what="$size" "$awklib"'
+	function fail(msg) {
+		print "sweep.sh: -c " what ": " msg > "/dev/stderr"
+		bad = 1
+		exit 1
 	}
-	if ($col["walk"] == "physical")
+	FNR == 1 {
+		csv_header()
+		nf = NF
+		if (!csv_has("walk") || !csv_has("speedup") || !csv_has("pages") || !csv_has("struct_page"))
+			fail("scan printed no scan CSV (its header: " substr($0, 1, 40) ")")
+		if (want != "" && $0 != want)
+			fail("scan printed another CSV header than the runs before")
+		print $0, "run", "memmap_over_llc", "cache_sized", "warnings"
 		next
-	if (!($col["label"] in known)) {
-		known[$col["label"]] = 1
-		label[++nlabels] = $col["label"]
 	}
-	ratio[size, $col["label"]] = $col["speedup"]
-	note[size] = $col["cache_sized"] ? "caches" : $col["warnings"] > 0 ? "warned" : ""
+	NF != nf || csv_field("pages") !~ /^[0-9]+$/ || csv_field("speedup") !~ /^[0-9.]+$/ {
+		fail("line " FNR " of what scan printed is not a row of its CSV")
+	}
+	{	# the memmap over the LLC scan saw, a flag under 4x, the warnings
+		llc = csv_field("llc_bytes") + 0
+		r = llc > 0 ? csv_field("pages") * csv_field("struct_page") / llc : 0
+		print $0, run, sprintf("%.2f", r), (llc > 0 && r < 4 ? 1 : 0), warned
+	}
+	END { if (!bad && FNR < 2) fail("scan printed no rows") }' "$tmp/run.csv" >"$tmp/rows.csv" || exit 1
+	if [ -z "$header" ]; then
+		header=$(head -n 1 "$tmp/run.csv")
+		cat "$tmp/rows.csv" >"$tmp/all.csv"
+	else
+		sed 1d "$tmp/rows.csv" >>"$tmp/all.csv"
+	fi
 }
-END {
-	printf "%10s %12s", "-c", "memory"
-	for (l = 1; l <= nlabels; l++)
-		printf " %14s", "vs " label[l]
-	printf "\n"
-	for (s = 1; s <= nsizes; s++) {
-		size = order[s]
-		printf "%10g %12s", size, human(mem[size], "%8.1f")
-		for (l = 1; l <= nlabels; l++)
-			printf " %14.3f", ratio[size, label[l]]
-		printf "%s\n", note[size] ? "  " note[size] : ""
-		cached += note[size] == "caches"
-	}
-	if (cached)
-		print "caches: the memmap is under 4x the last-level cache; the ratios measure caches"
-}' "$tmp/all.csv"
+
+: >"$tmp/times"
+: >"$tmp/all.csv"
+header=""
+done_runs=0 skipped=0
+run=1
+todo=$sizes
+while [ "$run" -le "$runs" ]; do
+	ran=""
+	i=0
+	for size in $todo; do
+		i=$((i + 1))
+		now=$(clock)
+		pace=$(pace)
+		# time left: the pace times every size-run still to go
+		left=$(awk -v p="$pace" -v todo="$todo" -v i="$i" -v more=$((runs - run)) '
+		BEGIN {
+			if (p == "") { print "time left unknown"; exit }
+			k = split(todo, s, " ")
+			for (j = 1; j <= k; j++)
+				t += s[j] * p * ((j >= i) + more)
+			printf "about %d s left", t + 0.5
+		}')
+		if [ -n "$budget" ] && [ "$run" -eq 1 ] && [ -n "$pace" ] &&
+		    awk -v p="$pace" -v c="$size" -v n="$runs" -v now="$now" -v b="$budget" \
+			'BEGIN { exit !(now * n + p * c * n > b) }'; then
+			echo "sweep: -c $size and above not started: at $pace s per -c 1 so far, they would end past the ${budget} s budget (-b)" >&2
+			break
+		fi
+		of="$((done_runs + skipped + 1)) of $((count * runs))"
+		[ "$runs" -eq 1 ] || of="$of, run $run"
+		echo "sweep: -c $size ($of), ${now%.*} s so far, $left" >&2
+		rc=0
+		# shellcheck disable=SC2086 # opts is a list of options
+		"$scan" -c "$size" $opts --format=csv >"$tmp/run.csv" 2>"$tmp/err" || rc=$?
+		case $rc in
+		0)
+			rows "$run"
+			echo "$size $(awk -v a="$(clock)" -v b="$now" 'BEGIN { print a - b }')" >>"$tmp/times"
+			ran="$ran $size"
+			done_runs=$((done_runs + 1))
+			if [ -n "$out" ]; then
+				output_put "$tmp/all.csv" "$out"
+				interrupt_note="$out keeps the $done_runs run$([ "$done_runs" -eq 1 ] || echo s) that finished"
+			fi
+			;;
+		1)
+			echo "sweep: -c $size skipped: $(sed -n 's/^scan: //p' "$tmp/err" | head -n 1)" >&2
+			skipped=$((skipped + runs - run + 1))
+			;;
+		*)
+			sed -n '1,3p' "$tmp/err" >&2
+			[ -z "$out" ] || [ "$done_runs" -eq 0 ] ||
+				echo "sweep.sh: $out keeps the $done_runs run$([ "$done_runs" -eq 1 ] || echo s) that finished" >&2
+			exit "$rc"
+			;;
+		esac
+	done
+	[ -n "$ran" ] || break
+	todo=$ran
+	# shellcheck disable=SC2086 # count the words
+	count=$(set -- $ran; echo $#) skipped=0
+	run=$((run + 1))
+done
+[ -s "$tmp/all.csv" ] || { echo "sweep.sh: no size ran" >&2; exit 1; }
+table "$tmp/all.csv"

@@ -1,0 +1,113 @@
+#!/bin/sh
+# explain.sh: from the original's ratios to the kernel's, a step at a
+# time: its table, CSV and SVG, one size for every step, the warnings
+# carried, -n, its outputs and messages.  Tiny sizes; no speed asserted.
+. tests/lib.sh
+
+# explain: nine steps from --original to --kernel-like, then a replayed
+# memmap (2048 order-0 LRU pfns) and a memcg target: a table, CSV, SVG
+printf '\040\000\000\000\000\000\000\000%.0s' $(seq 1 2048) >"$tmp/kpf2048"
+# the first 512 pfns charged to memcg inode 7, the rest to 8
+{ printf '\007\000\000\000\000\000\000\000%.0s' $(seq 1 512)
+  printf '\010\000\000\000\000\000\000\000%.0s' $(seq 1 1536); } >"$tmp/kcg2048"
+scripts/explain.sh -n 2 -o "$tmp/explain.csv" -g "$tmp/explain.svg" \
+	--memmap-from="$tmp/kpf2048" --memcg=7 --memcg-from="$tmp/kcg2048" >"$tmp/explain" 2>"$tmp/explain.err"
+rc=$?
+check "explain: exit 0" [ "$rc" -eq 0 ]
+check "explain: a row per step, original first, kernel-like ninth" \
+	sh -c "grep -Ec '^ ?[0-9]+ [A-Za-z0-9]' '$tmp/explain' | grep -qx 11 &&
+		grep -q '^ 1 original ' '$tmp/explain' && grep -q '^ 9 rmap (kernel-like)[ !]' '$tmp/explain'"
+check "explain --memmap-from: a tenth step, the real memmap" \
+	grep -Eq '^10 real memmap +!? +[0-9.]+ x[0-9]' "$tmp/explain"
+check "explain --memcg: a last step, the memcg target" \
+	grep -Eq '^11 memcg target +!? +[0-9.]+ x[0-9]' "$tmp/explain"
+check "explain --memcg: the step replays that memcg" \
+	sh -c "grep '^11,' '$tmp/explain.csv' | head -n 1 | grep -q -- '--memcg=7 '"
+
+check "explain: within 72 columns" sh -c "! awk 'length > 72' '$tmp/explain' | grep -q ."
+# the change is x0.00-x9.99, or from x10 as the ratios are printed (x12.3,
+# x140): at these sizes a cold cache may multiply a warm ratio tenfold
+check "explain: each step's change from the last" \
+	sh -c "grep '^ 2 ' '$tmp/explain' | grep -Eq ' x([0-9]\\.[0-9]{2}|[1-9][0-9]\\.[0-9]|[1-9][0-9]{2,}) '"
+check "explain: the last step is --kernel-like's every value" \
+	sh -c "grep '^9,' '$tmp/explain.csv' | head -n 1 | grep -q -- '--rmap=0.5:3'"
+check "explain: CSV rows for each step's three walks, in each run" \
+	sh -c "[ \$(grep -Ec '^[0-9]+,' '$tmp/explain.csv') -eq 66 ]"
+if have python3; then
+	check "explain: the SVG parses, a bar per step and walk" python3 -c '
+import sys, xml.dom.minidom
+d = xml.dom.minidom.parse(sys.argv[1])
+assert len(d.getElementsByTagName("title")) == 22
+' "$tmp/explain.svg"
+else
+	skip "explain: the SVG parses" "no python3"
+fi
+
+check "explain --memmap-from without -c: every step at the file's 2048 pfns, said" \
+	[ "$(grep -c '^scan explain: 2048 pages on ' "$tmp/explain")/$(csv_col "$tmp/explain.csv" pages | sort -u)" = "1/2048" ]
+check "explain: a cache-sized table carries scan's warning, with its steps" \
+	sh -c "grep -q '^! scan warned:' '$tmp/explain' && tr '\\n' ' ' <'$tmp/explain' | grep -Eq 'the ratios measure caches; use +a larger -c \\(steps 1-11\\)' && grep -q '^ 1 original  *!' '$tmp/explain'"
+# shellcheck disable=SC2016
+check "explain: the CSV counts each step's warnings" \
+	awk -F, "$(cat scripts/lib.awk)"'NR == 1 { csv_header(); if (!csv_has("warnings") || !csv_has("run")) exit 1; next }
+		csv_field("warnings") !~ /^[0-9]+$/ || csv_field("run") !~ /^[12]$/ { exit 1 }' "$tmp/explain.csv"
+check "explain: the machine in the SVG title" grep -q ">scan explain on .*$(uname -r)" "$tmp/explain.svg"
+scripts/explain.sh -c 4 --memmap-from="$tmp/kpf2048" >/dev/null 2>"$tmp/e"
+check "explain: a -c that is not the replayed file's size: exit 2, said" \
+	sh -c "[ $? -eq 2 ] && grep -q \"^explain.sh: -c 4 is not $tmp/kpf2048's size (2048 pfns)\" '$tmp/e'"
+
+# -n 2 (the run above): processes interleaved, the replay first as it
+# decides the size; their median and range; a run column
+check "explain -n 2: interleaved (every step, then again)" \
+	sh -c "sed -n 's/^explain.sh: step \\([0-9]*\\) of 11 done, run \\([12]\\) of 2/\\2:\\1/p' '$tmp/explain.err' | tr '\\n' ' ' | grep -qx '1:10 1:1 1:2 1:3 1:4 1:5 1:6 1:7 1:8 1:9 1:11 2:1 2:2 2:3 2:4 2:5 2:6 2:7 2:8 2:9 2:10 2:11 '"
+check "explain -n 2: the range over runs, said" \
+	sh -c "grep -q '^each ratio: the median of 2 runs' '$tmp/explain' && grep -q ' runs ' '$tmp/explain'"
+check "explain -n 2: each step's rows twice, told apart by run" \
+	[ "$(csv_col "$tmp/explain.csv" run | sort | uniq -c | awk '{ print $1 }' | tr '\n' ' ')" = "33 33 " ]
+if have python3; then
+	check "explain -n 2: a whisker a bar, the range over runs" python3 -c '
+import sys, xml.dom.minidom
+d = xml.dom.minidom.parse(sys.argv[1])
+assert len([p for p in d.getElementsByTagName("path") if p.getAttribute("d").startswith("M")]) >= 20
+' "$tmp/explain.svg"
+fi
+
+# messages and outputs
+SCAN=/nonexistent scripts/explain.sh >/dev/null 2>"$tmp/e"
+check "SCAN=/nonexistent explain.sh: exit 1, a message that says something" \
+	sh -c "[ $? -eq 1 ] && grep -q '^explain.sh: SCAN=/nonexistent is not a program that can run' '$tmp/e'"
+printf '#!/bin/sh\nexit 3\n' >"$tmp/mute"
+chmod +x "$tmp/mute"
+SCAN="$tmp/mute" scripts/explain.sh >/dev/null 2>"$tmp/e"
+check "a scan that says nothing: explain.sh still says what happened" \
+	sh -c "[ $? -eq 1 ] && grep -q '^explain.sh: scan --kernel-like -v failed: it printed nothing (exit status 3)' '$tmp/e'"
+mkdir "$tmp/dir"
+printf '#!/bin/sh\ntouch %s/ran\nexec %s "$@"\n' "$tmp" "$SCAN" >"$tmp/marks"
+chmod +x "$tmp/marks"
+for o in -o -g; do
+	SCAN="$tmp/marks" scripts/explain.sh "$o" "$tmp/dir" -c 0.002 >/dev/null 2>"$tmp/e"
+	check "explain $o DIRECTORY: exit 1, a line, before any run" \
+		sh -c "[ $? -eq 1 ] && [ \$(wc -l <'$tmp/e') -eq 1 ] && [ ! -e '$tmp/ran' ]"
+	SCAN="$tmp/marks" scripts/explain.sh "$o" "$tmp/nodir/x" -c 0.002 >/dev/null 2>"$tmp/e"
+	check "explain $o in no directory: exit 1, a line, before any run" \
+		sh -c "[ $? -eq 1 ] && grep -q 'cannot write $tmp/nodir/x' '$tmp/e' && [ ! -e '$tmp/ran' ]"
+done
+if have setsid && env --default-signal=INT true 2>/dev/null; then
+	printf '#!/bin/sh\ncase " $* " in *" --thp=system "*) sleep 30 ;; esac\nexec %s "$@"\n' "$SCAN" >"$tmp/stall"
+	chmod +x "$tmp/stall"
+	SCAN="$tmp/stall" setsid env --default-signal=INT,TERM sh scripts/explain.sh -c 0.002 \
+		-o "$tmp/sig.csv" >/dev/null 2>"$tmp/sig.err" &
+	pid=$!
+	i=0
+	until grep -q 'step 1 of' "$tmp/sig.err" 2>/dev/null || [ $i -ge 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	env kill -s INT -- -"$pid" 2>/dev/null
+	wait "$pid"
+	rc=$?
+	check "explain: SIGINT exits 130, says so, leaves no output or noise" \
+		sh -c "[ $rc -eq 130 ] && grep -q '^explain.sh: interrupted' '$tmp/sig.err' && ! grep -q 'No such file' '$tmp/sig.err' && [ ! -e '$tmp/sig.csv' ] && ! ls '$tmp' | grep -q 'sig.csv.tmp'"
+else
+	skip "explain: signals" "no setsid or env --default-signal"
+fi
