@@ -3,7 +3,7 @@
 #/ knob at a time.
 #/
 #/ usage: scripts/explain.sh [-h] [-c N] [-n N] [-o FILE.csv] [-g FILE.svg]
-#/                           [SCAN_OPTION...]     (scan's options last)
+#/                           [SCAN_OPTION...]
 #/
 #/ Runs scan once per step, each step adding one thing to the last:
 #/
@@ -35,9 +35,9 @@
 #/ step's warning count); -g draws an SVG waterfall of the ListLRU and
 #/ ArrayLRU ratios, log axis, 1x marked, the machine in its title.  Both
 #/ are checked before the first run and written whole or not at all.
-#/ Further options go to every step (e.g. -s 5, -t 2; not those
-#/ --original refuses, such as -r).  --memcg=INODE needs --memmap-from
-#/ (scan says why when it refuses a step).  SCAN names the binary
+#/ Further options go to every step, after explain.sh's own (e.g. -s 5,
+#/ -t 2; not those --original refuses, such as -r).  --memcg=INODE needs
+#/ --memmap-from #/ (scan says why when it refuses a step).  SCAN names the binary
 #/ (default ./scan).
 set -eu
 env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
