@@ -37,8 +37,8 @@
 #/ are checked before the first run and written whole or not at all.
 #/ Further options go to every step, after explain.sh's own (e.g. -s 5,
 #/ -t 2; not those --original refuses, such as -r).  --memcg=INODE needs
-#/ --memmap-from #/ (scan says why when it refuses a step).  SCAN names the binary
-#/ (default ./scan).
+#/ --memmap-from (scan says why when it refuses a step).  SCAN names the
+#/ binary (default ./scan).
 set -eu
 env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
