@@ -15,9 +15,11 @@ done
 for f in bin/scan share/man/man1/scan.1 share/scan/lib.awk share/scan/scan-env.sh $scripts; do
 	check "install: $f" [ -f "$pfx/$f" ]
 done
-(cd "$tmp" && SCAN='' "$pfx/bin/scan-report" -c 0.01 -r 1) >"$tmp/report" 2>&1
+# the block names scan, not its path: no ./scan in $tmp, so a block is
+# the installed scan's
+(cd "$tmp" && SCAN='' "$pfx/bin/scan-report" -n 1 -c 0.01 -r 1) >"$tmp/report" 2>&1
 check "install: an installed script runs the installed scan from elsewhere" \
-	grep -Fq "$ $pfx/bin/scan -c 0.01 -r 1" "$tmp/report"
+	grep -Eq '^\$ scan -c 0.01 -r 1 -s [0-9]+$' "$tmp/report"
 (cd "$tmp" && "$pfx/bin/scan-plot" -h) >"$tmp/plot-help" 2>&1
 check "install: an installed script prints its usage" \
 	grep -q '^plot.sh - draw' "$tmp/plot-help"
