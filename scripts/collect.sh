@@ -1,0 +1,1109 @@
+#!/bin/sh
+#/ collect.sh - read the report blocks posted to a thread back into one
+#/ table: who posted each, when, on which machine, at which size and
+#/ protocol, each ratio with its spread, cache-sized or warned.
+#/
+#/ usage: scripts/collect.sh [-h] [-o FILE.csv] [-g FILE.svg] [--with-2023]
+#/                           [FILE|DIR|-]...
+#/
+#/   -o FILE.csv   write the table as CSV too
+#/   -g FILE.svg   draw the ratios by machine
+#/   --with-2023   add the 2023 thread's figures (docs/thread-2023.txt)
+#/
+#/ Input (default stdin): mboxes, maildirs, mails, text or Markdown files,
+#/ directories of them; blocks quoted at any depth, rewrapped, inside ```
+#/ fences, quoted-printable or base64.  A block repeated in replies counts
+#/ once; bare "Physical scan is" lines are read as scan.c 1.1 rows.  Rows
+#/ that are not comparable (protocol, cache-sized memmap, struct page or
+#/ page size) go to groups of their own.  A broken block is named on
+#/ stderr with its file, line and mail.  Exit status: 0 every block read,
+#/ 1 a broken block (the table holds the others) or none at all, 2 a
+#/ usage error.  See scan-collect(1).
+#
+# The block's grammar (report.sh writes it; scan-report(1) has the prose).
+# A line starts with a key; a line that does not goes on from the one
+# above (a rewrap), and "\" at the end of a command joins it to the next:
+#
+#   block    = first cpu machine caches kernel memory command size memmap
+#              protocol [physical] ratio... warning... original...
+#   first    = "scan " VERSION " report (block 2): " N " run(s) of one command"
+#   cpu      = "cpu: " MODEL-NAME
+#   machine  = "machine: host " ID ", vendor " V ", family " F ", model " M
+#              ", stepping " S ", hypervisor " H ", " N " CPUs, " K
+#              " NUMA nodes, RAM " SIZE
+#   caches   = "caches: L2 " SIZE " (" FROM "), LLC " SIZE " (" FROM ")"
+#   kernel   = "kernel: " RELEASE ", THP " POLICY
+#   memory   = "memory: stream " NS " ns/line, chase " NS " ns/hop"
+#   command  = "$ scan " OPTIONS          (with -s SEED)
+#   size     = "size: " PAGES " pages, " SIZE " simulated, memmap " SIZE
+#   memmap   = "memmap: " B "-byte struct page, " P "% in huge pages, "
+#              ("cache-sized" | "not cache-sized" | "cache-sized unknown")
+#   protocol = "protocol: " ("default" | OPTIONS) " (" R " round(s) a run, cache "
+#              C ", --thp=" T ")"
+#   physical = "physical: " FIG " ns/page " SPREAD
+#   ratio    = "ratio " WALK ": " FIG " " SPREAD ", " NS " ns/folio"
+#              ["; the physical walk is " X "x slower than " WALK]
+#   SPREAD   = "(" LO "-" HI ", " N " runs)" | "(" LO "-" HI ", " R " round(s), 1 run)"
+#   warning  = "warning: " TEXT
+#   original = "Physical scan is " %f " faster than " WALK
+#
+# Any value may be "unknown".  2.0's blocks ("scan 2.0 on CPU, N CPUs, SIZE
+# of RAM", then "kernel ...", "$ ...", "N pages (...)", "  WALK M (LO to
+# HI), ...", the original's lines, "warning: ...") are read too.
+set -eu
+env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
+[ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
+# shellcheck source=scripts/scan-env.sh
+. "$env"
+
+csv=
+svg=
+with_2023=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h | --help) usage; exit 0 ;;
+	-o | -g)
+		[ $# -ge 2 ] || { echo "collect.sh: $1 needs a file name" >&2; exit 2; }
+		if [ "$1" = -o ]; then csv=$2; else svg=$2; fi
+		shift 2 ;;
+	--with-2023) with_2023=1; shift ;;
+	--) shift; break ;;
+	-?*) echo "collect.sh: unknown option $1 (collect.sh -h for help)" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+
+need_math collect.sh
+scratch
+# bytes, not characters: the decoders build bytes with %c
+LC_ALL=C
+export LC_ALL
+
+# The 2023 figures live in the source tree's docs/, or beside lib.awk
+# where installed.
+if [ "$with_2023" -eq 1 ]; then
+	for thread in "$here/../docs/thread-2023.txt" "$here/../share/scan/thread-2023.txt"; do
+		[ -r "$thread" ] && break
+	done
+	[ -r "$thread" ] || {
+		echo "collect.sh: --with-2023: no thread-2023.txt beside $here: give docs/thread-2023.txt as a file" >&2
+		exit 1
+	}
+	set -- "$thread" "$@"
+fi
+
+# Every input as files: stdin copied, a maildir's mails, a directory's
+# files in name order.
+: >"$tmp/inputs"
+[ $# -gt 0 ] || set -- -
+for a in "$@"; do
+	if [ "$a" = - ]; then
+		cat >"$tmp/stdin"
+		echo "$tmp/stdin" >>"$tmp/inputs"
+	elif [ -d "$a" ]; then
+		if [ -d "$a/cur" ] || [ -d "$a/new" ]; then
+			find "$a/cur" "$a/new" -type f 2>/dev/null | sort
+		else
+			find "$a" -type f | sort
+		fi >>"$tmp/inputs"
+	elif [ -r "$a" ]; then
+		echo "$a" >>"$tmp/inputs"
+	else
+		echo "collect.sh: cannot read $a" >&2
+		exit 1
+	fi
+done
+[ -s "$tmp/inputs" ] || { echo "collect.sh: no files in $*" >&2; exit 1; }
+
+# unmail: each input as messages and their text, one line of output a
+# line: "M<tab>FILE<tab>N<tab>FROM<tab>DATE" starts a message (N counts the
+# mails in FILE), "L<tab>FILE:LINE<tab>TEXT" is a line of its decoded
+# text.  An mbox splits at "From " lines; a file that starts with headers
+# is one mail; any other file is one message of text.  Multipart mails
+# give their text parts (not HTML, not attachments of other types).
+unmail() {
+	# shellcheck disable=SC2086 # $awk may be a command and its arguments
+	$awk -v list="$tmp/inputs" '
+BEGIN {
+	b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	for (i = 0; i < 64; i++)
+		val[substr(b64, i + 1, 1)] = i
+	for (i = 1; i < 256; i++)
+		chr[i] = sprintf("%c", i)
+	for (i = 0; i < 16; i++) {
+		hexv[substr("0123456789ABCDEF", i + 1, 1)] = i
+		hexv[substr("0123456789abcdef", i + 1, 1)] = i
+	}
+	while ((getline file < list) > 0)
+		read_file(file)
+}
+
+# A file: an mbox, one mail, or text.
+function read_file(f,    line, n, prev, kind) {
+	n = 0
+	prev = ""
+	nmail = 0
+	while ((getline line < f) > 0) {
+		sub(/\r$/, "", line)
+		gsub(/\t/, "        ", line)
+		if (++n == 1)
+			kind = line ~ /^From / ? "mbox" : line ~ /^[A-Za-z][A-Za-z0-9-]*: / ? "mail" : "text"
+		if (n == 1 && kind == "text")
+			start(f, "", "")
+		if (n == 1 && kind == "mail")
+			start_mail(f)
+		if (kind == "mbox" && line ~ /^From / && (n == 1 || prev == "")) {
+			end_part()
+			start_mail(f)
+			prev = line
+			continue
+		}
+		prev = line
+		feed(f, n, line)
+	}
+	close(f)
+	end_part()
+}
+
+function start_mail(f) {
+	state = "head"
+	hname = ""
+	split("", hdr)
+	depth = 0
+	mailfile = f
+	nmail++
+}
+
+function start(f, from, date) {
+	mailfile = f
+	printf "M\t%s\t%d\t%s\t%s\n", f, nmail, from, date
+	depth = 0
+	part_start("text/plain", "")
+	state = "body"
+}
+
+# One line of a mail: its headers, then its body or its parts.
+function feed(f, n, line,    b) {
+	if (state == "head" || state == "phead") {
+		if (line ~ /^[ \t]/ && hname != "") {
+			hdr[hname] = hdr[hname] " " trim(line)
+			return
+		}
+		if (line == "")
+			return end_headers(f, n)
+		hname = tolower(line)
+		sub(/:.*/, "", hname)
+		sub(/^[^:]*:[ \t]*/, "", line)
+		hdr[hname] = line
+		return
+	}
+	# a boundary of any open multipart
+	if (depth > 0 && substr(line, 1, 2) == "--")
+		for (b = depth; b >= 1; b--)
+			if (line == "--" bound[b] || line == "--" bound[b] "--") {
+				end_part()
+				depth = b
+				if (line == "--" bound[b] "--") {
+					depth = b - 1
+					state = "skip"
+				} else {
+					state = "phead"
+					hname = ""
+					split("", hdr)
+				}
+				return
+			}
+	if (state == "body") {
+		np++
+		pl[np] = line
+		pn[np] = n
+	}
+}
+
+# The end of a header block: the message starts (its From and Date), or
+# a part does.
+function end_headers(f, n,    ct, b) {
+	if (state == "head")
+		printf "M\t%s\t%d\t%s\t%s\n", f, nmail, clean(decode_words(hdr["from"])),
+		    clean(day(hdr["date"]))
+	ct = tolower(hdr["content-type"])
+	if (ct == "")
+		ct = "text/plain"
+	if (ct ~ /^multipart\//) {
+		b = hdr["content-type"]
+		if (match(b, /[Bb][Oo][Uu][Nn][Dd][Aa][Rr][Yy]="[^"]*"/))
+			b = substr(b, RSTART + 10, RLENGTH - 11)
+		else if (match(b, /[Bb][Oo][Uu][Nn][Dd][Aa][Rr][Yy]=[^; ]*/))
+			b = substr(b, RSTART + 9, RLENGTH - 9)
+		else
+			b = ""
+		bound[++depth] = b
+		state = "skip"		# the preamble
+		return
+	}
+	if (ct ~ /^text\// && ct !~ /^text\/html/) {
+		part_start(ct, tolower(trim(hdr["content-transfer-encoding"])))
+		pfirst = n + 1
+		state = "body"
+	} else
+		state = "skip"
+}
+
+function part_start(ct, cte) {
+	np = 0
+	split("", pl)
+	split("", pn)
+	enc = cte
+	pfile = mailfile
+}
+
+# The end of a part: its lines decoded, each with the line it came from.
+function end_part(    i, s, t, k, nl, out) {
+	if (state != "body" || np == 0) {
+		np = 0
+		return
+	}
+	if (enc == "quoted-printable") {
+		s = ""
+		for (i = 1; i <= np; i++) {
+			if (s == "")
+				k = pn[i]
+			t = pl[i]
+			sub(/[ \t]+$/, "", t)
+			if (t ~ /=$/) {
+				s = s substr(t, 1, length(t) - 1)
+				continue
+			}
+			emit(k, unqp(s t))
+			s = ""
+		}
+		if (s != "")
+			emit(k, unqp(s))
+	} else if (enc == "base64") {
+		s = ""
+		for (i = 1; i <= np; i++)
+			s = s pl[i]
+		nl = split(unbase64(s), out, "\n")
+		for (i = 1; i <= nl; i++) {
+			sub(/\r$/, "", out[i])
+			emit(pn[1] "+" i, out[i])
+		}
+	} else
+		for (i = 1; i <= np; i++)
+			emit(pn[i], pl[i])
+	np = 0
+}
+
+function emit(where, text,    parts, n, i) {
+	# a decoded text may hold several lines
+	n = split(text, parts, "\n")
+	if (n == 0)
+		parts[n = 1] = ""
+	for (i = 1; i <= n; i++) {
+		sub(/\r$/, "", parts[i])
+		gsub(/\t/, "        ", parts[i])
+		printf "L\t%s:%s\t%s\n", pfile, where, parts[i]
+	}
+}
+
+# Quoted-printable: =XX is the byte XX.
+function unqp(s,    out, i, c, h) {
+	out = ""
+	while ((i = index(s, "=")) > 0) {
+		out = out substr(s, 1, i - 1)
+		h = substr(s, i + 1, 2)
+		if (h ~ /^[0-9A-Fa-f][0-9A-Fa-f]$/) {
+			c = hexv[substr(h, 1, 1)] * 16 + hexv[substr(h, 2, 1)]
+			out = out (c > 0 ? chr[c] : "")
+			s = substr(s, i + 3)
+		} else {
+			out = out "="
+			s = substr(s, i + 1)
+		}
+	}
+	return out s
+}
+
+# Base64: four characters are three bytes; other characters are skipped.
+function unbase64(s,    out, i, c, n, bits, v) {
+	out = ""
+	n = bits = 0
+	for (i = 1; i <= length(s); i++) {
+		c = substr(s, i, 1)
+		if (!(c in val))
+			continue
+		bits = bits * 64 + val[c]
+		if (++n == 4) {
+			v = int(bits / 65536)
+			out = out (v ? chr[v] : "")
+			v = int(bits / 256) % 256
+			out = out (v ? chr[v] : "")
+			v = bits % 256
+			out = out (v ? chr[v] : "")
+			n = bits = 0
+		}
+	}
+	# padding: two characters are one byte, three are two
+	if (n == 2)
+		out = out chr[int(bits / 16)]
+	else if (n == 3)
+		out = out chr[int(bits / 1024)] chr[int(bits / 4) % 256]
+	return out
+}
+
+# A header word encoded as =?charset?Q?...?= or =?charset?B?...?=.
+function decode_words(s,    out, w, p, e, t) {
+	out = ""
+	while (match(s, /=\?[^?]*\?[QqBb]\?[^?]*\?=/)) {
+		w = substr(s, RSTART + 2, RLENGTH - 4)
+		out = out substr(s, 1, RSTART - 1)
+		s = substr(s, RSTART + RLENGTH)
+		sub(/^[ \t]+=\?/, "=?", s)
+		p = index(w, "?")
+		e = toupper(substr(w, p + 1, 1))
+		t = substr(w, p + 3)
+		if (e == "Q") {
+			gsub(/_/, " ", t)
+			out = out unqp(t)
+		} else
+			out = out unbase64(t)
+	}
+	return out s
+}
+
+# A date as YYYY-MM-DD where it reads as a mail date, else as it is.
+function day(s,    m, p) {
+	if (!match(s, /[0-9]?[0-9] [A-Z][a-z][a-z] [0-9][0-9][0-9][0-9]/))
+		return s
+	split(substr(s, RSTART, RLENGTH), p, " ")
+	m = index("JanFebMarAprMayJunJulAugSepOctNovDec", p[2])
+	if (!m)
+		return s
+	return sprintf("%s-%02d-%02d", p[3], (m + 2) / 3, p[1])
+}
+
+function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
+function clean(s) { gsub(/[\t\r\n]/, " ", s); return trim(s) }
+'
+}
+
+# blocks: the report blocks in each message, one line of output a block:
+# "key=value" fields, tab-separated.  A broken block is a line on stderr
+# and a count in $tmp/broken.  Bare "Physical scan is" lines outside a
+# block are a row of their own (scan.c 1.1: the 2023 program printed only
+# them); so is a line of the 2023 thread's file.
+blocks() {
+	# shellcheck disable=SC2086 # $awk may be a command and its arguments
+	$awk -F '\t' -v broken="$tmp/broken" '
+$1 == "M" { message(); file = $2; mail = $3; from = $4; date = $5; n = 0; next }
+$1 == "L" { n++; where[n] = $2; text[n] = $3; for (i = 4; i <= NF; i++) text[n] = text[n] " " $i }
+END {
+	message()
+	printf "%d\n", nbroken > broken
+}
+
+# A line split into its quote depth (how many ">") and its text.
+function unquote(s,    p) {
+	qd = 0
+	if (match(s, /^[ \t]*(>[ \t]?)+/)) {
+		p = substr(s, 1, RLENGTH)
+		qd = gsub(/>/, ">", p)
+		s = substr(s, RLENGTH + 1)
+	}
+	sub(/^[ \t]+/, "", s)
+	sub(/[ \t]+$/, "", s)
+	return s
+}
+
+function is_first(s) {
+	return s ~ /^scan [0-9][0-9.]* report \(block [0-9]+\)/ || s ~ /^scan [0-9][0-9.]* on /
+}
+function is_key2(s) {
+	return is_first(s) || s ~ /^(cpu|machine|caches|kernel|memory|size|memmap|protocol|physical|warning): / ||
+	    s ~ /^\$ / || s ~ /^ratio [A-Za-z0-9_]+: / || s ~ /^Physical scan is /
+}
+function is_key20(s) {
+	return is_first(s) || s ~ /^kernel / || s ~ /^\$ / || s ~ /^[0-9]+ pages \(/ ||
+	    s ~ /^Physical [0-9.]+ ns\/page/ || s ~ /^[A-Za-z0-9_]+ [0-9.]+ \(/ ||
+	    s ~ /^Physical scan is / || s ~ /^warning: /
+}
+function is_original(s) {
+	return s ~ /^Physical scan is [0-9.]+ faster than [A-Za-z0-9_]+$/
+}
+
+function message(    i, s, d) {
+	if (!n)
+		return
+	for (i = 1; i <= n; i++) {
+		body[i] = unquote(text[i])
+		qdepth[i] = qd
+	}
+	for (i = 1; i <= n; i++) {
+		s = body[i]
+		if (is_first(s))
+			i = read_block(i) - 1
+		else if (is_original(s))
+			i = read_bare(i) - 1
+		else if (s ~ /^# scan\.c 1\.1 figures/)
+			i = read_2023(i) - 1
+	}
+	n = 0
+}
+
+# read_block(I): the block from line I into bl[1..nb] (its lines with
+# their continuations joined, at bw[] where each began); returns the
+# line after it.
+function read_block(i,    d, s, shape, k, originals, ratios) {
+	d = qdepth[i]
+	shape = body[i] ~ / report \(block / ? 2 : 20
+	nb = 0
+	originals = ratios = 0
+	for (k = i; k <= n; k++) {
+		s = body[k]
+		if (k > i && (s == "" || s ~ /^```/ || is_first(s) || qdepth[k] > d))
+			break
+		if (qdepth[k] < d && !(k < n && qdepth[k + 1] == d && body[k + 1] != ""))
+			break
+		if (k > i && (shape == 2 ? is_key2(s) : is_key20(s)) && qdepth[k] == d) {
+			# 2.0: after the original lines only warnings and originals
+			if (shape == 20 && originals && !is_original(s) && s !~ /^warning: /)
+				break
+			bl[++nb] = s
+			bw[nb] = where[k]
+		} else if (k == i) {
+			bl[nb = 1] = s
+			bw[1] = where[k]
+		} else {
+			# a rewrapped line goes on from the one above
+			if (shape == 20 && originals)
+				break
+			if (bl[nb] ~ /\\$/)
+				bl[nb] = substr(bl[nb], 1, length(bl[nb]) - 1)
+			sub(/ +$/, "", bl[nb])
+			bl[nb] = bl[nb] " " s
+		}
+		if (is_original(s))
+			originals++
+		if (s ~ /^ratio /)
+			ratios++
+		# a block of shape 2 ends with its last original line
+		if (shape == 2 && ratios && originals >= ratios) {
+			k++
+			break
+		}
+	}
+	for (s = 1; s <= nb; s++)
+		sub(/ \\$/, "", bl[s])
+	if (shape == 2)
+		parse2(i)
+	else
+		parse20(i)
+	return k
+}
+
+function new_row(i) {
+	split("", row)
+	split("", seenwalk)
+	row["file"] = file
+	row["where"] = where[i]
+	row["mail"] = mail
+	row["from"] = from
+	row["date"] = date
+	row["quoted"] = qdepth[i]
+	walks = ""
+	nwalks = 0
+	split("", orig)
+}
+function put(k, v) {
+	if (v == "unknown" || v ~ /^unknown /)
+		v = ""
+	gsub(/\t/, " ", v)
+	row[k] = v
+}
+function add_walk(w) {
+	if (!(w in seenwalk)) {
+		seenwalk[w] = 1
+		walks = walks (nwalks++ ? " " : "") w
+	}
+}
+function num(v) { return v ~ /^[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$/ }
+function after(s, key) { return substr(s, length(key) + 1) }
+
+# "23.5 GiB" in bytes; "" for unknown.
+function bytes(s,    a, k, u) {
+	if (split(s, a, " ") != 2 || !num(a[1]))
+		return ""
+	u = index("B  KiBMiBGiBTiBPiB", a[2])
+	if (!u || (u - 1) % 3)
+		return ""
+	for (k = (u - 1) / 3; k > 0; k--)
+		a[1] *= 1024
+	return sprintf("%.0f", a[1])
+}
+
+function bad(i, why) {
+	printf "collect.sh: %s: broken block (mail %d%s%s): %s\n", where[i], mail,
+	    from == "" ? "" : ", From " from, date == "" ? "" : ", Date " date, why > "/dev/stderr"
+	nbroken++
+}
+
+# The protocol of a command: the options that change what is measured
+# (as report.sh writes it), "default" for none.
+function protocol_of(cmd,    a, n, k, p, o) {
+	n = split(cmd, a, " ")
+	p = ""
+	for (k = 2; k <= n; k++) {
+		o = a[k]
+		if (o ~ /^-[cmsr]$/) { k++; continue }
+		if (o == "-t") { p = p " -t " a[++k]; continue }
+		if (o ~ /^-t./) { p = p " " o; continue }
+		if (o ~ /^-[cmsr]./ || o ~ /^-[vqhV]/ || o ~ /^--(format|walks|cpu|builds)/) {
+			if (o ~ /^--/ && o !~ /=/) k++
+			continue
+		}
+		if (o ~ /^--/ && o !~ /=/ && o != "--original" && o != "--kernel-like" && k < n && a[k + 1] !~ /^-/)
+			o = o "=" a[++k]
+		p = p " " o
+	}
+	return p == "" ? "default" : substr(p, 2)
+}
+
+function seed_of(cmd) {
+	if (!match(cmd, / -s ?[0-9]+/))
+		return ""
+	cmd = substr(cmd, RSTART + 3, RLENGTH - 3)
+	sub(/^ /, "", cmd)
+	return cmd
+}
+
+# The block of shape 2 in bl[1..nb].
+function parse2(i,    k, s, t, a, it, c, w, m, p) {
+	new_row(i)
+	put("shape", 2)
+	for (k = 1; k <= nb; k++) {
+		s = bl[k]
+		if (k == 1) {
+			split(s, a, " ")
+			put("version", a[2])
+			t = s
+			sub(/^[^:]*: /, "", t)
+			put("runs", t + 0)
+		} else if (s ~ /^cpu: /)
+			put("cpu", after(s, "cpu: "))
+		else if (s ~ /^machine: /) {
+			c = split(after(s, "machine: "), it, /, /)
+			for (m = 1; m <= c; m++) {
+				t = it[m]
+				if (t ~ /^(host|vendor|family|model|stepping|hypervisor) /) {
+					p = t
+					sub(/ .*/, "", p)
+					w = after(t, p " ")
+					p = p == "host" ? "host_id" : p == "vendor" ? "cpu_vendor" : p == "hypervisor" ? p : "cpu_" p
+					put(p, w)
+				} else if (t ~ /^[0-9]+ CPUs$/)
+					put("cpus", t + 0)
+				else if (t ~ / NUMA nodes?$/)
+					put("numa_nodes", t ~ /^unknown/ ? "" : t + 0)
+				else if (t ~ /^RAM /)
+					put("ram_bytes", bytes(after(t, "RAM ")))
+			}
+		} else if (s ~ /^caches: /) {
+			split(after(s, "caches: L2 "), it, /, LLC /)
+			cache_item("l2", it[1])
+			cache_item("llc", it[2])
+		} else if (s ~ /^kernel: /) {
+			t = after(s, "kernel: ")
+			if (match(t, /, THP [^ ,]*$/)) {
+				put("system_thp", substr(t, RSTART + 6))
+				t = substr(t, 1, RSTART - 1)
+			}
+			put("kernel", t)
+		} else if (s ~ /^memory: /) {
+			split(s, a, " ")
+			put("stream_ns", num(a[3]) ? a[3] : "")
+			put("chase_ns", num(a[6]) ? a[6] : "")
+		} else if (s ~ /^\$ /) {
+			put("command", after(s, "$ "))
+			put("seed", seed_of(row["command"]))
+		} else if (s ~ /^size: /) {
+			c = split(after(s, "size: "), it, /, /)
+			put("pages", it[1] + 0)
+			t = it[2]
+			sub(/ simulated$/, "", t)
+			put("memory_bytes", bytes(t))
+			put("memmap_bytes", bytes(after(it[3], "memmap ")))
+		} else if (s ~ /^memmap: /) {
+			c = split(after(s, "memmap: "), it, /, /)
+			put("struct_page", it[1] + 0)
+			put("huge_pct", it[2] + 0)
+			put("cache_sized", it[3] == "cache-sized" ? "yes" : it[3] == "not cache-sized" ? "no" : "")
+		} else if (s ~ /^protocol: /) {
+			t = after(s, "protocol: ")
+			p = t
+			sub(/ \([^(]*\)$/, "", p)
+			put("protocol", p)
+			if (match(t, /\([0-9]+ rounds? a run/))
+				put("rounds", substr(t, RSTART + 1) + 0)
+			if (match(t, /--thp=[a-z]+\)$/))
+				put("thp", substr(t, RSTART + 6, RLENGTH - 7))
+		} else if (s ~ /^physical: /) {
+			split(s, a, " ")
+			put("physical_ns", num(a[2]) ? a[2] : "")
+		} else if (s ~ /^ratio /) {
+			w = after(s, "ratio ")
+			sub(/:.*/, "", w)
+			if (!ratio(i, w, after(s, "ratio " w ": "), " "))
+				return
+		} else if (s ~ /^warning: /)
+			warn(after(s, "warning: "))
+		else if (is_original(s)) {
+			split(s, a, " ")
+			orig[a[7]] = a[4]
+		}
+	}
+	finish(i)
+}
+
+function cache_item(name, s,    p) {
+	p = index(s, " (")
+	if (!p)
+		return
+	put(name "_bytes", bytes(substr(s, 1, p - 1)))
+	s = substr(s, p + 2)
+	sub(/\).*/, "", s)
+	put(name "_from", s)
+}
+
+function warn(s) {
+	row["warnings"] = row["warnings"] (row["warnings"] == "" ? "" : " | ") s
+	row["nwarn"]++
+}
+
+# A ratio line after its name: "M (LO-HI, N runs), NS ns/folio" (shape
+# 2, sep "-") or "M (LO to HI), NS ns/folio" (2.0, sep " to ").
+function ratio(i, w, s, shape,    a, t, r, lo, hi, p) {
+	r = s
+	sub(/ .*/, "", r)
+	p = index(s, "(")
+	t = substr(s, p + 1)
+	sub(/\).*/, "", t)
+	if (shape == " ") {
+		lo = t
+		sub(/-.*/, "", lo)
+		hi = t
+		sub(/^[^-]*-/, "", hi)
+		sub(/,.*/, "", hi)
+		if (t ~ /, [0-9]+ rounds?, 1 run$/)
+			put("spread", "rounds")
+		else if (t ~ /, [0-9]+ runs$/)
+			put("spread", "runs")
+	} else {
+		split(t, a, / to /)
+		lo = a[1]
+		hi = a[2]
+		put("spread", "rounds")
+	}
+	if (!num(r) || !num(lo) || !num(hi) || !p) {
+		bad(i, "ratio " w ": \"" s "\" is not FIGURE (LO-HI, ...)")
+		return 0
+	}
+	t = s
+	sub(/ ns\/folio.*/, "", t)
+	sub(/.* /, "", t)
+	add_walk(w)
+	put("r_" w, r)
+	put("lo_" w, lo)
+	put("hi_" w, hi)
+	put("ns_" w, num(t) ? t : "")
+	return 1
+}
+
+# The checks every block passes, then its row.
+function finish(i,    k, a, c, w, miss) {
+	miss = ""
+	if (row["version"] == "") miss = miss ", the version"
+	if (row["command"] == "") miss = miss ", the command"
+	if (row["pages"] == "" || row["pages"] == 0) miss = miss ", the size"
+	if (row["shape"] == 2 && row["protocol"] == "") miss = miss ", the protocol"
+	if (!nwalks) miss = miss ", a ratio"
+	c = split(walks, a, " ")
+	for (k = 1; k <= c; k++)
+		if (!(a[k] in orig))
+			miss = miss ", the original line for " a[k]
+	split("", orig)
+	if (miss != "")
+		return bad(i, "no " substr(miss, 3))
+	put("walks", walks)
+	if (row["memmap_bytes"] == "" && row["struct_page"] != "")
+		put("memmap_bytes", row["pages"] * row["struct_page"])
+	# the page size simulated, where the block says it
+	if (row["memory_bytes"] != "")
+		put("page_bytes", 2 ^ int(log(row["memory_bytes"] / row["pages"]) / log(2) + 0.5))
+	print_row()
+}
+
+function print_row(    k, out) {
+	out = ""
+	for (k in row)
+		out = out (out == "" ? "" : "\t") k "=" row[k]
+	print out
+}
+
+# A block in the shape of 2.0 in bl[1..nb]: what it lacks stays empty.
+function parse20(i,    k, s, t, a, it, w, p) {
+	new_row(i)
+	put("shape", "2.0")
+	put("runs", 1)
+	put("struct_page", 64)
+	for (k = 1; k <= nb; k++) {
+		s = bl[k]
+		if (k == 1) {
+			split(s, a, " ")
+			put("version", a[2])
+			t = s
+			sub(/^scan [^ ]* on /, "", t)
+			if (match(t, /, [0-9]+ CPUs, [^,]* of RAM$/)) {
+				p = substr(t, RSTART + 2)
+				t = substr(t, 1, RSTART - 1)
+				put("cpus", p + 0)
+				sub(/^[0-9]+ CPUs, /, "", p)
+				sub(/ of RAM$/, "", p)
+				put("ram_bytes", bytes(p))
+			}
+			put("cpu", t)
+		} else if (s ~ /^kernel /) {
+			t = after(s, "kernel ")
+			if (match(t, /, THP [^ ,]* \(scan --thp=[a-z]+\)$/)) {
+				p = substr(t, RSTART + 6)
+				t = substr(t, 1, RSTART - 1)
+				split(p, a, " ")
+				put("system_thp", a[1])
+				sub(/.*=/, "", p)
+				sub(/\)$/, "", p)
+				put("thp", p)
+			}
+			put("kernel", t)
+		} else if (s ~ /^\$ /) {
+			t = after(s, "$ ")
+			sub(/^[^ ]*/, "scan", t)	# the binary as it was named there
+			put("command", t)
+			put("seed", seed_of(t))
+			put("protocol", protocol_of(t))
+			if (match(t, /--struct-page[= ][0-9]+/))
+				put("struct_page", substr(t, RSTART + 14, RLENGTH - 14) + 0)
+		} else if (s ~ /^[0-9]+ pages \(/) {
+			put("pages", s + 0)
+			t = s
+			sub(/^[^(]*\(/, "", t)
+			sub(/ simulated.*/, "", t)
+			put("memory_bytes", bytes(t))
+			if (match(s, /, [0-9]+% in huge pages/))
+				put("huge_pct", substr(s, RSTART + 2) + 0)
+			if (match(s, /, [0-9]+ rounds?$/))
+				put("rounds", substr(s, RSTART + 2) + 0)
+		} else if (s ~ /^Physical [0-9.]+ ns\/page/) {
+			split(s, a, " ")
+			put("physical_ns", a[2])
+		} else if (is_original(s)) {
+			split(s, a, " ")
+			orig[a[7]] = a[4]
+		} else if (s ~ /^warning: /) {
+			t = after(s, "warning: ")
+			warn(t)
+			# the cache-sized warning carries the LLC
+			if (match(t, /^memmap .* < 4x LLC [0-9.]+ [KMGT]?i?B/)) {
+				put("cache_sized", "yes")
+				sub(/.* < 4x LLC /, "", t)
+				put("llc_bytes", bytes(t))
+			}
+		} else if (s ~ /^[A-Za-z0-9_]+ [0-9.]+ \(/) {
+			w = s
+			sub(/ .*/, "", w)
+			if (!ratio(i, w, after(s, w " "), " to "))
+				return
+		}
+	}
+	# 2.0 warned whenever the memmap was cache-sized, unless told not to
+	if (row["cache_sized"] == "" && row["command"] !~ / -q| -[a-z]*q/)
+		put("cache_sized", "no")
+	finish(i)
+}
+
+# Bare original lines (the 2023 program printed only them): a row of
+# scan.c 1.1, its size from a command a few lines above if there is one.
+function read_bare(i,    k, a, c, d) {
+	new_row(i)
+	put("shape", "1.1")
+	put("version", "scan.c 1.1")
+	put("runs", 1)
+	put("protocol", "scan.c 1.1")
+	d = qdepth[i]
+	for (k = i; k <= n && qdepth[k] == d && is_original(body[k]); k++) {
+		split(body[k], a, " ")
+		add_walk(a[7])
+		put("r_" a[7], a[4])
+	}
+	for (c = i - 1; c >= 1 && c >= i - 4; c--)
+		if (match(body[c], /-c ?[0-9.]+/)) {
+			put("pages", substr(body[c], RSTART + 2) * 1e6)
+			put("command", "scan.c " substr(body[c], RSTART, RLENGTH))
+			break
+		}
+	put("walks", walks)
+	print_row()
+	return k
+}
+
+# The 2023 thread as a file: "machine | size | ListLRU | ArrayLRU | who |
+# note" lines after a "# scan.c 1.1 figures" line; "#" lines are notes.
+function read_2023(i,    k, f, c, w, t, lo, hi) {
+	for (k = i + 1; k <= n; k++) {
+		if (body[k] ~ /^#/ || body[k] == "")
+			continue
+		c = split(body[k], f, / *\| */)
+		if (c < 6) {
+			bad(k, "not \"machine | size | ListLRU | ArrayLRU | who | note\"")
+			continue
+		}
+		new_row(k)
+		put("shape", "1.1")
+		put("version", "scan.c 1.1")
+		put("protocol", "scan.c 1.1")
+		put("cpu", f[1])
+		put("from", f[5])
+		put("date", "2023")
+		put("note", f[6])
+		put("runs", 1)
+		if (f[2] ~ /^-c [0-9.]+$/)
+			put("pages", substr(f[2], 4) * 1e6)
+		else if (f[2] == "default")
+			put("pages", 1000000)
+		put("command", f[2] ~ /^-c / ? "scan.c " f[2] : f[2] == "default" ? "scan.c" : "")
+		for (w = 3; w <= 4; w++) {
+			t = f[w]
+			sub(/^about /, "", t)
+			if (t !~ /^[0-9.]+(-[0-9.]+)?$/)
+				continue
+			lo = hi = t
+			sub(/-.*/, "", lo)
+			sub(/.*-/, "", hi)
+			add_walk(w == 3 ? "ListLRU" : "ArrayLRU")
+			put("r_" (w == 3 ? "ListLRU" : "ArrayLRU"), t ~ /-/ ? (lo + hi) / 2 : t)
+			if (t ~ /-/) {
+				put("lo_" (w == 3 ? "ListLRU" : "ArrayLRU"), lo)
+				put("hi_" (w == 3 ? "ListLRU" : "ArrayLRU"), hi)
+			}
+		}
+		put("walks", walks)
+		print_row()
+	}
+	return k
+}
+'
+}
+
+
+# table: the rows, a repeated block once (same machine, command and
+# figures; the copy not quoted, or the first, says who posted it), in
+# groups of comparable rows; the table on stdout, the CSV to $tmp/csv,
+# the rows in order to $tmp/drawn for the chart.
+table() {
+	# shellcheck disable=SC2086 # $awk may be a command and its arguments
+	$awk -F '\t' -v csv="$tmp/csv" -v drawn="$tmp/drawn" "$awklib"'
+{
+	split("", r)
+	for (i = 1; i <= NF; i++) {
+		p = index($i, "=")
+		r[substr($i, 1, p - 1)] = substr($i, p + 1)
+	}
+	key = machine_key(r) SUBSEP r["command"] SUBSEP r["pages"]
+	nw = split(r["walks"], w, " ")
+	for (i = 1; i <= nw; i++)
+		key = key SUBSEP w[i] "=" r["r_" w[i]] "," r["lo_" w[i]] "," r["hi_" w[i]]
+	if (key in row) {
+		k = row[key]
+		copies[k]++
+		if (r["quoted"] >= quoted[k])
+			next
+	} else {
+		k = row[key] = ++rows
+		copies[k] = 1
+	}
+	quoted[k] = r["quoted"]
+	for (f in r)
+		v[k, f] = r[f]
+	for (i = 1; i <= nw; i++)
+		if (!(w[i] in walk)) {
+			walk[w[i]] = 1
+			others = others " " w[i]
+		}
+}
+
+# One machine: its identity where the block gives it, else what 2.0 and
+# the 2023 thread say (the model name, CPUs, RAM).
+function machine_key(r) {
+	if (r["host_id"] != "")
+		return "host " r["host_id"]
+	return r["cpu"] "|" r["cpu_vendor"] "|" r["cpu_family"] "|" r["cpu_model"] "|" \
+	    r["cpu_stepping"] "|" r["hypervisor"] "|" r["cpus"] "|" r["l2_bytes"] "|" \
+	    r["llc_bytes"] "|" r["numa_nodes"] "|" int(r["ram_bytes"] / 2 ^ 30 + 0.5)
+}
+
+# Rows that may be set side by side: one protocol, one size regime, one
+# struct page and page size.
+function group(k,    g, c) {
+	if (v[k, "shape"] == "1.1")
+		return "scan.c 1.1 (the 2023 program and its thread)"
+	g = v[k, "protocol"] == "default" ? "default protocol" : "protocol " v[k, "protocol"]
+	c = v[k, "cache_sized"]
+	g = g (c == "yes" ? ", cache-sized memmap" : c == "no" ? ", memmap beyond the caches" : ", cache size unknown")
+	if (v[k, "struct_page"] != "" && v[k, "struct_page"] != 64)
+		g = g ", " v[k, "struct_page"] "-byte struct page"
+	if (v[k, "page_bytes"] != "" && v[k, "page_bytes"] != 4096)
+		g = g ", " human(v[k, "page_bytes"], "%g") " pages"
+	return g
+}
+
+# Groups in this order: the default protocol beyond the caches first, the
+# 2023 program last; rows by machine, then size.
+function rank(k,    g) {
+	g = group(k)
+	return (g ~ /^default protocol, memmap beyond/ ? 0 : g ~ /^default/ ? 1 : g ~ /^scan\.c/ ? 3 : 2) \
+	    "|" g "|" machine(k) "|" sprintf("%015.3f", v[k, "pages"])
+}
+
+function machine(k,    s) {
+	s = v[k, "cpu"] == "" ? "unknown CPU" : v[k, "cpu"]
+	if (v[k, "host_id"] != "")
+		s = s " [" v[k, "host_id"] "]"
+	if (v[k, "llc_bytes"] != "")
+		s = s ", LLC " human(v[k, "llc_bytes"], "%g")
+	return s
+}
+
+function size(k) { return v[k, "pages"] == "" ? "not given" : sprintf("-c %g", v[k, "pages"] / 1e6) }
+
+function figure(k, w,    s) {
+	if (v[k, "r_" w] == "")
+		return "-"
+	s = v[k, "r_" w]
+	if (v[k, "lo_" w] != "")
+		s = s " (" v[k, "lo_" w] "-" v[k, "hi_" w] (v[k, "spread"] == "runs" ? ", " v[k, "runs"] " runs" : v[k, "spread"] == "rounds" ? ", rounds" : "") ")"
+	return s
+}
+
+function flags(k,    s) {
+	s = v[k, "cache_sized"] == "yes" ? "cache-sized" : ""
+	if (v[k, "nwarn"] > 0)
+		s = s (s == "" ? "" : ", ") "warned " v[k, "nwarn"] "x"
+	if (copies[k] > 1)
+		s = s (s == "" ? "" : ", ") "posted " copies[k] "x"
+	if (v[k, "note"] != "")
+		s = s (s == "" ? "" : ", ") v[k, "note"]
+	return s == "" ? "-" : s
+}
+
+function who(k) { return v[k, "from"] != "" ? v[k, "from"] : v[k, "file"] }
+
+# CSV fields hold no commas (a plain split reads them, as scan'"'"'s CSV).
+function c(s) { gsub(/,/, ";", s); return s }
+
+function sort_rows(    i, j, t) {
+	for (i = 1; i <= rows; i++) {
+		ord[i] = i
+		rk[i] = rank(i)
+	}
+	for (i = 2; i <= rows; i++)
+		for (j = i; j > 1 && rk[ord[j - 1]] > rk[ord[j]]; j--) {
+			t = ord[j]; ord[j] = ord[j - 1]; ord[j - 1] = t
+		}
+}
+
+END {
+	if (!rows)
+		exit 0
+	# ListLRU and ArrayLRU first, as the original printed them
+	nwalks = 0
+	if ("ListLRU" in walk) wl[++nwalks] = "ListLRU"
+	if ("ArrayLRU" in walk) wl[++nwalks] = "ArrayLRU"
+	n = split(others, o, " ")
+	for (i = 1; i <= n; i++)
+		if (o[i] != "ListLRU" && o[i] != "ArrayLRU")
+			wl[++nwalks] = o[i]
+	sort_rows()
+	write_csv()
+	write_table()
+}
+
+function write_csv(    i, k, j, n, f, line, names) {
+	names = "from date source shape version host_id cpu cpu_vendor cpu_family cpu_model cpu_stepping hypervisor cpus numa_nodes ram_bytes l2_bytes l2_from llc_bytes llc_from kernel system_thp stream_ns chase_ns command seed pages memory_bytes memmap_bytes struct_page page_bytes huge_pct cache_sized protocol rounds thp runs spread physical_ns"
+	n = split(names, f, " ")
+	line = "group"
+	for (j = 1; j <= n; j++)
+		line = line "," f[j]
+	for (j = 1; j <= nwalks; j++)
+		line = line "," wl[j] "," wl[j] "_min," wl[j] "_max," wl[j] "_ns"
+	print line ",warnings,copies,note" > csv
+	for (i = 1; i <= rows; i++) {
+		k = ord[i]
+		line = c(group(k))
+		for (j = 1; j <= n; j++)
+			line = line "," c(f[j] == "source" ? v[k, "where"] : v[k, f[j]])
+		for (j = 1; j <= nwalks; j++)
+			line = line "," v[k, "r_" wl[j]] "," v[k, "lo_" wl[j]] "," v[k, "hi_" wl[j]] "," v[k, "ns_" wl[j]]
+		print line "," c(v[k, "warnings"]) "," copies[k] "," c(v[k, "note"]) > csv
+	}
+	close(csv)
+}
+
+# The table: a heading per group, a row per machine and setup.
+function write_table(    i, j, k, g, last, wd, cell, ncol, col) {
+	ncol = 0
+	head[++ncol] = "machine"
+	head[++ncol] = "size"
+	for (j = 1; j <= nwalks; j++)
+		head[++ncol] = wl[j]
+	head[++ncol] = "from"
+	head[++ncol] = "date"
+	head[++ncol] = "flags"
+	for (col = 1; col <= ncol; col++)
+		wd[col] = length(head[col])
+	for (i = 1; i <= rows; i++) {
+		k = ord[i]
+		col = 0
+		cell[i, ++col] = machine(k)
+		cell[i, ++col] = size(k)
+		for (j = 1; j <= nwalks; j++)
+			cell[i, ++col] = figure(k, wl[j])
+		cell[i, ++col] = who(k)
+		cell[i, ++col] = v[k, "date"] == "" ? "-" : v[k, "date"]
+		cell[i, ++col] = flags(k)
+		for (col = 1; col <= ncol; col++)
+			if (length(cell[i, col]) > wd[col])
+				wd[col] = length(cell[i, col])
+	}
+	last = ""
+	for (i = 1; i <= rows; i++) {
+		k = ord[i]
+		g = group(k)
+		if (g != last) {
+			printf "%s%s\n", last == "" ? "" : "\n", g
+			for (col = 1; col <= ncol; col++)
+				printf "  %-" wd[col] "s", head[col]
+			printf "\n"
+			last = g
+		}
+		for (col = 1; col <= ncol; col++)
+			printf "  %-" wd[col] "s", cell[i, col]
+		printf "\n"
+		print g "\t" machine(k) "\t" size(k) "\t" v[k, "cache_sized"] > drawn
+		for (j = 1; j <= nwalks; j++)
+			print "\t" wl[j] "\t" v[k, "r_" wl[j]] "\t" v[k, "lo_" wl[j]] "\t" v[k, "hi_" wl[j]] > drawn
+	}
+	close(drawn)
+}'
+}
+
+unmail >"$tmp/lines"
+blocks <"$tmp/lines" >"$tmp/rows"
+table <"$tmp/rows" | sed 's/ *$//'
