@@ -393,7 +393,7 @@ function clean(s) { gsub(/[\t\r\n]/, " ", s); return trim(s) }
 # block are a row of their own (scan.c 1.1: the 2023 program printed only
 # them); so is a line of the 2023 thread's file.
 blocks() {
-	# shellcheck disable=SC2086 # $awk may be a command and its arguments
+	# shellcheck disable=SC2086,SC2016 # $awk may be a command and its arguments; an awk program
 	$awk -F '\t' -v broken="$tmp/broken" '
 $1 == "M" { message(); file = $2; mail = $3; from = $4; date = $5; n = 0; next }
 $1 == "L" { n++; where[n] = $2; text[n] = $3; for (i = 4; i <= NF; i++) text[n] = text[n] " " $i }
@@ -725,14 +725,14 @@ function finish(i,    k, a, c, w, miss) {
 	if (row["command"] == "") miss = miss ", the command"
 	if (row["pages"] == "" || row["pages"] == 0) miss = miss ", the size"
 	if (row["shape"] == 2 && row["protocol"] == "") miss = miss ", the protocol"
-	if (!nwalks) miss = miss ", a ratio"
+	if (!nwalks) miss = miss ", a ratio line"
 	c = split(walks, a, " ")
 	for (k = 1; k <= c; k++)
 		if (!(a[k] in orig))
 			miss = miss ", the original line for " a[k]
 	split("", orig)
 	if (miss != "")
-		return bad(i, "no " substr(miss, 3))
+		return bad(i, "missing " substr(miss, 3))
 	put("walks", walks)
 	if (row["memmap_bytes"] == "" && row["struct_page"] != "")
 		put("memmap_bytes", row["pages"] * row["struct_page"])
@@ -829,14 +829,13 @@ function parse20(i,    k, s, t, a, it, w, p) {
 	finish(i)
 }
 
-# Bare original lines (the 2023 program printed only them): a row of
-# scan.c 1.1, its size from a command a few lines above if there is one.
+# Bare original lines (the 2023 program printed only them, and scan
+# prints them too): a row of unknown machine and protocol, its size from
+# a command a few lines above if there is one.
 function read_bare(i,    k, a, c, d) {
 	new_row(i)
-	put("shape", "1.1")
-	put("version", "scan.c 1.1")
+	put("shape", "bare")
 	put("runs", 1)
-	put("protocol", "scan.c 1.1")
 	d = qdepth[i]
 	for (k = i; k <= n && qdepth[k] == d && is_original(body[k]); k++) {
 		split(body[k], a, " ")
@@ -872,7 +871,7 @@ function read_2023(i,    k, f, c, w, t, lo, hi) {
 		put("cpu", f[1])
 		put("from", f[5])
 		put("date", "2023")
-		put("note", f[6])
+		put("note", (f[3] ~ /^about / ? "about; " : "") (f[6] == "-" ? "" : f[6]))
 		put("runs", 1)
 		if (f[2] ~ /^-c [0-9.]+$/)
 			put("pages", substr(f[2], 4) * 1e6)
@@ -908,7 +907,7 @@ function read_2023(i,    k, f, c, w, t, lo, hi) {
 # groups of comparable rows; the table on stdout, the CSV to $tmp/csv,
 # the rows in order to $tmp/drawn for the chart.
 table() {
-	# shellcheck disable=SC2086 # $awk may be a command and its arguments
+	# shellcheck disable=SC2086,SC2016 # $awk may be a command and its arguments; an awk program
 	$awk -F '\t' -v csv="$tmp/csv" -v drawn="$tmp/drawn" "$awklib"'
 {
 	split("", r)
@@ -953,7 +952,9 @@ function machine_key(r) {
 # struct page and page size.
 function group(k,    g, c) {
 	if (v[k, "shape"] == "1.1")
-		return "scan.c 1.1 (the 2023 program and its thread)"
+		return "scan.c 1.1: the 2023 thread (Virtual Scanning Considered Harmful)"
+	if (v[k, "shape"] == "bare")
+		return "bare \"Physical scan is\" lines: machine and protocol unknown"
 	g = v[k, "protocol"] == "default" ? "default protocol" : "protocol " v[k, "protocol"]
 	c = v[k, "cache_sized"]
 	g = g (c == "yes" ? ", cache-sized memmap" : c == "no" ? ", memmap beyond the caches" : ", cache size unknown")
@@ -968,7 +969,7 @@ function group(k,    g, c) {
 # 2023 program last; rows by machine, then size.
 function rank(k,    g) {
 	g = group(k)
-	return (g ~ /^default protocol, memmap beyond/ ? 0 : g ~ /^default/ ? 1 : g ~ /^scan\.c/ ? 3 : 2) \
+	return (g ~ /^default protocol, memmap beyond/ ? 0 : g ~ /^default/ ? 1 : g ~ /^bare/ ? 3 : g ~ /^scan\.c/ ? 4 : 2) \
 	    "|" g "|" machine(k) "|" sprintf("%015.3f", v[k, "pages"])
 }
 
@@ -1104,6 +1105,97 @@ function write_table(    i, j, k, g, last, wd, cell, ncol, col) {
 }'
 }
 
+# chart: the ratios by machine as SVG, a bar from 1x to each ratio and a
+# line over its spread, a heading per group; cache-sized rows hollow.
+chart() {
+	# shellcheck disable=SC2086,SC2016 # $awk may be a command and its arguments; an awk program
+	$awk -F '\t' "$awklib"'
+$1 != "" { rows++; kind[rows] = "row"; g[rows] = $1; label[rows] = $2 ", " $3; hollow[rows] = $4 == "yes"; next }
+$2 != "" && $3 != "" {
+	nb[rows]++
+	walk[rows, nb[rows]] = $2
+	r[rows, nb[rows]] = $3
+	lo[rows, nb[rows]] = $4 == "" ? $3 : $4
+	hi[rows, nb[rows]] = $5 == "" ? $3 : $5
+	if (!(min < lo[rows, nb[rows]]) || !seen++) min = lo[rows, nb[rows]] + 0
+	if (hi[rows, nb[rows]] + 0 > max) max = hi[rows, nb[rows]] + 0
+	if (!($2 in colour))
+		colour[$2] = palette(++walks)
+}
+function palette(i) {
+	return i == 1 ? "#1f5fa8" : i == 2 ? "#d9751a" : i == 3 ? "#2a9a48" : i == 4 ? "#8e44ad" : "#777777"
+}
+function x(val) { return left + width * (lg(val) - lg(min)) / (lg(max) - lg(min)) }
+END {
+	if (!seen)
+		min = max = 1
+	min = (min < 1 ? min : 1) / 1.25
+	max = (max > 1 ? max : 1) * 1.25
+	left = 330; width = 440; bar = 9
+	y = 64
+	for (i = 1; i <= rows; i++) {
+		if (g[i] != g[i - 1])
+			y += 26
+		top[i] = y
+		y += (nb[i] ? nb[i] : 1) * (bar + 3) + 8
+	}
+	height = y + 40
+	printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n", left + width + 30, height
+	printf "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+	printf "<text x=\"10\" y=\"20\" font-size=\"14\">How much faster the physical walk is than each LRU walk, by machine</text>\n"
+	printf "<text x=\"10\" y=\"38\" fill=\"#555\">ratio (log scale): a bar from 1x, a line over its spread; hollow: the memmap was cache-sized</text>\n"
+	lx = 10
+	for (w in colour) {
+		printf "<rect x=\"%d\" y=\"48\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"57\">%s</text>\n", lx, colour[w], lx + 14, esc(w)
+		lx += 24 + 7 * length(w)
+	}
+	n = round_ticks(min, max, 1, 0, 8, t)
+	for (i = 1; i <= n; i++) {
+		printf "<line x1=\"%.1f\" y1=\"70\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n", x(t[i]), x(t[i]), height - 34
+		printf "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%gx</text>\n", x(t[i]), height - 20, t[i]
+	}
+	for (i = 1; i <= rows; i++) {
+		if (g[i] != g[i - 1])
+			printf "<text x=\"10\" y=\"%d\" font-weight=\"bold\">%s</text>\n", top[i] - 8, esc(g[i])
+		printf "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n", left - 8, top[i] + bar, esc(label[i])
+		for (b = 1; b <= nb[i]; b++) {
+			yb = top[i] + (b - 1) * (bar + 3)
+			x0 = x(1); x1 = x(r[i, b])
+			c = colour[walk[i, b]]
+			printf "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" %s><title>%s %s</title></rect>\n",
+			    x0 < x1 ? x0 : x1, yb, x0 < x1 ? x1 - x0 : x0 - x1, bar,
+			    hollow[i] ? "fill=\"none\" stroke=\"" c "\"" : "fill=\"" c "\"", esc(walk[i, b]), r[i, b]
+			printf "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n",
+			    x(lo[i, b]), yb + bar / 2, x(hi[i, b]), yb + bar / 2
+		}
+	}
+	printf "<line x1=\"%.1f\" y1=\"70\" x2=\"%.1f\" y2=\"%d\" stroke=\"#c0392b\" stroke-dasharray=\"4 3\"/>\n", x(1), x(1), height - 34
+	printf "<text x=\"%.1f\" y=\"%d\" fill=\"#c0392b\" text-anchor=\"middle\">1x: as fast</text>\n", x(1), 68
+	printf "</svg>\n"
+}'
+}
+
+# put FILE NAME: the finished FILE in NAME, through a temporary name so a
+# failure leaves no half file.
+put() {
+	if ! { cp "$1" "$2.tmp$$" && mv "$2.tmp$$" "$2"; } 2>/dev/null; then
+		rm -f "$2.tmp$$"
+		echo "collect.sh: cannot write $2" >&2
+		exit 1
+	fi
+}
+
 unmail >"$tmp/lines"
 blocks <"$tmp/lines" >"$tmp/rows"
-table <"$tmp/rows" | sed 's/ *$//'
+table <"$tmp/rows" >"$tmp/table"
+if [ ! -s "$tmp/rows" ]; then
+	echo "collect.sh: no report blocks in $*" >&2
+	exit 1
+fi
+sed 's/ *$//' "$tmp/table"
+[ -z "$csv" ] || put "$tmp/csv" "$csv"
+if [ -n "$svg" ]; then
+	chart <"$tmp/drawn" >"$tmp/svg"
+	put "$tmp/svg" "$svg"
+fi
+[ "$(cat "$tmp/broken")" -eq 0 ] || exit 1

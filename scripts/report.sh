@@ -262,10 +262,10 @@ function print_machine(    memmap, sized, t) {
 	printf "scan %s report (block 2): %s of one command\n", known(id["version"]),
 	    plural(runs, "run")
 	printf "cpu: %s\n", known(id["cpu"])
-	printf "machine: host %s, vendor %s, family %s, model %s, stepping %s, hypervisor %s, %s CPUs, %s NUMA nodes, RAM %s\n",
+	printf "machine: host %s, vendor %s, family %s, model %s, stepping %s, hypervisor %s, %s CPUs, %s, RAM %s\n",
 	    known(id["host_id"]), known(id["cpu_vendor"]), known(id["cpu_family"]),
 	    known(id["cpu_model"]), known(id["cpu_stepping"]), known(id["hypervisor"]),
-	    known(id["cpus"]), known(id["numa_nodes"]), bytes(id["ram_bytes"])
+	    known(id["cpus"]), id["numa_nodes"] == "" ? "unknown NUMA nodes" : plural(id["numa_nodes"], "NUMA node"), bytes(id["ram_bytes"])
 	printf "caches: L2 %s (%s), LLC %s (%s)\n", bytes(id["l2_bytes"]), from(id["l2_from"]),
 	    bytes(id["llc_bytes"]), from(id["llc_from"])
 	printf "kernel: %s, THP %s\n", known(id["kernel"]), known(id["system_thp"])
