@@ -388,19 +388,16 @@ function clean(s) { gsub(/[\t\r\n]/, " ", s); return trim(s) }
 }
 
 # blocks: the report blocks in each message, one line of output a block:
-# "key=value" fields, tab-separated.  A broken block is a line on stderr
-# and a count in $tmp/broken.  Bare "Physical scan is" lines outside a
+# "key=value" fields, tab-separated; a broken block has a field broken,
+# the message that says why.  Bare "Physical scan is" lines outside a
 # block are a row of their own (scan.c 1.1: the 2023 program printed only
 # them); so is a line of the 2023 thread's file.
 blocks() {
 	# shellcheck disable=SC2086,SC2016 # $awk may be a command and its arguments; an awk program
-	$awk -F '\t' -v broken="$tmp/broken" '
+	$awk -F '\t' '
 $1 == "M" { message(); file = $2; mail = $3; from = $4; date = $5; n = 0; next }
 $1 == "L" { n++; where[n] = $2; text[n] = $3; for (i = 4; i <= NF; i++) text[n] = text[n] " " $i }
-END {
-	message()
-	printf "%d\n", nbroken > broken
-}
+END { message() }
 
 # A line split into its quote depth (how many ">") and its text.
 function unquote(s,    p) {
@@ -460,7 +457,9 @@ function read_block(i,    d, s, shape, k, originals, ratios) {
 	originals = ratios = 0
 	for (k = i; k <= n; k++) {
 		s = body[k]
-		if (k > i && (s == "" || s ~ /^```/ || is_first(s) || qdepth[k] > d))
+		# a blank, a fence, a new block, a deeper quote or a mark that
+		# the quote was trimmed ends a block
+		if (k > i && (s == "" || s ~ /^```/ || is_first(s) || qdepth[k] > d || s ~ /^[[<(]?(\.\.\.|[Ss]nip|[Cc]ut|[Tt]rimmed)/))
 			break
 		if (qdepth[k] < d && !(k < n && qdepth[k + 1] == d && body[k + 1] != ""))
 			break
@@ -541,10 +540,12 @@ function bytes(s,    a, k, u) {
 	return sprintf("%.0f", a[1])
 }
 
+# A broken block: a row that says why, for the table to report (unless
+# it is a trimmed quote of a block read whole).
 function bad(i, why) {
-	printf "collect.sh: %s: broken block (mail %d%s%s): %s\n", where[i], mail,
-	    from == "" ? "" : ", From " from, date == "" ? "" : ", Date " date, why > "/dev/stderr"
-	nbroken++
+	put("broken", sprintf("collect.sh: %s: broken block (mail %d%s%s): %s", where[i], mail,
+	    from == "" ? "" : ", From " from, date == "" ? "" : ", Date " date, why))
+	print_row()
 }
 
 # The protocol of a command: the options that change what is measured
@@ -860,11 +861,11 @@ function read_2023(i,    k, f, c, w, t, lo, hi) {
 		if (body[k] ~ /^#/ || body[k] == "")
 			continue
 		c = split(body[k], f, / *\| */)
+		new_row(k)
 		if (c < 6) {
 			bad(k, "not \"machine | size | ListLRU | ArrayLRU | who | note\"")
 			continue
 		}
-		new_row(k)
 		put("shape", "1.1")
 		put("version", "scan.c 1.1")
 		put("protocol", "scan.c 1.1")
@@ -905,16 +906,24 @@ function read_2023(i,    k, f, c, w, t, lo, hi) {
 # table: the rows, a repeated block once (same machine, command and
 # figures; the copy not quoted, or the first, says who posted it), in
 # groups of comparable rows; the table on stdout, the CSV to $tmp/csv,
-# the rows in order to $tmp/drawn for the chart.
+# the rows in order to $tmp/drawn for the chart.  The broken blocks go to
+# stderr, their number to $tmp/broken; a quoted one is left out where a
+# block with its command was read whole (a reply trimmed the quote).
 table() {
 	# shellcheck disable=SC2086,SC2016 # $awk may be a command and its arguments; an awk program
-	$awk -F '\t' -v csv="$tmp/csv" -v drawn="$tmp/drawn" "$awklib"'
+	$awk -F '\t' -v csv="$tmp/csv" -v drawn="$tmp/drawn" -v broken="$tmp/broken" "$awklib"'
 {
 	split("", r)
 	for (i = 1; i <= NF; i++) {
 		p = index($i, "=")
 		r[substr($i, 1, p - 1)] = substr($i, p + 1)
 	}
+	if (r["broken"] != "") {
+		bmsg[++nbad] = r["broken"]
+		bcmd[nbad] = r["quoted"] > 0 ? r["command"] : ""
+		next
+	}
+	read_whole[r["command"]] = 1
 	key = machine_key(r) SUBSEP r["command"] SUBSEP r["pages"]
 	nw = split(r["walks"], w, " ")
 	for (i = 1; i <= nw; i++)
@@ -1021,6 +1030,12 @@ function sort_rows(    i, j, t) {
 }
 
 END {
+	for (i = 1; i <= nbad; i++)
+		if (bcmd[i] == "" || !(bcmd[i] in read_whole)) {
+			print bmsg[i] > "/dev/stderr"
+			reported++
+		}
+	print reported + 0 > broken
 	if (!rows)
 		exit 0
 	# ListLRU and ArrayLRU first, as the original printed them
@@ -1188,7 +1203,7 @@ put() {
 unmail >"$tmp/lines"
 blocks <"$tmp/lines" >"$tmp/rows"
 table <"$tmp/rows" >"$tmp/table"
-if [ ! -s "$tmp/rows" ]; then
+if [ ! -s "$tmp/table" ]; then
 	echo "collect.sh: no report blocks in $*" >&2
 	exit 1
 fi

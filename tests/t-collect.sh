@@ -1,0 +1,134 @@
+#!/bin/sh
+# collect.sh: report blocks out of a thread, back into one table.  The
+# thread in tests/mail/thread.mbox is made up: nine posts from three
+# machines (an AMD EPYC, two Xeons that print one name), their blocks
+# made by report.sh from a stand-in scan with the identity fields, and
+# 2.0's blocks made by report.sh as it was on main.  Alice posts a block;
+# Bob quotes it and posts two (one in a Markdown-style indent); Carol
+# quotes Bob, so Alice's block is quoted twice and Bob's second block is
+# rewrapped at 66 columns by her mailer (the pieces lose their "> ");
+# Dave's mail is quoted-printable with his name encoded in the header;
+# Erin's is multipart, her block base64 and reflowed at 60 columns, with
+# an HTML part; Frank posts a block of 2.0; Grace's block is cut off;
+# Heidi posts the 2023 program's two lines; Ivan quotes the start of
+# Alice's block and trims the rest ("[...]").
+. tests/lib.sh
+
+# field CSV COL KEY VALUE: COL in the rows of CSV whose KEY is VALUE.
+field() {
+	awk -F, -v c="$2" -v k="$3" -v want="$4" '
+	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	$h[k] == want { print $h[c] }' "$1"
+}
+t=$tmp/t.csv
+
+scripts/collect.sh -o "$t" -g "$tmp/t.svg" tests/mail/thread.mbox >"$tmp/table" 2>"$tmp/cerr"
+check "collect: a broken block is exit 1" [ $? -eq 1 ]
+check "collect: the broken block named with its file, line and mail" \
+	grep -q '^collect.sh: tests/mail/thread.mbox:270: broken block (mail 7, From Grace <grace@example.org>, Date 2026-12-07): missing .*a ratio line' "$tmp/cerr"
+check "collect: nothing else on stderr (a trimmed quote is no broken block)" \
+	[ "$(wc -l <"$tmp/cerr")" -eq 1 ]
+check "collect: seven rows, a block posted three times counted once" \
+	[ "$(wc -l <"$t")" -eq 8 ]
+check "collect: every row as many fields as the header" \
+	awk -F, 'NR == 1 { nf = NF } NF != nf { exit 1 } END { exit NR < 2 }' "$t"
+check "collect: Alice's block, posted once and quoted twice" same "$(field "$t" copies seed 2718281828)" 3
+check "collect: ... who posted it, not who quoted it" \
+	same "$(field "$t" from seed 2718281828)" "Alice Example <alice@example.org>"
+check "collect: ... and when" same "$(field "$t" date seed 2718281828)" 2026-12-01
+check "collect: the ratio, its spread and the runs" \
+	same "$(field "$t" ListLRU seed 2718281828) $(field "$t" ListLRU_min seed 2718281828) $(field "$t" ListLRU_max seed 2718281828) $(field "$t" runs seed 2718281828)" "48.6 47.9 49.3 3"
+check "collect: the machine's identity" \
+	same "$(field "$t" cpu_vendor seed 2718281828) $(field "$t" cpu_family seed 2718281828) $(field "$t" l2_from seed 2718281828) $(field "$t" stream_ns seed 2718281828)" "AuthenticAMD 25 cpuid 0.92"
+check "collect: two Xeons of one name told apart" \
+	same "$(field "$t" host_id seed 31415926) $(field "$t" llc_bytes seed 31415926) $(field "$t" host_id seed 27182) $(field "$t" llc_bytes seed 27182)" "5b1e0c77 110100480 9d03aa41 503316480"
+check "collect: a rewrapped copy is the same block" same "$(field "$t" copies seed 27182)" 2
+check "collect: a rewrapped warning read whole" \
+	field "$t" warnings seed 27182 | grep -q 'the ratios measure caches (3 of 3 runs)$'
+check "collect: quoted-printable, the From header decoded" \
+	same "$(field "$t" from seed 1618)" "$(printf 'Dav\303\251 Mart <dave@example.net>')"
+check "collect: ... the protocol" same "$(field "$t" protocol seed 1618)" --original
+check "collect: base64 and reflowed" \
+	same "$(field "$t" ListLRU seed 777) $(field "$t" ArrayLRU_max seed 777) $(field "$t" cache_sized seed 777)" "61.0 5.30 yes"
+check "collect: a block of 2.0, what it lacks unknown" \
+	same "$(field "$t" shape seed 14) $(field "$t" command seed 14) $(field "$t" ListLRU seed 14) $(field "$t" host_id seed 14)x" "2.0 scan -c 25 -s 14 119.95 x"
+check "collect: bare original lines, a row of their own" \
+	same "$(field "$t" ListLRU shape bare) $(field "$t" ArrayLRU shape bare) $(field "$t" pages shape bare)" "17.200000 2.900000 50000000"
+check "collect: no HTML part read" sh -c "! grep -q 'in HTML' '$t'"
+check "collect: another protocol grouped apart" \
+	sh -c "[ '$(field "$t" group seed 1618)' != '$(field "$t" group seed 2718281828)' ]"
+check "collect: a cache-sized memmap grouped apart" \
+	sh -c "[ '$(field "$t" group seed 777)' != '$(field "$t" group seed 2718281828)' ]"
+check "collect: one group for comparable rows" \
+	same "$(field "$t" group seed 31415926)" "$(field "$t" group seed 2718281828)"
+check "collect: the table, a heading per group" \
+	grep -qx 'protocol --original, cache-sized memmap' "$tmp/table"
+check "collect: the table, a row says it was posted 3 times" \
+	grep -q '^  AMD EPYC 7B13 \[3fa2b1c0\], LLC 32 MiB  *-c 10  *48.6 (47.9-49.3, 3 runs) .*Alice.* posted 3x$' "$tmp/table"
+
+# the chart: a bar per figure, hollow where cache-sized, the 1x line
+check "collect -g: an SVG" sh -c "head -n 1 '$tmp/t.svg' | grep -q '^<svg ' && tail -n 1 '$tmp/t.svg' | grep -qx '</svg>'"
+check "collect -g: a bar per ratio" [ "$(grep -c '<title>' "$tmp/t.svg")" -eq 14 ]
+check "collect -g: cache-sized rows hollow" [ "$(grep -c 'fill="none"' "$tmp/t.svg")" -eq 6 ]
+check "collect -g: the 1x line" grep -q '>1x: as fast<' "$tmp/t.svg"
+check "collect -g: a heading per group" \
+	grep -q 'font-weight="bold">protocol --original, cache-sized memmap<' "$tmp/t.svg"
+
+# the same thread as a maildir, and on stdin
+mkdir -p "$tmp/md/cur" "$tmp/md/new" "$tmp/md/tmp"
+awk -v dir="$tmp/md/cur" '/^From / { n++; next } { print > (dir "/" n ".mail") }' tests/mail/thread.mbox
+scripts/collect.sh "$tmp/md" >"$tmp/mdtable" 2>"$tmp/mderr"
+check "collect: a maildir gives the same table" cmp -s "$tmp/table" "$tmp/mdtable"
+check "collect: ... and names the broken mail" grep -q '/cur/7.mail:[0-9]*: broken block' "$tmp/mderr"
+scripts/collect.sh <tests/mail/thread.mbox >"$tmp/intable" 2>/dev/null
+check "collect: stdin gives the same table" cmp -s "$tmp/table" "$tmp/intable"
+
+# Markdown files as docs/results/ holds them: blocks in ``` fences
+mkdir -p "$tmp/results"
+{ printf '# An EPYC\n\nSome prose.\n\n```\n'; cat tests/mail/block-amd.txt; printf '```\n\nMore prose.\n'; } >"$tmp/results/amd.md"
+{ printf '# A Xeon\n\n```text\n'; cat tests/mail/block-xeon105.txt; printf '```\n'; } >"$tmp/results/xeon.md"
+scripts/collect.sh -o "$tmp/md.csv" "$tmp/results" >/dev/null 2>"$tmp/err"
+check "collect: a directory of Markdown files, exit 0" [ $? -eq 0 ]
+check "collect: ... a row per fenced block" [ "$(wc -l <"$tmp/md.csv")" -eq 3 ]
+scripts/collect.sh -o "$tmp/md2.csv" "$tmp/results/amd.md" "$tmp/results/xeon.md" >/dev/null 2>&1
+check "collect: the files named one by one, the same rows" \
+	same "$(csv_col "$tmp/md2.csv" ListLRU | sort)" "$(csv_col "$tmp/md.csv" ListLRU | sort)"
+
+# report.sh's block read back
+scripts/report.sh -n 2 -c 0.01 -r 2 >"$tmp/block"
+scripts/collect.sh -o "$tmp/rt.csv" "$tmp/block" >/dev/null 2>"$tmp/err"
+check "collect: report.sh's block, exit 0" [ $? -eq 0 ]
+check "collect: ... its figure" \
+	same "$(csv_col "$tmp/rt.csv" ListLRU)" "$(sed -n 's/^ratio ListLRU: \([0-9.]*\) .*/\1/p' "$tmp/block")"
+check "collect: ... its command and runs" \
+	same "$(csv_col "$tmp/rt.csv" command) $(csv_col "$tmp/rt.csv" runs)" "$(sed -n 's/^\$ //p' "$tmp/block") 2"
+check "collect: ... its kernel" same "$(csv_col "$tmp/rt.csv" kernel)" "$(uname -sr) $(uname -m)"
+
+# a ratio that is not a number: broken, the others kept
+sed 's/^ratio ListLRU: 48.6/ratio ListLRU: 4x.6/' tests/mail/block-amd.txt >"$tmp/bad.txt"
+scripts/collect.sh "$tmp/bad.txt" tests/mail/block-xeon105.txt >"$tmp/out" 2>"$tmp/err"
+check "collect: a figure that is not a number is exit 1" [ $? -eq 1 ]
+check "collect: ... named with its line" grep -q "bad.txt:1: broken block (mail 0): ratio ListLRU: \"4x.6" "$tmp/err"
+check "collect: ... the other block still in the table" grep -q '5b1e0c77' "$tmp/out"
+
+# the 2023 thread, in a group of its own
+scripts/collect.sh --with-2023 -o "$tmp/y.csv" tests/mail/block-amd.txt >/dev/null 2>&1
+check "collect --with-2023: exit 0" [ $? -eq 0 ]
+check "collect --with-2023: six rows of scan.c 1.1" [ "$(csv_col "$tmp/y.csv" shape | grep -cx 1.1)" -eq 6 ]
+check "collect --with-2023: the post's figures" \
+	same "$(field "$tmp/y.csv" ListLRU cpu 'Core i7-1165G7 @ 2.8 GHz') $(field "$tmp/y.csv" ArrayLRU cpu 'Core i7-1165G7 @ 2.8 GHz') $(field "$tmp/y.csv" pages cpu 'Core i7-1165G7 @ 2.8 GHz')" "37.96 3.85 10000000"
+check "collect --with-2023: a group apart" \
+	[ "$(csv_col "$tmp/y.csv" group | sort -u | wc -l)" -eq 2 ]
+
+# errors
+collect_fails() {
+	want=$1
+	shift
+	scripts/collect.sh "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	[ $? -eq "$want" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]
+}
+check "collect: an unknown option is a usage error" collect_fails 2 --bogus
+check "collect: -o with no file is a usage error" collect_fails 2 -o
+check "collect: a file that is not there" collect_fails 1 "$tmp/none"
+check "collect: no block at all" collect_fails 1 tests/lib.sh
+check "collect: an -o that cannot be written" collect_fails 1 -o "$tmp/none/x.csv" tests/mail/block-amd.txt
