@@ -17,8 +17,8 @@
 #/ that are not comparable (protocol, cache-sized memmap, struct page or
 #/ page size) go to groups of their own.  A broken block is named on
 #/ stderr with its file, line and mail.  Exit status: 0 every block read,
-#/ 1 a broken block (the table holds the others) or none at all, 2 a
-#/ usage error.  See scan-collect(1).
+#/ 1 a broken block (the table holds the others) or none at all, 2 an
+#/ error of usage.  See scan-collect(1).
 #
 # The block's grammar (report.sh writes it; scan-report(1) has the prose).
 # A line starts with a key; a line that does not goes on from the one

@@ -111,6 +111,7 @@ done
 
 # The protocol: the options that change what is measured, as given.  The
 # size, seed, repetition, output and which walks are printed do not.
+# (scan's options are quoted here: they are not report.sh's own.)
 protocol=
 while [ $# -gt 0 ]; do
 	a=$1
@@ -120,10 +121,10 @@ while [ $# -gt 0 ]; do
 		[ "$a" = -t ] && protocol="$protocol -t ${1:-}"
 		[ $# -gt 0 ] && shift ;;
 	-t?*) protocol="$protocol $a" ;;
-	-[cmsr]?* | -[vqhV]* | --format* | --walks* | --cpu* | --builds*)
+	"-"[cmsr]?* | "-"[vqhV]* | "--format"* | "--walks"* | "--cpu"* | "--builds"*)
 		case $a in --*=*) ;; --*) [ $# -gt 0 ] && shift ;; esac ;;
 	--*=*) protocol="$protocol $a" ;;
-	--original | --kernel-like) protocol="$protocol $a" ;;
+	"--original" | "--kernel-like") protocol="$protocol $a" ;;
 	--*)
 		case ${1:-} in
 		'' | -*) protocol="$protocol $a" ;;
