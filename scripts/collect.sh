@@ -1016,7 +1016,7 @@ function flags(k,    s) {
 function who(k) { return v[k, "from"] != "" ? v[k, "from"] : v[k, "file"] }
 
 # CSV fields hold no commas (a plain split reads them, as scan'"'"'s CSV).
-function c(s) { gsub(/,/, ";", s); return s }
+function nocomma(s) { gsub(/,/, ";", s); return s }
 
 function sort_rows(    i, j, t) {
 	for (i = 1; i <= rows; i++) {
@@ -1062,12 +1062,12 @@ function write_csv(    i, k, j, n, f, line, names) {
 	print line ",warnings,copies,note" > csv
 	for (i = 1; i <= rows; i++) {
 		k = ord[i]
-		line = c(group(k))
+		line = nocomma(group(k))
 		for (j = 1; j <= n; j++)
-			line = line "," c(f[j] == "source" ? v[k, "where"] : v[k, f[j]])
+			line = line "," nocomma(f[j] == "source" ? v[k, "where"] : v[k, f[j]])
 		for (j = 1; j <= nwalks; j++)
 			line = line "," v[k, "r_" wl[j]] "," v[k, "lo_" wl[j]] "," v[k, "hi_" wl[j]] "," v[k, "ns_" wl[j]]
-		print line "," c(v[k, "warnings"]) "," copies[k] "," c(v[k, "note"]) > csv
+		print line "," nocomma(v[k, "warnings"]) "," copies[k] "," nocomma(v[k, "note"]) > csv
 	}
 	close(csv)
 }

@@ -151,7 +151,7 @@ done >>"$tmp/index"
 # shellcheck disable=SC2016 # an awk program
 $awk -v cmd="$cmd" -v protocol="$protocol" -v runs="$runs" "$awklib"'
 function known(v) { return v == "" ? "unknown" : v }
-function bytes(v) { return v == "" || v == 0 ? "unknown" : human(v, "%.1f") }
+function size_of(v) { return v == "" || v == 0 ? "unknown" : human(v, "%.1f") }
 function from(v) { return v == "" ? "unknown" : v }
 
 # The median of the n values v[1..n].
@@ -266,9 +266,9 @@ function print_machine(    memmap, sized, t) {
 	printf "machine: host %s, vendor %s, family %s, model %s, stepping %s, hypervisor %s, %s CPUs, %s, RAM %s\n",
 	    known(id["host_id"]), known(id["cpu_vendor"]), known(id["cpu_family"]),
 	    known(id["cpu_model"]), known(id["cpu_stepping"]), known(id["hypervisor"]),
-	    known(id["cpus"]), id["numa_nodes"] == "" ? "unknown NUMA nodes" : plural(id["numa_nodes"], "NUMA node"), bytes(id["ram_bytes"])
-	printf "caches: L2 %s (%s), LLC %s (%s)\n", bytes(id["l2_bytes"]), from(id["l2_from"]),
-	    bytes(id["llc_bytes"]), from(id["llc_from"])
+	    known(id["cpus"]), id["numa_nodes"] == "" ? "unknown NUMA nodes" : plural(id["numa_nodes"], "NUMA node"), size_of(id["ram_bytes"])
+	printf "caches: L2 %s (%s), LLC %s (%s)\n", size_of(id["l2_bytes"]), from(id["l2_from"]),
+	    size_of(id["llc_bytes"]), from(id["llc_from"])
 	printf "kernel: %s, THP %s\n", known(id["kernel"]), known(id["system_thp"])
 	t = (1 in stream) ? over_runs_1(stream) : ""
 	printf "memory: stream %s ns/line, chase %s ns/hop\n", known(t),
