@@ -1134,8 +1134,10 @@ $2 != "" && $3 != "" {
 	hi[rows, nb[rows]] = $5 == "" ? $3 : $5
 	if (!(min < lo[rows, nb[rows]]) || !seen++) min = lo[rows, nb[rows]] + 0
 	if (hi[rows, nb[rows]] + 0 > max) max = hi[rows, nb[rows]] + 0
-	if (!($2 in colour))
+	if (!($2 in colour)) {
 		colour[$2] = palette(++walks)
+		named[walks] = $2
+	}
 }
 function palette(i) {
 	return i == 1 ? "#1f5fa8" : i == 2 ? "#d9751a" : i == 3 ? "#2a9a48" : i == 4 ? "#8e44ad" : "#777777"
@@ -1146,7 +1148,7 @@ END {
 		min = max = 1
 	min = (min < 1 ? min : 1) / 1.25
 	max = (max > 1 ? max : 1) * 1.25
-	left = 330; width = 440; bar = 9
+	left = 420; width = 440; bar = 9
 	y = 64
 	for (i = 1; i <= rows; i++) {
 		if (g[i] != g[i - 1])
@@ -1160,7 +1162,8 @@ END {
 	printf "<text x=\"10\" y=\"20\" font-size=\"14\">How much faster the physical walk is than each LRU walk, by machine</text>\n"
 	printf "<text x=\"10\" y=\"38\" fill=\"#555\">ratio (log scale): a bar from 1x, a line over its spread; hollow: the memmap was cache-sized</text>\n"
 	lx = 10
-	for (w in colour) {
+	for (i = 1; i <= walks; i++) {
+		w = named[i]
 		printf "<rect x=\"%d\" y=\"48\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"57\">%s</text>\n", lx, colour[w], lx + 14, esc(w)
 		lx += 24 + 7 * length(w)
 	}
@@ -1172,7 +1175,9 @@ END {
 	for (i = 1; i <= rows; i++) {
 		if (g[i] != g[i - 1])
 			printf "<text x=\"10\" y=\"%d\" font-weight=\"bold\">%s</text>\n", top[i] - 8, esc(g[i])
-		printf "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n", left - 8, top[i] + bar, esc(label[i])
+		# a label that would run off the left edge is cut
+		name = length(label[i]) > 66 ? substr(label[i], 1, 64) "..." : label[i]
+		printf "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n", left - 8, top[i] + bar, esc(name)
 		for (b = 1; b <= nb[i]; b++) {
 			yb = top[i] + (b - 1) * (bar + 3)
 			x0 = x(1); x1 = x(r[i, b])
