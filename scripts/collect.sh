@@ -940,6 +940,7 @@ table() {
 	quoted[k] = r["quoted"]
 	for (f in r)
 		v[k, f] = r[f]
+	v[k, "machine"] = machine_key(r)
 	for (i = 1; i <= nw; i++)
 		if (!(w[i] in walk)) {
 			walk[w[i]] = 1
@@ -1006,7 +1007,9 @@ function flags(k,    s) {
 	s = v[k, "cache_sized"] == "yes" ? "cache-sized" : ""
 	if (v[k, "nwarn"] > 0)
 		s = s (s == "" ? "" : ", ") "warned " v[k, "nwarn"] "x"
-	if (copies[k] > 1)
+	if (blocks[k] > 1)
+		s = s (s == "" ? "" : ", ") blocks[k] " blocks"
+	if (copies[k] > blocks[k])
 		s = s (s == "" ? "" : ", ") "posted " copies[k] "x"
 	if (v[k, "note"] != "")
 		s = s (s == "" ? "" : ", ") v[k, "note"]
@@ -1018,10 +1021,100 @@ function who(k) { return v[k, "from"] != "" ? v[k, "from"] : v[k, "file"] }
 # CSV fields hold no commas (a plain split reads them, as scan'"'"'s CSV).
 function nocomma(s) { gsub(/,/, ";", s); return s }
 
+# One row per machine and setup: the blocks of one machine in one group
+# at one size are one row, its figure the median of their figures, its
+# spread from the lowest to the highest, its runs and posters all of
+# theirs; the first block says the command, the date and the rest.
+function merge(    k, m, key, i, j, n, nw, w, x) {
+	kept = 0
+	for (k = 1; k <= rows; k++) {
+		key = v[k, "machine"] SUBSEP group(k) SUBSEP v[k, "pages"]
+		if (!(key in first)) {
+			first[key] = k
+			keep[++kept] = k
+			blocks[k] = 1
+			posters[k] = who(k)
+			nw = split(v[k, "walks"], w, " ")
+			for (i = 1; i <= nw; i++)
+				if (v[k, "r_" w[i]] != "")
+					fig[k, w[i], nfig[k, w[i]] = 1] = v[k, "r_" w[i]]
+			continue
+		}
+		m = first[key]
+		blocks[m]++
+		if (index("; " posters[m] ";", "; " who(k) ";") == 0)
+			posters[m] = posters[m] "; " who(k)
+		copies[m] += copies[k]
+		v[m, "runs"] += v[k, "runs"]
+		v[m, "nwarn"] += v[k, "nwarn"]
+		if (v[k, "warnings"] != "")
+			v[m, "warnings"] = v[m, "warnings"] (v[m, "warnings"] == "" ? "" : " | ") v[k, "warnings"]
+		if (v[k, "spread"] == "runs")
+			v[m, "spread"] = "runs"
+		nw = split(v[k, "walks"], w, " ")
+		for (i = 1; i <= nw; i++) {
+			x = w[i]
+			if (v[k, "r_" x] == "")
+				continue
+			if (!nfig[m, x])
+				v[m, "walks"] = v[m, "walks"] " " x
+			fig[m, x, ++nfig[m, x]] = v[k, "r_" x]
+			widen(m, k, x)
+		}
+	}
+	for (j = 1; j <= kept; j++) {
+		m = keep[j]
+		if (blocks[m] == 1)
+			continue
+		nw = split(v[m, "walks"], w, " ")
+		for (i = 1; i <= nw; i++)
+			if ((n = nfig[m, w[i]]) > 1)
+				respread(m, w[i], median_of(m, w[i], n))
+	}
+}
+
+# The figure of row m for walk x, and its spread, in the decimals that show
+# the spread in two digits (as report.sh prints them).
+function respread(m, x, med,    lo, hi, d) {
+	lo = v[m, "lo_" x] + 0
+	hi = v[m, "hi_" x] + 0
+	d = hi > lo ? 1 - floor(lg(hi - lo)) : 2
+	d = d < 0 ? 0 : d > 6 ? 6 : d
+	v[m, "r_" x] = sprintf("%." d "f", med)
+	v[m, "lo_" x] = sprintf("%." d "f", lo)
+	v[m, "hi_" x] = sprintf("%." d "f", hi)
+}
+
+# The spread of row m over that of row k, for walk x.
+function widen(m, k, x,    lo, hi) {
+	lo = v[k, "lo_" x] == "" ? v[k, "r_" x] : v[k, "lo_" x]
+	hi = v[k, "hi_" x] == "" ? v[k, "r_" x] : v[k, "hi_" x]
+	if (v[m, "lo_" x] == "") {
+		v[m, "lo_" x] = v[m, "r_" x]
+		v[m, "hi_" x] = v[m, "r_" x]
+	}
+	if (lo + 0 < v[m, "lo_" x] + 0)
+		v[m, "lo_" x] = lo
+	if (hi + 0 > v[m, "hi_" x] + 0)
+		v[m, "hi_" x] = hi
+}
+
+# The median of the figures of row m for walk x.
+function median_of(m, x, n,    i, j, t, a) {
+	for (i = 1; i <= n; i++)
+		a[i] = fig[m, x, i] + 0
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+
 function sort_rows(    i, j, t) {
+	rows = kept
 	for (i = 1; i <= rows; i++) {
-		ord[i] = i
-		rk[i] = rank(i)
+		ord[i] = keep[i]
+		rk[keep[i]] = rank(keep[i])
 	}
 	for (i = 2; i <= rows; i++)
 		for (j = i; j > 1 && rk[ord[j - 1]] > rk[ord[j]]; j--) {
@@ -1046,6 +1139,7 @@ END {
 	for (i = 1; i <= n; i++)
 		if (o[i] != "ListLRU" && o[i] != "ArrayLRU")
 			wl[++nwalks] = o[i]
+	merge()
 	sort_rows()
 	write_csv()
 	write_table()
@@ -1059,15 +1153,15 @@ function write_csv(    i, k, j, n, f, line, names) {
 		line = line "," f[j]
 	for (j = 1; j <= nwalks; j++)
 		line = line "," wl[j] "," wl[j] "_min," wl[j] "_max," wl[j] "_ns"
-	print line ",warnings,copies,note" > csv
+	print line ",warnings,copies,blocks,note" > csv
 	for (i = 1; i <= rows; i++) {
 		k = ord[i]
 		line = nocomma(group(k))
 		for (j = 1; j <= n; j++)
-			line = line "," nocomma(f[j] == "source" ? v[k, "where"] : v[k, f[j]])
+			line = line "," nocomma(f[j] == "source" ? v[k, "where"] : f[j] == "from" ? posters[k] : v[k, f[j]])
 		for (j = 1; j <= nwalks; j++)
 			line = line "," v[k, "r_" wl[j]] "," v[k, "lo_" wl[j]] "," v[k, "hi_" wl[j]] "," v[k, "ns_" wl[j]]
-		print line "," nocomma(v[k, "warnings"]) "," copies[k] "," nocomma(v[k, "note"]) > csv
+		print line "," nocomma(v[k, "warnings"]) "," copies[k] "," blocks[k] "," nocomma(v[k, "note"]) > csv
 	}
 	close(csv)
 }
@@ -1091,7 +1185,7 @@ function write_table(    i, j, k, g, last, wd, cell, ncol, col) {
 		cell[i, ++col] = size(k)
 		for (j = 1; j <= nwalks; j++)
 			cell[i, ++col] = figure(k, wl[j])
-		cell[i, ++col] = who(k)
+		cell[i, ++col] = posters[k]
 		cell[i, ++col] = v[k, "date"] == "" ? "-" : v[k, "date"]
 		cell[i, ++col] = flags(k)
 		for (col = 1; col <= ncol; col++)
