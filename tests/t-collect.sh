@@ -1,6 +1,6 @@
 #!/bin/sh
 # collect.sh: report blocks out of a thread, back into one table.  The
-# thread in tests/mail/thread.mbox is made up: nine posts from three
+# thread in tests/mail/thread.mbox is made up: eleven posts from three
 # machines (an AMD EPYC, two Xeons that print one name), their blocks
 # made by report.sh from a stand-in scan with the identity fields, and
 # 2.0's blocks made by report.sh as it was on main.  Alice posts a block;
@@ -11,7 +11,9 @@
 # Erin's is multipart, her block base64 and reflowed at 60 columns, with
 # an HTML part; Frank posts a block of 2.0; Grace's block is cut off;
 # Heidi posts the 2023 program's two lines; Ivan quotes the start of
-# Alice's block and trims the rest ("[...]").
+# Alice's block and trims the rest ("[...]"); Bob runs his first Xeon
+# again and Judy a host of Alice's kind, at the same size: one row each
+# with Bob's and with Alice's.
 . tests/lib.sh
 
 # field CSV COL KEY VALUE: COL in the rows of CSV whose KEY is VALUE.
@@ -28,16 +30,19 @@ check "collect: the broken block named with its file, line and mail" \
 	grep -q '^collect.sh: tests/mail/thread.mbox:270: broken block (mail 7, From Grace <grace@example.org>, Date 2026-12-07): missing .*a ratio line' "$tmp/cerr"
 check "collect: nothing else on stderr (a trimmed quote is no broken block)" \
 	[ "$(wc -l <"$tmp/cerr")" -eq 1 ]
-check "collect: seven rows, a block posted three times counted once" \
+check "collect: seven rows, one per machine and setup, a repeated block once" \
 	[ "$(wc -l <"$t")" -eq 8 ]
 check "collect: every row as many fields as the header" \
 	awk -F, 'NR == 1 { nf = NF } NF != nf { exit 1 } END { exit NR < 2 }' "$t"
-check "collect: Alice's block, posted once and quoted twice" same "$(field "$t" copies seed 2718281828)" 3
-check "collect: ... who posted it, not who quoted it" \
-	same "$(field "$t" from seed 2718281828)" "Alice Example <alice@example.org>"
-check "collect: ... and when" same "$(field "$t" date seed 2718281828)" 2026-12-01
-check "collect: the ratio, its spread and the runs" \
-	same "$(field "$t" ListLRU seed 2718281828) $(field "$t" ListLRU_min seed 2718281828) $(field "$t" ListLRU_max seed 2718281828) $(field "$t" runs seed 2718281828)" "48.6 47.9 49.3 3"
+check "collect: Alice's block (quoted twice) and Judy's, one machine and setup" \
+	same "$(field "$t" copies seed 2718281828) $(field "$t" blocks seed 2718281828)" "4 2"
+check "collect: ... who posted them, not who quoted them" \
+	same "$(field "$t" from seed 2718281828)" "Alice Example <alice@example.org>; Judy <judy@example.org>"
+check "collect: ... and when first" same "$(field "$t" date seed 2718281828)" 2026-12-01
+check "collect: ... the median of their ratios, the spread of all, the runs" \
+	same "$(field "$t" ListLRU seed 2718281828) $(field "$t" ListLRU_min seed 2718281828) $(field "$t" ListLRU_max seed 2718281828) $(field "$t" runs seed 2718281828)" "47.9 46.9 49.3 6"
+check "collect: Bob's two runs of one setup, one row" \
+	same "$(field "$t" ListLRU seed 31415926) $(field "$t" ListLRU_min seed 31415926) $(field "$t" ListLRU_max seed 31415926) $(field "$t" blocks seed 31415926)" "24.7 23.4 25.6 2"
 check "collect: the machine's identity" \
 	same "$(field "$t" cpu_vendor seed 2718281828) $(field "$t" cpu_family seed 2718281828) $(field "$t" l2_from seed 2718281828) $(field "$t" stream_ns seed 2718281828)" "AuthenticAMD 25 cpuid 0.92"
 check "collect: two Xeons of one name told apart" \
@@ -63,8 +68,8 @@ check "collect: one group for comparable rows" \
 	same "$(field "$t" group seed 31415926)" "$(field "$t" group seed 2718281828)"
 check "collect: the table, a heading per group" \
 	grep -qx 'protocol --original, cache-sized memmap' "$tmp/table"
-check "collect: the table, a row says it was posted 3 times" \
-	grep -q '^  AMD EPYC 7B13 \[3fa2b1c0\], LLC 32 MiB  *-c 10  *48.6 (47.9-49.3, 3 runs) .*Alice.* posted 3x$' "$tmp/table"
+check "collect: the table, a row of two blocks posted four times" \
+	grep -q '^  AMD EPYC 7B13 \[3fa2b1c0\], LLC 32 MiB  *-c 10  *47.9 (46.9-49.3, 6 runs) .*Alice.* 2 blocks, posted 4x$' "$tmp/table"
 
 # the chart: a bar per figure, hollow where cache-sized, the 1x line
 check "collect -g: an SVG" sh -c "head -n 1 '$tmp/t.svg' | grep -q '^<svg ' && tail -n 1 '$tmp/t.svg' | grep -qx '</svg>'"
@@ -76,10 +81,11 @@ check "collect -g: a heading per group" \
 
 # the same thread as a maildir, and on stdin
 mkdir -p "$tmp/md/cur" "$tmp/md/new" "$tmp/md/tmp"
-awk -v dir="$tmp/md/cur" '/^From / { n++; next } { print > (dir "/" n ".mail") }' tests/mail/thread.mbox
+# (named in the order of the mails, as a maildir's time stamps name them)
+awk -v dir="$tmp/md/cur" '/^From / { f = sprintf("%s/%02d.mail", dir, ++n); next } { print > f }' tests/mail/thread.mbox
 scripts/collect.sh "$tmp/md" >"$tmp/mdtable" 2>"$tmp/mderr"
 check "collect: a maildir gives the same table" cmp -s "$tmp/table" "$tmp/mdtable"
-check "collect: ... and names the broken mail" grep -q '/cur/7.mail:[0-9]*: broken block' "$tmp/mderr"
+check "collect: ... and names the broken mail" grep -q '/cur/07.mail:[0-9]*: broken block' "$tmp/mderr"
 scripts/collect.sh <tests/mail/thread.mbox >"$tmp/intable" 2>/dev/null
 check "collect: stdin gives the same table" cmp -s "$tmp/table" "$tmp/intable"
 
