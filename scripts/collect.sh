@@ -13,7 +13,8 @@
 #/ Input (default stdin): mboxes, maildirs, mails, text or Markdown files,
 #/ directories of them; blocks quoted at any depth, rewrapped, inside ```
 #/ fences, quoted-printable or base64.  A block repeated in replies counts
-#/ once; bare "Physical scan is" lines are read as scan.c 1.1 rows.  Rows
+#/ once, the blocks of one machine and setup make one row; bare "Physical
+#/ scan is" lines are a row of unknown machine and protocol.  Rows
 #/ that are not comparable (protocol, cache-sized memmap, struct page or
 #/ page size) go to groups of their own.  A broken block is named on
 #/ stderr with its file, line and mail.  Exit status: 0 every block read,
