@@ -432,20 +432,52 @@ function is_original(s) {
 function message(    i, s, d) {
 	if (!n)
 		return
-	for (i = 1; i <= n; i++) {
-		body[i] = unquote(text[i])
-		qdepth[i] = qd
-	}
+	unjoin()
 	for (i = 1; i <= n; i++) {
 		s = body[i]
 		if (is_first(s))
 			i = read_block(i) - 1
-		else if (is_original(s))
+		else if (s ~ /^Physical scan is [0-9.]+x? faster than [A-Za-z]/)
 			i = read_bare(i) - 1
 		else if (s ~ /^# scan\.c 1\.1 figures/)
 			i = read_2023(i) - 1
 	}
 	n = 0
+}
+
+# The lines of the message unquoted into body[] and qdepth[]; lines of a
+# block that a mailer joined (a quote reflowed) are split again where a
+# key of the block starts inside one (in a warning, only at the keys
+# that may follow it).
+function unjoin(    i, m, s, re) {
+	m = 0
+	for (i = 1; i <= n; i++) {
+		s = unquote(text[i])
+		if (s ~ /^warning: /)
+			re = " (warning: |Physical scan is [0-9])"
+		else if (s !~ /^scan [0-9.]+ on /)
+			re = " ((cpu|machine|caches|kernel|memory|size|memmap|protocol|physical|warning): |ratio [A-Za-z0-9_]+: |Physical scan is [0-9]|\\$ scan )"
+		else
+			re = ""
+		while (re != "" && match(substr(s, 2), re)) {
+			split_line(++m, substr(s, 1, RSTART), qd, where[i])
+			s = substr(s, RSTART + 2)
+			if (s ~ /^warning: /)
+				re = " (warning: |Physical scan is [0-9])"
+		}
+		split_line(++m, s, qd, where[i])
+	}
+	n = m
+	for (i = 1; i <= n; i++) {
+		body[i] = nbody[i]
+		qdepth[i] = ndepth[i]
+		where[i] = nwhere[i]
+	}
+}
+function split_line(m, s, d, w) {
+	nbody[m] = s
+	ndepth[m] = d
+	nwhere[m] = w
 }
 
 # read_block(I): the block from line I into bl[1..nb] (its lines with
@@ -832,24 +864,34 @@ function parse20(i,    k, s, t, a, it, w, p) {
 }
 
 # Bare original lines (the 2023 program printed only them, and scan
-# prints them too): a row of unknown machine and protocol, its size from
-# a command a few lines above if there is one.
-function read_bare(i,    k, a, c, d) {
+# prints them too), also inside a sentence: a row of unknown machine and
+# protocol; its size from a "-c N", and the words that name a CPU, on
+# those lines or a few above, if there are.
+function read_bare(i,    k, a, c, d, t, w) {
 	new_row(i)
 	put("shape", "bare")
 	put("runs", 1)
 	d = qdepth[i]
-	for (k = i; k <= n && qdepth[k] == d && is_original(body[k]); k++) {
+	for (k = i; k <= n && qdepth[k] == d && body[k] ~ /^Physical scan is [0-9.]+x? faster than [A-Za-z]/; k++) {
 		split(body[k], a, " ")
-		add_walk(a[7])
-		put("r_" a[7], a[4])
+		w = a[7]
+		sub(/[^A-Za-z0-9_].*/, "", w)
+		t = a[4]
+		sub(/x$/, "", t)
+		add_walk(w)
+		put("r_" w, t)
 	}
-	for (c = i - 1; c >= 1 && c >= i - 4; c--)
-		if (match(body[c], /-c ?[0-9.]+/)) {
+	for (c = k - 1; c >= 1 && c >= i - 4; c--) {
+		if (row["pages"] == "" && match(body[c], /-c ?[0-9]+(\.[0-9]+)?/)) {
 			put("pages", substr(body[c], RSTART + 2) * 1e6)
 			put("command", "scan.c " substr(body[c], RSTART, RLENGTH))
-			break
 		}
+		if (row["cpu_text"] == "" && match(body[c], /(Intel|AMD|Core|Xeon|EPYC|Ryzen|Threadripper|Opteron|Cortex-A[0-9]+|Neoverse|Graviton|Ampere|Apple M[0-9]|Raspberry Pi|Snapdragon|POWER[0-9]+|i[3579]-[0-9][0-9A-Z]*)([^,.;:!?()]|\.[0-9])*/))
+			put("cpu_text", substr(body[c], RSTART, RLENGTH > 48 ? 48 : RLENGTH))
+	}
+	# up to the words that go on about something else
+	sub(/ (with|on|at|using|running|and|I|gives|gets|got|shows|here|is|was)( .*)?$/, "", row["cpu_text"])
+	sub(/ +$/, "", row["cpu_text"])
 	put("walks", walks)
 	print_row()
 	return k
@@ -925,7 +967,9 @@ table() {
 		next
 	}
 	read_whole[r["command"]] = 1
-	key = machine_key(r) SUBSEP r["command"] SUBSEP r["pages"]
+	# bare lines are the same lines wherever quoted, with or without the
+	# size said above them
+	key = r["shape"] == "bare" ? "bare" : machine_key(r) SUBSEP r["command"] SUBSEP r["pages"]
 	nw = split(r["walks"], w, " ")
 	for (i = 1; i <= nw; i++)
 		key = key SUBSEP w[i] "=" r["r_" w[i]] "," r["lo_" w[i]] "," r["hi_" w[i]]
@@ -986,6 +1030,8 @@ function rank(k,    g) {
 
 function machine(k,    s) {
 	s = v[k, "cpu"] == "" ? "unknown CPU" : v[k, "cpu"]
+	if (v[k, "cpu_text"] != "")
+		s = s " (\"" v[k, "cpu_text"] "\" in the mail)"
 	if (v[k, "host_id"] != "")
 		s = s " [" v[k, "host_id"] "]"
 	if (v[k, "llc_bytes"] != "")
@@ -1029,7 +1075,10 @@ function nocomma(s) { gsub(/,/, ";", s); return s }
 function merge(    k, m, key, i, j, n, nw, w, x) {
 	kept = 0
 	for (k = 1; k <= rows; k++) {
+		# rows that name no machine are never one machine
 		key = v[k, "machine"] SUBSEP group(k) SUBSEP v[k, "pages"]
+		if (v[k, "shape"] == "bare" || v[k, "shape"] == "1.1")
+			key = key SUBSEP k
 		if (!(key in first)) {
 			first[key] = k
 			keep[++kept] = k
@@ -1147,7 +1196,7 @@ END {
 }
 
 function write_csv(    i, k, j, n, f, line, names) {
-	names = "from date source shape version host_id cpu cpu_vendor cpu_family cpu_model cpu_stepping hypervisor cpus numa_nodes ram_bytes l2_bytes l2_from llc_bytes llc_from kernel system_thp stream_ns chase_ns command seed pages memory_bytes memmap_bytes struct_page page_bytes huge_pct cache_sized protocol rounds thp runs spread physical_ns"
+	names = "from date source shape version host_id cpu cpu_text cpu_vendor cpu_family cpu_model cpu_stepping hypervisor cpus numa_nodes ram_bytes l2_bytes l2_from llc_bytes llc_from kernel system_thp stream_ns chase_ns command seed pages memory_bytes memmap_bytes struct_page page_bytes huge_pct cache_sized protocol rounds thp runs spread physical_ns"
 	n = split(names, f, " ")
 	line = "group"
 	for (j = 1; j <= n; j++)

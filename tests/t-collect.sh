@@ -100,6 +100,31 @@ scripts/collect.sh -o "$tmp/md2.csv" "$tmp/results/amd.md" "$tmp/results/xeon.md
 check "collect: the files named one by one, the same rows" \
 	same "$(csv_col "$tmp/md2.csv" ListLRU | sort)" "$(csv_col "$tmp/md.csv" ListLRU | sort)"
 
+# a quote reflowed by a mailer: three lines of the block joined in one
+awk 'NR % 3 == 1 && NR > 1 { print "" } { printf "%s%s", NR % 3 == 1 ? "" : " ", $0 } END { print "" }' \
+	tests/mail/block-amd.txt | sed 's/^/> /' >"$tmp/joined.txt"
+scripts/collect.sh -o "$tmp/j.csv" "$tmp/joined.txt" tests/mail/block-amd.txt >/dev/null 2>&1
+check "collect: a reflowed quote, exit 0" [ $? -eq 0 ]
+check "collect: ... the same block as the one it quotes" \
+	same "$(csv_col "$tmp/j.csv" copies) $(csv_col "$tmp/j.csv" llc_bytes) $(csv_col "$tmp/j.csv" ArrayLRU_max)" "2 33554432 3.800"
+
+# the 2023 program's lines in prose, a size and a CPU named near them
+cat >"$tmp/bare.txt" <<'MAIL'
+On my Xeon E5-2650 v4 @ 2.20GHz with ./scan -c 50 I get Physical scan is 17.2 faster than ListLRU.
+
+And on the Threadripper 3960X, -c 50:
+Physical scan is 31.6 faster than ListLRU
+Physical scan is 4.100000 faster than ArrayLRU
+
+> Physical scan is 31.6 faster than ListLRU
+> Physical scan is 4.100000 faster than ArrayLRU
+MAIL
+scripts/collect.sh -o "$tmp/b.csv" "$tmp/bare.txt" >"$tmp/out" 2>&1
+check "collect: bare lines in prose, two rows, the quote once" [ "$(wc -l <"$tmp/b.csv")" -eq 3 ]
+check "collect: ... each with its size and the CPU the mail names" \
+	same "$(field "$tmp/b.csv" cpu_text ListLRU 17.2) $(field "$tmp/b.csv" pages ListLRU 17.2) $(field "$tmp/b.csv" cpu_text ListLRU 31.6) $(field "$tmp/b.csv" copies ListLRU 31.6)" \
+	"Xeon E5-2650 v4 @ 2.20GHz 50000000 Threadripper 3960X 2"
+
 # report.sh's block read back
 scripts/report.sh -n 2 -c 0.01 -r 2 >"$tmp/block"
 scripts/collect.sh -o "$tmp/rt.csv" "$tmp/block" >/dev/null 2>"$tmp/err"
