@@ -124,7 +124,7 @@ done
 # give their text parts (not HTML, not attachments of other types).
 unmail() {
 	# shellcheck disable=SC2086 # $awk may be a command and its arguments
-	$awk -v list="$tmp/inputs" '
+	$awk -v list="$tmp/inputs" -v stdin="$tmp/stdin" '
 BEGIN {
 	b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 	for (i = 0; i < 64; i++)
@@ -136,11 +136,11 @@ BEGIN {
 		hexv[substr("0123456789abcdef", i + 1, 1)] = i
 	}
 	while ((getline file < list) > 0)
-		read_file(file)
+		read_file(file, file == stdin ? "stdin" : file)
 }
 
 # A file: an mbox, one mail, or text.
-function read_file(f,    line, n, prev, kind) {
+function read_file(f, name,    line, n, prev, kind) {
 	n = 0
 	prev = ""
 	nmail = 0
@@ -150,17 +150,17 @@ function read_file(f,    line, n, prev, kind) {
 		if (++n == 1)
 			kind = line ~ /^From / ? "mbox" : line ~ /^[A-Za-z][A-Za-z0-9-]*: / ? "mail" : "text"
 		if (n == 1 && kind == "text")
-			start(f, "", "")
+			start(name, "", "")
 		if (n == 1 && kind == "mail")
-			start_mail(f)
+			start_mail(name)
 		if (kind == "mbox" && line ~ /^From / && (n == 1 || prev == "")) {
 			end_part()
-			start_mail(f)
+			start_mail(name)
 			prev = line
 			continue
 		}
 		prev = line
-		feed(f, n, line)
+		feed(name, n, line)
 	}
 	close(f)
 	end_part()
@@ -403,7 +403,7 @@ END { message() }
 # A line split into its quote depth (how many ">") and its text.
 function unquote(s,    p) {
 	qd = 0
-	if (match(s, /^[ \t]*(>[ \t]?)+/)) {
+	if (match(s, /^[ \t]*(>[ \t]*)+/)) {
 		p = substr(s, 1, RLENGTH)
 		qd = gsub(/>/, ">", p)
 		s = substr(s, RLENGTH + 1)
@@ -575,9 +575,12 @@ function bytes(s,    a, k, u) {
 
 # A broken block: a row that says why, for the table to report (unless
 # it is a trimmed quote of a block read whole).
-function bad(i, why) {
-	put("broken", sprintf("collect.sh: %s: broken block (mail %d%s%s): %s", where[i], mail,
-	    from == "" ? "" : ", From " from, date == "" ? "" : ", Date " date, why))
+function bad(i, why) { bad_at(where[i], why) }
+function bad_at(loc, why,    about) {
+	about = mail ? ", mail " mail : ""
+	about = about (from == "" ? "" : ", From " from) (date == "" ? "" : ", Date " date)
+	put("broken", sprintf("collect.sh: %s: broken block%s: %s", loc,
+	    about == "" ? "" : " (" substr(about, 3) ")", why))
 	print_row()
 }
 
@@ -616,6 +619,7 @@ function parse2(i,    k, s, t, a, it, c, w, m, p) {
 	put("shape", 2)
 	for (k = 1; k <= nb; k++) {
 		s = bl[k]
+		line_at = bw[k]
 		if (k == 1) {
 			split(s, a, " ")
 			put("version", a[2])
@@ -738,7 +742,7 @@ function ratio(i, w, s, shape,    a, t, r, lo, hi, p) {
 		put("spread", "rounds")
 	}
 	if (!num(r) || !num(lo) || !num(hi) || !p) {
-		bad(i, "ratio " w ": \"" s "\" is not FIGURE (LO-HI, ...)")
+		bad_at(line_at, "ratio " w ": \"" s "\" is not FIGURE (LO-HI, ...)")
 		return 0
 	}
 	t = s
@@ -791,6 +795,7 @@ function parse20(i,    k, s, t, a, it, w, p) {
 	put("struct_page", 64)
 	for (k = 1; k <= nb; k++) {
 		s = bl[k]
+		line_at = bw[k]
 		if (k == 1) {
 			split(s, a, " ")
 			put("version", a[2])
@@ -1353,7 +1358,7 @@ unmail >"$tmp/lines"
 blocks <"$tmp/lines" >"$tmp/rows"
 table <"$tmp/rows" >"$tmp/table"
 if [ ! -s "$tmp/table" ]; then
-	echo "collect.sh: no report blocks in $*" >&2
+	echo "collect.sh: no report blocks in $(echo "$*" | sed 's/^-$/stdin/')" >&2
 	exit 1
 fi
 sed 's/ *$//' "$tmp/table"
