@@ -303,6 +303,8 @@ function emit(where, text,    parts, n, i) {
 	for (i = 1; i <= n; i++) {
 		sub(/\r$/, "", parts[i])
 		gsub(/\t/, "        ", parts[i])
+		# the no-break spaces an HTML mailer leaves for indents
+		gsub(/\302\240/, " ", parts[i])
 		printf "L\t%s:%s\t%s\n", pfile, where, parts[i]
 	}
 }

@@ -108,6 +108,11 @@ check "collect: a reflowed quote, exit 0" [ $? -eq 0 ]
 check "collect: ... the same block as the one it quotes" \
 	same "$(csv_col "$tmp/j.csv" copies) $(csv_col "$tmp/j.csv" llc_bytes) $(csv_col "$tmp/j.csv" ArrayLRU_max)" "2 33554432 3.800"
 
+# indents of no-break spaces, as an HTML mailer leaves them
+sed "s/^  /$(printf '\302\240\302\240')/" tests/mail/block-amd.txt >"$tmp/nbsp.txt"
+scripts/collect.sh -o "$tmp/n.csv" "$tmp/nbsp.txt" >/dev/null 2>&1
+check "collect: indents of no-break spaces" same "$(csv_col "$tmp/n.csv" cpu_stepping)" 1
+
 # the 2023 program's lines in prose, a size and a CPU named near them
 cat >"$tmp/bare.txt" <<'MAIL'
 On my Xeon E5-2650 v4 @ 2.20GHz with ./scan -c 50 I get Physical scan is 17.2 faster than ListLRU.
