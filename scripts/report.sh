@@ -311,7 +311,7 @@ function print_walks(    i, w, r, lo, hi) {
 		printf "ratio %s: %s, %.2f ns/folio", label[w], spread(r, lo, hi, ""), over_runs(ns, w)
 		# the plain reading of a ratio below 1
 		if (r < 1 && r > 0)
-			printf "; the physical walk is %.2fx slower than %s", 1 / r, label[w]
+			printf ";\n  the physical walk is %.2fx slower than %s", 1 / r, label[w]
 		printf "\n"
 	}
 }
