@@ -416,7 +416,7 @@ function unquote(s,    p) {
 }
 
 function is_first(s) {
-	return s ~ /^scan [0-9][0-9.]* report \(block [0-9]+\)/ || s ~ /^scan [0-9][0-9.]* on /
+	return s ~ /^scan [0-9][^ ]* report \(block [0-9]+\)/ || s ~ /^scan [0-9][^ ]* on /
 }
 function is_key2(s) {
 	return is_first(s) || s ~ /^(cpu|machine|caches|kernel|memory|size|memmap|protocol|physical|warning): / ||
@@ -457,7 +457,7 @@ function unjoin(    i, m, s, re) {
 		s = unquote(text[i])
 		if (s ~ /^warning: /)
 			re = " (warning: |Physical scan is [0-9])"
-		else if (s !~ /^scan [0-9.]+ on /)
+		else if (s !~ /^scan [0-9][^ ]* on /)
 			re = " ((cpu|machine|caches|kernel|memory|size|memmap|protocol|physical|warning): |ratio [A-Za-z0-9_]+: |Physical scan is [0-9]|\\$ scan )"
 		else
 			re = ""
