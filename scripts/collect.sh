@@ -242,7 +242,9 @@ function end_headers(f, n,    ct, b) {
 		state = "skip"		# the preamble
 		return
 	}
-	if (ct ~ /^text\// && ct !~ /^text\/html/) {
+	# text, and attachments named as text whatever their type says
+	if ((ct ~ /^text\// && ct !~ /^text\/html/) ||
+	    (ct hdr["content-disposition"]) ~ /name="?[^";]*\.(txt|md|log|text)"?/) {
 		part_start(ct, tolower(trim(hdr["content-transfer-encoding"])))
 		pfirst = n + 1
 		state = "body"

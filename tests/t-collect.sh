@@ -108,6 +108,24 @@ check "collect: a reflowed quote, exit 0" [ $? -eq 0 ]
 check "collect: ... the same block as the one it quotes" \
 	same "$(csv_col "$tmp/j.csv" copies) $(csv_col "$tmp/j.csv" llc_bytes) $(csv_col "$tmp/j.csv" ArrayLRU_max)" "2 33554432 3.800"
 
+# a block attached as a file, its type octet-stream
+if have base64; then
+	{
+		printf 'From k@example.org Fri Dec 12 10:00:00 2026\nFrom: Kim <k@example.org>\n'
+		printf 'Date: Fri, 12 Dec 2026 10:00:00 +0000\nContent-Type: multipart/mixed; boundary=BB\n\n'
+		printf -- '--BB\nContent-Type: text/plain\n\nSee attached.\n--BB\n'
+		printf 'Content-Type: application/octet-stream; name="xeon.txt"\n'
+		printf 'Content-Disposition: attachment; filename="xeon.txt"\nContent-Transfer-Encoding: base64\n\n'
+		base64 <tests/mail/block-xeon105.txt
+		printf -- '--BB--\n'
+	} >"$tmp/att.mbox"
+	scripts/collect.sh -o "$tmp/a.csv" "$tmp/att.mbox" >/dev/null 2>&1
+	check "collect: a block attached as a .txt file" \
+		same "$(csv_col "$tmp/a.csv" host_id) $(csv_col "$tmp/a.csv" from)" "5b1e0c77 Kim <k@example.org>"
+else
+	skip "collect: a block attached as a .txt file" "no base64 to make the mail"
+fi
+
 # indents of no-break spaces, as an HTML mailer leaves them
 sed "s/^  /$(printf '\302\240\302\240')/" tests/mail/block-amd.txt >"$tmp/nbsp.txt"
 scripts/collect.sh -o "$tmp/n.csv" "$tmp/nbsp.txt" >/dev/null 2>&1
