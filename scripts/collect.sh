@@ -94,7 +94,7 @@ if [ "$with_2023" -eq 1 ]; then
 fi
 
 # Every input as files: stdin copied, a maildir's mails, a directory's
-# files in name order.
+# files in name order (hidden ones left out).
 : >"$tmp/inputs"
 [ $# -gt 0 ] || set -- -
 for a in "$@"; do
@@ -105,7 +105,7 @@ for a in "$@"; do
 		if [ -d "$a/cur" ] || [ -d "$a/new" ]; then
 			find "$a/cur" "$a/new" -type f 2>/dev/null | sort
 		else
-			find "$a" -type f | sort
+			find "$a" -type f ! -path "*/.*" | sort
 		fi >>"$tmp/inputs"
 	elif [ -r "$a" ]; then
 		echo "$a" >>"$tmp/inputs"
