@@ -108,6 +108,17 @@ check "collect: a reflowed quote, exit 0" [ $? -eq 0 ]
 check "collect: ... the same block as the one it quotes" \
 	same "$(csv_col "$tmp/j.csv" copies) $(csv_col "$tmp/j.csv" llc_bytes) $(csv_col "$tmp/j.csv" ArrayLRU_max)" "2 33554432 3.800"
 
+# the blocks of 2.0 made by main's report.sh before the shape changed
+scripts/collect.sh -o "$tmp/20.csv" tests/mail/block-2.0-*.txt >/dev/null 2>&1
+check "collect: five blocks of 2.0, exit 0" sh -c "[ $? -eq 0 ] && [ \$(wc -l <'$tmp/20.csv') -eq 6 ]"
+check "collect: ... each protocol read from its command" \
+	same "$(field "$tmp/20.csv" protocol seed 12) $(field "$tmp/20.csv" protocol seed 13) $(field "$tmp/20.csv" protocol seed 15)" \
+	"--original --kernel-like --struct-page=32 --thp=never"
+check "collect: ... another struct page grouped apart" \
+	sh -c "grep -c '32-byte struct page' '$tmp/20.csv' | grep -qx 1"
+check "collect: ... the LLC from the cache-sized warning" same "$(field "$tmp/20.csv" llc_bytes seed 11)" 335544320
+check "collect: ... a third walk" same "$(field "$tmp/20.csv" XArrayLRU seed 13)" 1.05
+
 # a block attached as a file, its type octet-stream
 if have base64; then
 	{
