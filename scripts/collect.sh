@@ -83,7 +83,7 @@ export LC_ALL
 # The 2023 figures live in the source tree's docs/, or beside lib.awk
 # where installed.
 if [ "$with_2023" -eq 1 ]; then
-	for thread in "$here/../docs/thread-2023.txt" "$here/../share/scan/thread-2023.txt"; do
+	for thread in "$here/../docs/thread-2023.txt" "$(dirname "$0")/../share/scan/thread-2023.txt"; do
 		[ -r "$thread" ] && break
 	done
 	[ -r "$thread" ] || {
