@@ -54,7 +54,8 @@ run_scan() {
 	rc=0
 	"$scan" "$@" --format=csv -v >"$tmp/csv.$k" 2>"$tmp/text.$k" || rc=$?
 	if [ "$rc" -ne 0 ]; then
-		cat "$tmp/text.$k" >&2
+		# (an interrupt may have taken the scratch directory already)
+		[ ! -r "$tmp/text.$k" ] || cat "$tmp/text.$k" >&2
 		exit "$rc"
 	fi
 }
