@@ -94,12 +94,19 @@ if [ "$with_2023" -eq 1 ]; then
 fi
 
 # Every input as files: stdin copied, a maildir's mails, a directory's
-# files in name order (hidden ones left out).
+# files in name order (hidden ones left out).  What never ends is
+# refused: stdin past max_bytes, a file larger, what is not a regular
+# file or a directory.
+max_bytes=1073741824
 : >"$tmp/inputs"
 [ $# -gt 0 ] || set -- -
 for a in "$@"; do
 	if [ "$a" = - ]; then
-		cat >"$tmp/stdin"
+		fold -b -w 65536 | awk -v max="$max_bytes" '
+			{ n += length($0) + 1; if (n > max) exit 3; print }' >"$tmp/stdin" || {
+			echo "collect.sh: stdin: more than $max_bytes bytes" >&2
+			exit 1
+		}
 		echo "$tmp/stdin" >>"$tmp/inputs"
 	elif [ -d "$a" ]; then
 		if [ -d "$a/cur" ] || [ -d "$a/new" ]; then
@@ -107,8 +114,17 @@ for a in "$@"; do
 		else
 			find "$a" -type f ! -path "*/.*" | sort
 		fi >>"$tmp/inputs"
-	elif [ -r "$a" ]; then
+	elif [ -f "$a" ] && [ -r "$a" ]; then
+		# shellcheck disable=SC2012 # ls says the size without reading
+		size=$(ls -ln "$a" | awk '{ print $5 }')
+		[ "$size" -le "$max_bytes" ] || {
+			echo "collect.sh: $a: $size bytes, more than $max_bytes" >&2
+			exit 1
+		}
 		echo "$a" >>"$tmp/inputs"
+	elif [ -e "$a" ]; then
+		echo "collect.sh: $a: not a regular file or a directory" >&2
+		exit 1
 	else
 		echo "collect.sh: cannot read $a" >&2
 		exit 1
@@ -140,11 +156,13 @@ BEGIN {
 }
 
 # A file: an mbox, one mail, or text.
-function read_file(f, name,    line, n, prev, kind) {
+function read_file(f, name,    line, n, prev, kind, cmd) {
 	n = 0
 	prev = ""
 	nmail = 0
-	while ((getline line < f) > 0) {
+	# through fold, so that a line without end cannot take all memory
+	cmd = "fold -b -w 65536 <" shq(f)
+	while ((cmd | getline line) > 0) {
 		sub(/\r$/, "", line)
 		gsub(/\t/, "        ", line)
 		if (++n == 1)
@@ -162,8 +180,18 @@ function read_file(f, name,    line, n, prev, kind) {
 		prev = line
 		feed(name, n, line)
 	}
-	close(f)
+	close(cmd)
 	end_part()
+}
+
+# s quoted for sh.
+function shq(s,    out, i) {
+	out = ""
+	while ((i = index(s, "\047")) > 0) {
+		out = out substr(s, 1, i - 1) "\047\\\047\047"
+		s = substr(s, i + 1)
+	}
+	return "\047" out s "\047"
 }
 
 function start_mail(f) {
