@@ -197,3 +197,9 @@ check "collect: -o with no file is a usage error" collect_fails 2 -o
 check "collect: a file that is not there" collect_fails 1 "$tmp/none"
 check "collect: no block at all" collect_fails 1 tests/lib.sh
 check "collect: an -o that cannot be written" collect_fails 1 -o "$tmp/none/x.csv" tests/mail/block-amd.txt
+check "collect: a device is refused, not read without end" collect_fails 1 /dev/zero
+mkfifo "$tmp/fifo" 2>/dev/null &&
+	check "collect: a FIFO is refused, not waited on" collect_fails 1 "$tmp/fifo"
+cp tests/mail/block-amd.txt "$tmp/it's.txt"
+scripts/collect.sh "$tmp/it's.txt" >/dev/null 2>&1
+check "collect: a file name with a quote" [ $? -eq 0 ]
