@@ -66,6 +66,7 @@ scan_csv_ok() {
 	$awk -F, -v file="$scan" "$awklib"'
 	NR == 1 {
 		csv_header()
+		nf = NF
 		split("walk label pages speedup speedup_min speedup_max ns_per_page", need, " ")
 		for (i = 1; i <= 7; i++)
 			if (!csv_has(need[i])) {
@@ -74,9 +75,16 @@ scan_csv_ok() {
 			}
 		next
 	}
-	csv_field("speedup") !~ /^[0-9]+(\.[0-9]*)?$/ {
-		printf "report.sh: %s printed a CSV with speedup \"%s\" in row %d\n", file, csv_field("speedup"), NR
+	NF != nf {
+		printf "report.sh: %s printed a CSV whose row %d has %d fields, its header %d\n", file, NR, NF, nf
 		exit 1
+	}
+	{
+		for (i = 3; i <= 7; i++)
+			if (csv_field(need[i]) !~ /^[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$/) {
+				printf "report.sh: %s printed a CSV with %s \"%s\" in row %d\n", file, need[i], csv_field(need[i]), NR
+				exit 1
+			}
 	}
 	END { if (NR < 2) { printf "report.sh: %s printed no CSV rows\n", file; exit 1 } }' "$1" >&2
 }

@@ -124,3 +124,13 @@ chmod +x "$tmp/other"
 SCAN=$tmp/other scripts/report.sh -n 1 >"$tmp/out" 2>"$tmp/err"
 check "report: another program's CSV is exit 1" [ $? -eq 1 ]
 check "report: ... with a line saying why" grep -q "^report.sh: .*other printed no CSV of scan's (no walk column" "$tmp/err"
+
+# a CSV of scan's gone wrong: a ragged row, text in a figure
+for mangle in 's/^list,/list,extra,/' 's/^list,ListLRU,\([^,]*\),/list,ListLRU,\1,abc,/'; do
+	sed "$mangle" "$tmp/real.csv" >"$tmp/mangled.csv"
+	printf '#!/bin/sh\ncat "%s"\n' "$tmp/mangled.csv" >"$tmp/mangled"
+	chmod +x "$tmp/mangled"
+	SCAN=$tmp/mangled scripts/report.sh -n 1 >"$tmp/out" 2>"$tmp/err"
+	check "report: a mangled CSV ($mangle) is exit 1 with one line" \
+		sh -c "[ $? -eq 1 ] && [ ! -s '$tmp/out' ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'row 3' '$tmp/err'"
+done
