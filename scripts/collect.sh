@@ -258,6 +258,13 @@ function end_headers(f, n,    ct, b) {
 	ct = tolower(hdr["content-type"])
 	if (ct == "")
 		ct = "text/plain"
+	# a mail forwarded whole: its own headers, then its body
+	if (ct ~ /^message\/rfc822/) {
+		state = "head"
+		hname = ""
+		split("", hdr)
+		return
+	}
 	if (ct ~ /^multipart\//) {
 		b = hdr["content-type"]
 		if (match(b, /[Bb][Oo][Uu][Nn][Dd][Aa][Rr][Yy]="[^"]*"/))
@@ -423,8 +430,8 @@ function clean(s) { gsub(/[\t\r\n]/, " ", s); return trim(s) }
 # blocks: the report blocks in each message, one line of output a block:
 # "key=value" fields, tab-separated; a broken block has a field broken,
 # the message that says why.  Bare "Physical scan is" lines outside a
-# block are a row of their own (scan.c 1.1: the 2023 program printed only
-# them); so is a line of the 2023 thread's file.
+# block are a row of their own (the 2023 program printed only them); so
+# is each line of the 2023 thread's file.
 blocks() {
 	# shellcheck disable=SC2086,SC2016 # $awk may be a command and its arguments; an awk program
 	$awk -F '\t' '
@@ -461,7 +468,7 @@ function is_original(s) {
 	return s ~ /^Physical scan is [0-9.]+ faster than [A-Za-z0-9_]+$/
 }
 
-function message(    i, s, d) {
+function message(    i, s) {
 	if (!n)
 		return
 	unjoin()

@@ -203,3 +203,16 @@ mkfifo "$tmp/fifo" 2>/dev/null &&
 cp tests/mail/block-amd.txt "$tmp/it's.txt"
 scripts/collect.sh "$tmp/it's.txt" >/dev/null 2>&1
 check "collect: a file name with a quote" [ $? -eq 0 ]
+
+# a mail forwarded whole: the block is its author's
+{
+	printf 'From lee@example.org Sat Dec 13 10:00:00 2026\nFrom: Lee <lee@example.org>\n'
+	printf 'Date: Sat, 13 Dec 2026 10:00:00 +0000\nContent-Type: multipart/mixed; boundary=BB\n\n'
+	printf -- '--BB\nContent-Type: text/plain\n\nForwarded.\n--BB\nContent-Type: message/rfc822\n\n'
+	printf 'From: Mo <mo@example.org>\nDate: Fri, 12 Dec 2026 08:00:00 +0000\nContent-Type: text/plain\n\n'
+	cat tests/mail/block-xeon480.txt
+	printf -- '--BB--\n'
+} >"$tmp/fwd.mbox"
+scripts/collect.sh -o "$tmp/f.csv" "$tmp/fwd.mbox" >/dev/null 2>&1
+check "collect: a forwarded mail's block is its author's" \
+	same "$(csv_col "$tmp/f.csv" from) $(csv_col "$tmp/f.csv" date)" "Mo <mo@example.org> 2026-12-12"
