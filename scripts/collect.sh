@@ -1107,6 +1107,19 @@ function flags(k,    s) {
 	return s == "" ? "-" : s
 }
 
+# Posters by name where a From gives one ("Alice <a@b>" is Alice).
+function poster_names(s,    out, p, n, i) {
+	n = split(s, p, /; /)
+	out = ""
+	for (i = 1; i <= n; i++) {
+		if (p[i] ~ /^[^<]*[^< ] <[^>]*>$/)
+			sub(/ <[^>]*>$/, "", p[i])
+		gsub(/"/, "", p[i])
+		out = out (i > 1 ? "; " : "") p[i]
+	}
+	return out
+}
+
 function who(k) { return v[k, "from"] != "" ? v[k, "from"] : v[k, "file"] }
 
 # CSV fields hold no commas (a plain split reads them, as scan'"'"'s CSV).
@@ -1279,7 +1292,7 @@ function write_table(    i, j, k, g, last, wd, cell, ncol, col) {
 		cell[i, ++col] = size(k)
 		for (j = 1; j <= nwalks; j++)
 			cell[i, ++col] = figure(k, wl[j])
-		cell[i, ++col] = posters[k]
+		cell[i, ++col] = poster_names(posters[k])
 		cell[i, ++col] = v[k, "date"] == "" ? "-" : v[k, "date"]
 		cell[i, ++col] = flags(k)
 		for (col = 1; col <= ncol; col++)
