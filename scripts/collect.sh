@@ -652,6 +652,42 @@ function seed_of(cmd) {
 	return cmd
 }
 
+# Whether a line of a block has the whole shape its key promises (a line
+# cut short or run together is a broken block, not a row with a field
+# missing).
+function shaped2(s,    n, v) {
+	v = "[^,]+"
+	n = "[0-9]+(\\.[0-9]+)?"
+	if (s ~ /^scan /) return s ~ /^scan [^ ]+ report \(block 2\): [0-9]+ runs? of one command$/
+	if (s ~ /^cpu: /) return 1
+	if (s ~ /^machine: /)
+		return s ~ ("^machine: host " v ", vendor " v ", family " v ", model " v ", stepping " v ", hypervisor " v ", " v " CPUs, " v " NUMA nodes?, RAM " v "$")
+	if (s ~ /^caches: /) return s ~ /^caches: L2 [^(]+ \([^)]*\), LLC [^(]+ \([^)]*\)$/
+	if (s ~ /^kernel: /) return s ~ /^kernel: .+, THP [^ ,]+$/
+	if (s ~ /^memory: /) return s ~ /^memory: stream [^ ]+ ns\/line, chase [^ ]+ ns\/hop$/
+	if (s ~ /^size: /) return s ~ ("^size: [0-9]+ pages, " v " simulated, memmap " v "$")
+	if (s ~ /^memmap: /)
+		return s ~ /^memmap: [0-9]+-byte struct page, [0-9]+% in huge pages, (cache-sized|not cache-sized|cache-sized unknown)$/
+	if (s ~ /^protocol: /) return s ~ /^protocol: .+ \([0-9]+ rounds? a run, cache [^,]+, --thp=[^)]+\)$/
+	if (s ~ /^physical: /)
+		return s ~ ("^physical: " n " ns/page \\(" n "-" n ", ([0-9]+ runs|[0-9]+ rounds?, 1 run)\\)$")
+	if (s ~ /^ratio /)
+		return s ~ ("^ratio [A-Za-z0-9_]+: " n " \\(" n "-" n ", ([0-9]+ runs|[0-9]+ rounds?, 1 run)\\), " n " ns/folio(; the physical walk is " n "x slower than [A-Za-z0-9_]+)?$")
+	if (s ~ /^Physical scan is /) return is_original(s)
+	return s ~ /^(warning: |\$ scan)/
+}
+function shaped20(s,    n) {
+	n = "[0-9]+(\\.[0-9]+)?"
+	if (s ~ /^scan /) return s ~ /^scan [^ ]+ on .+, [0-9]+ CPUs, .+ of RAM$/
+	if (s ~ /^kernel /) return s ~ /^kernel .+, THP [^ ]+ \(scan --thp=[a-z]+\)$/
+	if (s ~ /^[0-9]+ pages /)
+		return s ~ /^[0-9]+ pages \([^)]+ simulated\), [0-9]+% in huge pages, [0-9]+ rounds?$/
+	if (s ~ /^Physical scan is /) return is_original(s)
+	if (s ~ /^Physical /) return s ~ ("^Physical " n " ns/page; ratios over rounds, median \\(range\\):$")
+	if (s ~ /^(warning: |\$ )/) return 1
+	return s ~ ("^[A-Za-z0-9_]+ " n " \\(" n " to " n "\\), " n " ns/folio$")
+}
+
 # The block of shape 2 in bl[1..nb].
 function parse2(i,    k, s, t, a, it, c, w, m, p) {
 	new_row(i)
@@ -659,6 +695,8 @@ function parse2(i,    k, s, t, a, it, c, w, m, p) {
 	for (k = 1; k <= nb; k++) {
 		s = bl[k]
 		line_at = bw[k]
+		if (!shaped2(s))
+			return bad_at(line_at, "not a line of the block: \"" s "\"")
 		if (k == 1) {
 			split(s, a, " ")
 			put("version", a[2])
@@ -835,6 +873,8 @@ function parse20(i,    k, s, t, a, it, w, p) {
 	for (k = 1; k <= nb; k++) {
 		s = bl[k]
 		line_at = bw[k]
+		if (!shaped20(s))
+			return bad_at(line_at, "not a line of a block of 2.0: \"" s "\"")
 		if (k == 1) {
 			split(s, a, " ")
 			put("version", a[2])

@@ -173,7 +173,7 @@ check "collect: ... its kernel" same "$(csv_col "$tmp/rt.csv" kernel)" "$(uname 
 sed 's/^ratio ListLRU: 48.6/ratio ListLRU: 4x.6/' tests/mail/block-amd.txt >"$tmp/bad.txt"
 scripts/collect.sh "$tmp/bad.txt" tests/mail/block-xeon105.txt >"$tmp/out" 2>"$tmp/err"
 check "collect: a figure that is not a number is exit 1" [ $? -eq 1 ]
-check "collect: ... named with its line" grep -q "bad.txt:13: broken block: ratio ListLRU: \"4x.6" "$tmp/err"
+check "collect: ... named with its line" grep -q "bad.txt:13: broken block: not a line of the block: \"ratio ListLRU: 4x.6" "$tmp/err"
 check "collect: ... the other block still in the table" grep -q '5b1e0c77' "$tmp/out"
 
 # the 2023 thread, in a group of its own
