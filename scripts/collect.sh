@@ -1398,7 +1398,7 @@ END {
 		y += (nb[i] ? nb[i] : 1) * (bar + 3) + 8
 	}
 	height = y + 40
-	printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n", left + width + 30, height
+	printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n", left + width + 70, height
 	printf "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
 	printf "<text x=\"10\" y=\"20\" font-size=\"14\">How much faster the physical walk is than each LRU walk, by machine</text>\n"
 	printf "<text x=\"10\" y=\"38\" fill=\"#555\">ratio (log scale): a bar from 1x, a line over its spread; hollow: the memmap was cache-sized</text>\n"
@@ -1428,6 +1428,10 @@ END {
 			    hollow[i] ? "fill=\"none\" stroke=\"" c "\"" : "fill=\"" c "\"", esc(walk[i, b]), r[i, b]
 			printf "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n",
 			    x(lo[i, b]), yb + bar / 2, x(hi[i, b]), yb + bar / 2
+			# the figure, past the bar and its spread
+			xe = x1 > x(hi[i, b]) ? x1 : x(hi[i, b])
+			printf "<text x=\"%.1f\" y=\"%d\" font-size=\"9\" fill=\"#333\">%s</text>\n",
+			    (xe > x0 ? xe : x0) + 4, yb + bar - 1, esc(r[i, b])
 		}
 	}
 	printf "<line x1=\"%.1f\" y1=\"70\" x2=\"%.1f\" y2=\"%d\" stroke=\"#c0392b\" stroke-dasharray=\"4 3\"/>\n", x(1), x(1), height - 34

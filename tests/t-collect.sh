@@ -76,6 +76,11 @@ check "collect -g: an SVG" sh -c "head -n 1 '$tmp/t.svg' | grep -q '^<svg ' && t
 check "collect -g: a bar per ratio" [ "$(grep -c '<title>' "$tmp/t.svg")" -eq 14 ]
 check "collect -g: cache-sized rows hollow" [ "$(grep -c 'fill="none"' "$tmp/t.svg")" -eq 6 ]
 check "collect -g: the 1x line" grep -q '>1x: as fast<' "$tmp/t.svg"
+if have python3; then
+	check "collect -g: the SVG parses" python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$tmp/t.svg"
+else
+	skip "collect -g: the SVG parses" "no python3"
+fi
 check "collect -g: a heading per group" \
 	grep -q 'font-weight="bold">protocol --original, cache-sized memmap<' "$tmp/t.svg"
 
