@@ -170,10 +170,11 @@ function read_file(f, name,    line, n, prev, kind, cmd) {
 		if (n == 1 && kind == "text")
 			start(name, "", "")
 		if (n == 1 && kind == "mail")
-			start_mail(name)
+			start_mail(name, n)
 		if (kind == "mbox" && line ~ /^From / && (n == 1 || prev == "")) {
 			end_part()
-			start_mail(name)
+			end_mail()
+			start_mail(name, n)
 			prev = line
 			continue
 		}
@@ -182,6 +183,16 @@ function read_file(f, name,    line, n, prev, kind, cmd) {
 	}
 	close(cmd)
 	end_part()
+	end_mail()
+}
+
+# A mail with HTML and no text part is said, not passed over in silence
+# (its blocks, if any, are not read).
+function end_mail() {
+	if (html_only && !texts)
+		printf "collect.sh: %s:%d: mail %d%s has only HTML, not read\n", mailfile, mailline, nmail,
+		    mailfrom == "" ? "" : " (From " mailfrom ")" > "/dev/stderr"
+	html_only = texts = 0
 }
 
 # s quoted for sh.
@@ -194,7 +205,8 @@ function shq(s,    out, i) {
 	return "\047" out s "\047"
 }
 
-function start_mail(f) {
+function start_mail(f, at) {
+	mailline = at
 	state = "head"
 	hname = ""
 	split("", hdr)
@@ -252,9 +264,10 @@ function feed(f, n, line,    b) {
 # The end of a header block: the message starts (its From and Date), or
 # a part does.
 function end_headers(f, n,    ct, b) {
-	if (state == "head")
-		printf "M\t%s\t%d\t%s\t%s\n", f, nmail, clean(decode_words(hdr["from"])),
-		    clean(day(hdr["date"]))
+	if (state == "head") {
+		mailfrom = clean(decode_words(hdr["from"]))
+		printf "M\t%s\t%d\t%s\t%s\n", f, nmail, mailfrom, clean(day(hdr["date"]))
+	}
 	ct = tolower(hdr["content-type"])
 	if (ct == "")
 		ct = "text/plain"
@@ -283,8 +296,12 @@ function end_headers(f, n,    ct, b) {
 		part_start(ct, tolower(trim(hdr["content-transfer-encoding"])))
 		pfirst = n + 1
 		state = "body"
-	} else
+		texts++
+	} else {
+		if (ct ~ /^text\/html/)
+			html_only = 1
 		state = "skip"
+	}
 }
 
 function part_start(ct, cte) {

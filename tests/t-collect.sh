@@ -221,3 +221,13 @@ check "collect: a file name with a quote" [ $? -eq 0 ]
 scripts/collect.sh -o "$tmp/f.csv" "$tmp/fwd.mbox" >/dev/null 2>&1
 check "collect: a forwarded mail's block is its author's" \
 	same "$(csv_col "$tmp/f.csv" from) $(csv_col "$tmp/f.csv" date)" "Mo <mo@example.org> 2026-12-12"
+
+# a mail of HTML alone: said on stderr, not passed over in silence
+{
+	printf 'From pat@example.org Sat Dec 13 10:00:00 2026\nFrom: Pat <pat@example.org>\n'
+	printf 'Date: Sat, 13 Dec 2026 10:00:00 +0000\nContent-Type: text/html\n\n<pre>...</pre>\n\n'
+	cat tests/mail/block-amd.txt
+} >"$tmp/html.mbox"
+scripts/collect.sh "$tmp/html.mbox" >/dev/null 2>"$tmp/err"
+check "collect: a mail of HTML alone is named on stderr" \
+	grep -q "html.mbox:1: mail 1 (From Pat <pat@example.org>) has only HTML, not read" "$tmp/err"
