@@ -17,8 +17,10 @@ BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
 # The scripts, installed as scan-NAME; what they share goes to DATADIR/scan.
-SCRIPTS  = sweep plot report compare explain snapshot trace-lru vs-yardstick
+SCRIPTS  = sweep plot report compare explain snapshot trace-lru vs-yardstick collect
 SHARED   = scan-env.sh lib.awk
+# Data a script reads (collect.sh --with-2023), installed beside SHARED.
+DATA     = docs/thread-2023.txt
 # scan.1, and a page per script, scripts/scan-NAME.1, for those that have one.
 MANPAGES = scan.1 $(wildcard scripts/scan-*.1)
 # In the tree a script finds what it shares at $(dirname "$0")/../share/scan
@@ -103,12 +105,17 @@ install: scan
 		sed '$(SHARE_AT)' scripts/$$f >$(DESTDIR)$(DATADIR)/scan/$$f && \
 		chmod 644 $(DESTDIR)$(DATADIR)/scan/$$f || exit 1; \
 	done
+	for f in $(DATA); do \
+		cp $$f $(DESTDIR)$(DATADIR)/scan/$${f##*/} && \
+		chmod 644 $(DESTDIR)$(DATADIR)/scan/$${f##*/} || exit 1; \
+	done
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/scan
 	for m in $(MANPAGES); do rm -f $(DESTDIR)$(MANDIR)/man1/$${m##*/}; done
 	for s in $(SCRIPTS); do rm -f $(DESTDIR)$(BINDIR)/scan-$$s; done
 	for f in $(SHARED); do rm -f $(DESTDIR)$(DATADIR)/scan/$$f; done
+	for f in $(DATA); do rm -f $(DESTDIR)$(DATADIR)/scan/$${f##*/}; done
 	-rmdir $(DESTDIR)$(DATADIR)/scan 2>/dev/null
 
 clean:

@@ -6,25 +6,6 @@
 # the CSV the compare checks below read (sweep's own: t-sweep.sh)
 scripts/sweep.sh -o "$tmp/sweep.csv" -r 1 0.01 0.02 >/dev/null 2>&1
 
-# report: a block for a mail
-scripts/report.sh -c 0.01 -r 2 >"$tmp/report"
-check "report: exit 0" [ $? -eq 0 ]
-check "report: at most 72 columns" awk 'length > 72 { exit 1 }' "$tmp/report"
-check "report: no tabs" sh -c "! grep -q '	' '$tmp/report'"
-check "report: names this kernel release" grep -q "$(uname -r)" "$tmp/report"
-check "report: the CPU" grep -q "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1 | cut -c1-20)" "$tmp/report"
-check "report: the command, with the seed it used" \
-	grep -Eq "^\\$ $SCAN -c 0.01 -r 2 -s [0-9]+\$" "$tmp/report"
-check "report: no line breaks inside a parenthesis" \
-	awk '{ o = gsub(/\(/, "("); c = gsub(/\)/, ")"); if (o != c) exit 1 }' "$tmp/report"
-check "report: a warning in one line of the block" \
-	sh -c "! grep '^warning: ' '$tmp/report' | awk 'length > 72' | grep -q ."
-scripts/report.sh -c 0.01 -r 2 -s 7 >"$tmp/report7"
-check "report: a given seed is not added again" grep -q '^\$ .* -s 7$' "$tmp/report7"
-check "report: the original's two lines" \
-	sh -c "grep -c '^Physical scan is [0-9.]* faster than [A-Za-z]*LRU\$' '$tmp/report' | grep -qx 2"
-check "report: the spread" grep -q 'ListLRU [0-9.]* ([0-9.]* to [0-9.]*)' "$tmp/report"
-
 # compare: a row per walk and size, noise marked
 scripts/compare.sh "$tmp/sweep.csv" "$tmp/sweep.csv" >"$tmp/cmp"
 check "compare: exit 0" [ $? -eq 0 ]

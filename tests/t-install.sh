@@ -21,17 +21,22 @@ done
 for f in bin/scan share/man/man1/scan.1 $scripts $pages; do
 	check "install: $f" [ -f "$pfx/$f" ]
 done
-for f in lib.awk scan-env.sh; do
+for f in lib.awk scan-env.sh thread-2023.txt; do
 	check "install: DATADIR/scan/$f" [ -f "$data/scan/$f" ]
 done
+(cd "$tmp" && "$pfx/bin/scan-collect" --with-2023 </dev/null) >"$tmp/thread" 2>&1
+check "install: scan-collect --with-2023 finds the installed 2023 figures" \
+	grep -q '1\.1' "$tmp/thread"
 for f in $scripts; do
 	(cd "$tmp" && "$pfx/$f" -h) >"$tmp/help" 2>&1
 	check "install: $f -h runs from elsewhere, with DATADIR apart" \
 		sh -c "[ $? -eq 0 ] && [ -s '$tmp/help' ] && ! grep -q 'cannot open' '$tmp/help'"
 done
-(cd "$tmp" && SCAN='' "$pfx/bin/scan-report" -c 0.01 -r 1) >"$tmp/report" 2>&1
+# the block names scan, not its path: no ./scan in $tmp, so a block is
+# the installed scan's
+(cd "$tmp" && SCAN='' "$pfx/bin/scan-report" -n 1 -c 0.01 -r 1) >"$tmp/report" 2>&1
 check "install: an installed script runs the installed scan from elsewhere" \
-	grep -Fq "$ $pfx/bin/scan -c 0.01 -r 1" "$tmp/report"
+	grep -Eq '^\$ scan -c 0.01 -r 1 -s [0-9]+$' "$tmp/report"
 (cd "$tmp" && "$pfx/bin/scan-plot" -h) >"$tmp/plot-help" 2>&1
 check "install: an installed script prints its usage" \
 	grep -q '^plot.sh - draw' "$tmp/plot-help"

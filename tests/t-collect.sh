@@ -1,0 +1,233 @@
+#!/bin/sh
+# collect.sh: report blocks out of a thread, back into one table.  The
+# thread in tests/mail/thread.mbox is made up: eleven posts from three
+# machines (an AMD EPYC, two Xeons that print one name), their blocks
+# made by report.sh from a stand-in scan with the identity fields, and
+# 2.0's blocks made by report.sh as it was on main.  Alice posts a block;
+# Bob quotes it and posts two (one in a Markdown-style indent); Carol
+# quotes Bob, so Alice's block is quoted twice and Bob's second block is
+# rewrapped at 66 columns by her mailer (the pieces lose their "> ");
+# Dave's mail is quoted-printable with his name encoded in the header;
+# Erin's is multipart, her block base64 and reflowed at 60 columns, with
+# an HTML part; Frank posts a block of 2.0; Grace's block is cut off;
+# Heidi posts the 2023 program's two lines; Ivan quotes the start of
+# Alice's block and trims the rest ("[...]"); Bob runs his first Xeon
+# again and Judy a host of Alice's kind, at the same size: one row each
+# with Bob's and with Alice's.
+. tests/lib.sh
+
+# field CSV COL KEY VALUE: COL in the rows of CSV whose KEY is VALUE.
+field() {
+	awk -F, -v c="$2" -v k="$3" -v want="$4" '
+	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	$h[k] == want { print $h[c] }' "$1"
+}
+t=$tmp/t.csv
+
+scripts/collect.sh -o "$t" -g "$tmp/t.svg" tests/mail/thread.mbox >"$tmp/table" 2>"$tmp/cerr"
+check "collect: a broken block is exit 1" [ $? -eq 1 ]
+check "collect: the broken block named with its file, line and mail" \
+	grep -q '^collect.sh: tests/mail/thread.mbox:270: broken block (mail 7, From Grace <grace@example.org>, Date 2026-12-07): missing .*a ratio line' "$tmp/cerr"
+check "collect: nothing else on stderr (a trimmed quote is no broken block)" \
+	[ "$(wc -l <"$tmp/cerr")" -eq 1 ]
+check "collect: seven rows, one per machine and setup, a repeated block once" \
+	[ "$(wc -l <"$t")" -eq 8 ]
+check "collect: every row as many fields as the header" \
+	awk -F, 'NR == 1 { nf = NF } NF != nf { exit 1 } END { exit NR < 2 }' "$t"
+check "collect: Alice's block (quoted twice) and Judy's, one machine and setup" \
+	same "$(field "$t" copies seed 2718281828) $(field "$t" blocks seed 2718281828)" "4 2"
+check "collect: ... who posted them, not who quoted them" \
+	same "$(field "$t" from seed 2718281828)" "Alice Example <alice@example.org>; Judy <judy@example.org>"
+check "collect: ... and when first" same "$(field "$t" date seed 2718281828)" 2026-12-01
+check "collect: ... the median of their ratios, the spread of all, the runs" \
+	same "$(field "$t" ListLRU seed 2718281828) $(field "$t" ListLRU_min seed 2718281828) $(field "$t" ListLRU_max seed 2718281828) $(field "$t" runs seed 2718281828)" "47.9 46.9 49.3 6"
+check "collect: Bob's two runs of one setup, one row" \
+	same "$(field "$t" ListLRU seed 31415926) $(field "$t" ListLRU_min seed 31415926) $(field "$t" ListLRU_max seed 31415926) $(field "$t" blocks seed 31415926)" "24.7 23.4 25.6 2"
+check "collect: the machine's identity" \
+	same "$(field "$t" cpu_vendor seed 2718281828) $(field "$t" cpu_family seed 2718281828) $(field "$t" l2_from seed 2718281828) $(field "$t" stream_ns seed 2718281828)" "AuthenticAMD 25 cpuid 0.92"
+check "collect: two Xeons of one name told apart" \
+	same "$(field "$t" host_id seed 31415926) $(field "$t" llc_bytes seed 31415926) $(field "$t" host_id seed 27182) $(field "$t" llc_bytes seed 27182)" "5b1e0c77 110100480 9d03aa41 503316480"
+check "collect: a rewrapped copy is the same block" same "$(field "$t" copies seed 27182)" 2
+check "collect: a rewrapped warning read whole" \
+	field "$t" warnings seed 27182 | grep -q 'the ratios measure caches (3 of 3 runs)$'
+check "collect: quoted-printable, the From header decoded" \
+	same "$(field "$t" from seed 1618)" "$(printf 'Dav\303\251 Mart <dave@example.net>')"
+check "collect: ... the protocol" same "$(field "$t" protocol seed 1618)" --original
+check "collect: base64 and reflowed" \
+	same "$(field "$t" ListLRU seed 777) $(field "$t" ArrayLRU_max seed 777) $(field "$t" cache_sized seed 777)" "61.0 5.30 yes"
+check "collect: a block of 2.0, what it lacks unknown" \
+	same "$(field "$t" shape seed 14) $(field "$t" command seed 14) $(field "$t" ListLRU seed 14) $(field "$t" host_id seed 14)x" "2.0 scan -c 25 -s 14 119.95 x"
+check "collect: bare original lines, a row of their own" \
+	same "$(field "$t" ListLRU shape bare) $(field "$t" ArrayLRU shape bare) $(field "$t" pages shape bare)" "17.200000 2.900000 50000000"
+check "collect: no HTML part read" sh -c "! grep -q 'in HTML' '$t'"
+check "collect: another protocol grouped apart" \
+	sh -c "[ '$(field "$t" group seed 1618)' != '$(field "$t" group seed 2718281828)' ]"
+check "collect: a cache-sized memmap grouped apart" \
+	sh -c "[ '$(field "$t" group seed 777)' != '$(field "$t" group seed 2718281828)' ]"
+check "collect: one group for comparable rows" \
+	same "$(field "$t" group seed 31415926)" "$(field "$t" group seed 2718281828)"
+check "collect: the table, a heading per group" \
+	grep -qx 'protocol --original, cache-sized memmap' "$tmp/table"
+check "collect: the table, a row of two blocks posted four times" \
+	grep -q '^  AMD EPYC 7B13 \[3fa2b1c0\], LLC 32 MiB  *-c 10  *47.9 (46.9-49.3, 6 runs) .*Alice.* 2 blocks, posted 4x$' "$tmp/table"
+
+# the chart: a bar per figure, hollow where cache-sized, the 1x line
+check "collect -g: an SVG" sh -c "head -n 1 '$tmp/t.svg' | grep -q '^<svg ' && tail -n 1 '$tmp/t.svg' | grep -qx '</svg>'"
+check "collect -g: a bar per ratio" [ "$(grep -c '<title>' "$tmp/t.svg")" -eq 14 ]
+check "collect -g: cache-sized rows hollow" [ "$(grep -c 'fill="none"' "$tmp/t.svg")" -eq 6 ]
+check "collect -g: the 1x line" grep -q '>1x: as fast<' "$tmp/t.svg"
+if have python3; then
+	check "collect -g: the SVG parses" python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$tmp/t.svg"
+else
+	skip "collect -g: the SVG parses" "no python3"
+fi
+check "collect -g: a heading per group" \
+	grep -q 'font-weight="bold">protocol --original, cache-sized memmap<' "$tmp/t.svg"
+
+# the same thread as a maildir, and on stdin
+mkdir -p "$tmp/md/cur" "$tmp/md/new" "$tmp/md/tmp"
+# (named in the order of the mails, as a maildir's time stamps name them)
+awk -v dir="$tmp/md/cur" '/^From / { f = sprintf("%s/%02d.mail", dir, ++n); next } { print > f }' tests/mail/thread.mbox
+scripts/collect.sh "$tmp/md" >"$tmp/mdtable" 2>"$tmp/mderr"
+check "collect: a maildir gives the same table" cmp -s "$tmp/table" "$tmp/mdtable"
+check "collect: ... and names the broken mail" grep -q '/cur/07.mail:[0-9]*: broken block' "$tmp/mderr"
+scripts/collect.sh <tests/mail/thread.mbox >"$tmp/intable" 2>/dev/null
+check "collect: stdin gives the same table" cmp -s "$tmp/table" "$tmp/intable"
+
+# Markdown files as docs/results/ holds them: blocks in ``` fences
+mkdir -p "$tmp/results"
+{ printf '# An EPYC\n\nSome prose.\n\n```\n'; cat tests/mail/block-amd.txt; printf '```\n\nMore prose.\n'; } >"$tmp/results/amd.md"
+{ printf '# A Xeon\n\n```text\n'; cat tests/mail/block-xeon105.txt; printf '```\n'; } >"$tmp/results/xeon.md"
+scripts/collect.sh -o "$tmp/md.csv" "$tmp/results" >/dev/null 2>"$tmp/err"
+check "collect: a directory of Markdown files, exit 0" [ $? -eq 0 ]
+check "collect: ... a row per fenced block" [ "$(wc -l <"$tmp/md.csv")" -eq 3 ]
+scripts/collect.sh -o "$tmp/md2.csv" "$tmp/results/amd.md" "$tmp/results/xeon.md" >/dev/null 2>&1
+check "collect: the files named one by one, the same rows" \
+	same "$(csv_col "$tmp/md2.csv" ListLRU | sort)" "$(csv_col "$tmp/md.csv" ListLRU | sort)"
+
+# a quote reflowed by a mailer: three lines of the block joined in one
+awk 'NR % 3 == 1 && NR > 1 { print "" } { printf "%s%s", NR % 3 == 1 ? "" : " ", $0 } END { print "" }' \
+	tests/mail/block-amd.txt | sed 's/^/> /' >"$tmp/joined.txt"
+scripts/collect.sh -o "$tmp/j.csv" "$tmp/joined.txt" tests/mail/block-amd.txt >/dev/null 2>&1
+check "collect: a reflowed quote, exit 0" [ $? -eq 0 ]
+check "collect: ... the same block as the one it quotes" \
+	same "$(csv_col "$tmp/j.csv" copies) $(csv_col "$tmp/j.csv" llc_bytes) $(csv_col "$tmp/j.csv" ArrayLRU_max)" "2 33554432 3.800"
+
+# the blocks of 2.0 made by main's report.sh before the shape changed
+scripts/collect.sh -o "$tmp/20.csv" tests/mail/block-2.0-*.txt >/dev/null 2>&1
+check "collect: five blocks of 2.0, exit 0" sh -c "[ $? -eq 0 ] && [ \$(wc -l <'$tmp/20.csv') -eq 6 ]"
+check "collect: ... each protocol read from its command" \
+	same "$(field "$tmp/20.csv" protocol seed 12) $(field "$tmp/20.csv" protocol seed 13) $(field "$tmp/20.csv" protocol seed 15)" \
+	"--original --kernel-like --struct-page=32 --thp=never"
+check "collect: ... another struct page grouped apart" \
+	sh -c "grep -c '32-byte struct page' '$tmp/20.csv' | grep -qx 1"
+check "collect: ... the LLC from the cache-sized warning" same "$(field "$tmp/20.csv" llc_bytes seed 11)" 335544320
+check "collect: ... a third walk" same "$(field "$tmp/20.csv" XArrayLRU seed 13)" 1.05
+
+# a block attached as a file, its type octet-stream
+if have base64; then
+	{
+		printf 'From k@example.org Fri Dec 12 10:00:00 2026\nFrom: Kim <k@example.org>\n'
+		printf 'Date: Fri, 12 Dec 2026 10:00:00 +0000\nContent-Type: multipart/mixed; boundary=BB\n\n'
+		printf -- '--BB\nContent-Type: text/plain\n\nSee attached.\n--BB\n'
+		printf 'Content-Type: application/octet-stream; name="xeon.txt"\n'
+		printf 'Content-Disposition: attachment; filename="xeon.txt"\nContent-Transfer-Encoding: base64\n\n'
+		base64 <tests/mail/block-xeon105.txt
+		printf -- '--BB--\n'
+	} >"$tmp/att.mbox"
+	scripts/collect.sh -o "$tmp/a.csv" "$tmp/att.mbox" >/dev/null 2>&1
+	check "collect: a block attached as a .txt file" \
+		same "$(csv_col "$tmp/a.csv" host_id) $(csv_col "$tmp/a.csv" from)" "5b1e0c77 Kim <k@example.org>"
+else
+	skip "collect: a block attached as a .txt file" "no base64 to make the mail"
+fi
+
+# indents of no-break spaces, as an HTML mailer leaves them
+sed "s/^  /$(printf '\302\240\302\240')/" tests/mail/block-amd.txt >"$tmp/nbsp.txt"
+scripts/collect.sh -o "$tmp/n.csv" "$tmp/nbsp.txt" >/dev/null 2>&1
+check "collect: indents of no-break spaces" same "$(csv_col "$tmp/n.csv" cpu_stepping)" 1
+
+# the 2023 program's lines in prose, a size and a CPU named near them
+cat >"$tmp/bare.txt" <<'MAIL'
+On my Xeon E5-2650 v4 @ 2.20GHz with ./scan -c 50 I get Physical scan is 17.2 faster than ListLRU.
+
+And on the Threadripper 3960X, -c 50:
+Physical scan is 31.6 faster than ListLRU
+Physical scan is 4.100000 faster than ArrayLRU
+
+> Physical scan is 31.6 faster than ListLRU
+> Physical scan is 4.100000 faster than ArrayLRU
+MAIL
+scripts/collect.sh -o "$tmp/b.csv" "$tmp/bare.txt" >"$tmp/out" 2>&1
+check "collect: bare lines in prose, two rows, the quote once" [ "$(wc -l <"$tmp/b.csv")" -eq 3 ]
+check "collect: ... each with its size and the CPU the mail names" \
+	same "$(field "$tmp/b.csv" cpu_text ListLRU 17.2) $(field "$tmp/b.csv" pages ListLRU 17.2) $(field "$tmp/b.csv" cpu_text ListLRU 31.6) $(field "$tmp/b.csv" copies ListLRU 31.6)" \
+	"Xeon E5-2650 v4 @ 2.20GHz 50000000 Threadripper 3960X 2"
+
+# report.sh's block read back
+scripts/report.sh -n 2 -c 0.01 -r 2 >"$tmp/block"
+scripts/collect.sh -o "$tmp/rt.csv" "$tmp/block" >/dev/null 2>"$tmp/err"
+check "collect: report.sh's block, exit 0" [ $? -eq 0 ]
+check "collect: ... its figure" \
+	same "$(csv_col "$tmp/rt.csv" ListLRU)" "$(sed -n 's/^ratio ListLRU: \([0-9.]*\) .*/\1/p' "$tmp/block")"
+check "collect: ... its command and runs" \
+	same "$(csv_col "$tmp/rt.csv" command) $(csv_col "$tmp/rt.csv" runs)" "$(sed -n 's/^\$ //p' "$tmp/block") 2"
+check "collect: ... its kernel" same "$(csv_col "$tmp/rt.csv" kernel)" "$(uname -sr) $(uname -m)"
+
+# a ratio that is not a number: broken, the others kept
+sed 's/^ratio ListLRU: 48.6/ratio ListLRU: 4x.6/' tests/mail/block-amd.txt >"$tmp/bad.txt"
+scripts/collect.sh "$tmp/bad.txt" tests/mail/block-xeon105.txt >"$tmp/out" 2>"$tmp/err"
+check "collect: a figure that is not a number is exit 1" [ $? -eq 1 ]
+check "collect: ... named with its line" grep -q "bad.txt:13: broken block: not a line of the block: \"ratio ListLRU: 4x.6" "$tmp/err"
+check "collect: ... the other block still in the table" grep -q '5b1e0c77' "$tmp/out"
+
+# the 2023 thread, in a group of its own
+scripts/collect.sh --with-2023 -o "$tmp/y.csv" tests/mail/block-amd.txt >/dev/null 2>&1
+check "collect --with-2023: exit 0" [ $? -eq 0 ]
+check "collect --with-2023: six rows of scan.c 1.1" [ "$(csv_col "$tmp/y.csv" shape | grep -cx 1.1)" -eq 6 ]
+check "collect --with-2023: the post's figures" \
+	same "$(field "$tmp/y.csv" ListLRU cpu 'Core i7-1165G7 @ 2.8 GHz') $(field "$tmp/y.csv" ArrayLRU cpu 'Core i7-1165G7 @ 2.8 GHz') $(field "$tmp/y.csv" pages cpu 'Core i7-1165G7 @ 2.8 GHz')" "37.96 3.85 10000000"
+check "collect --with-2023: a group apart" \
+	[ "$(csv_col "$tmp/y.csv" group | sort -u | wc -l)" -eq 2 ]
+
+# errors
+collect_fails() {
+	want=$1
+	shift
+	scripts/collect.sh "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	[ $? -eq "$want" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]
+}
+check "collect: an unknown option is a usage error" collect_fails 2 --bogus
+check "collect: -o with no file is a usage error" collect_fails 2 -o
+check "collect: a file that is not there" collect_fails 1 "$tmp/none"
+check "collect: no block at all" collect_fails 1 tests/lib.sh
+check "collect: an -o that cannot be written" collect_fails 1 -o "$tmp/none/x.csv" tests/mail/block-amd.txt
+check "collect: a device is refused, not read without end" collect_fails 1 /dev/zero
+mkfifo "$tmp/fifo" 2>/dev/null &&
+	check "collect: a FIFO is refused, not waited on" collect_fails 1 "$tmp/fifo"
+cp tests/mail/block-amd.txt "$tmp/it's.txt"
+scripts/collect.sh "$tmp/it's.txt" >/dev/null 2>&1
+check "collect: a file name with a quote" [ $? -eq 0 ]
+
+# a mail forwarded whole: the block is its author's
+{
+	printf 'From lee@example.org Sat Dec 13 10:00:00 2026\nFrom: Lee <lee@example.org>\n'
+	printf 'Date: Sat, 13 Dec 2026 10:00:00 +0000\nContent-Type: multipart/mixed; boundary=BB\n\n'
+	printf -- '--BB\nContent-Type: text/plain\n\nForwarded.\n--BB\nContent-Type: message/rfc822\n\n'
+	printf 'From: Mo <mo@example.org>\nDate: Fri, 12 Dec 2026 08:00:00 +0000\nContent-Type: text/plain\n\n'
+	cat tests/mail/block-xeon480.txt
+	printf -- '--BB--\n'
+} >"$tmp/fwd.mbox"
+scripts/collect.sh -o "$tmp/f.csv" "$tmp/fwd.mbox" >/dev/null 2>&1
+check "collect: a forwarded mail's block is its author's" \
+	same "$(csv_col "$tmp/f.csv" from) $(csv_col "$tmp/f.csv" date)" "Mo <mo@example.org> 2026-12-12"
+
+# a mail of HTML alone: said on stderr, not passed over in silence
+{
+	printf 'From pat@example.org Sat Dec 13 10:00:00 2026\nFrom: Pat <pat@example.org>\n'
+	printf 'Date: Sat, 13 Dec 2026 10:00:00 +0000\nContent-Type: text/html\n\n<pre>...</pre>\n\n'
+	cat tests/mail/block-amd.txt
+} >"$tmp/html.mbox"
+scripts/collect.sh "$tmp/html.mbox" >/dev/null 2>"$tmp/err"
+check "collect: a mail of HTML alone is named on stderr" \
+	grep -q "html.mbox:1: mail 1 (From Pat <pat@example.org>) has only HTML, not read" "$tmp/err"

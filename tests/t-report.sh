@@ -1,0 +1,136 @@
+#!/bin/sh
+# report.sh: the block for a mail, its documented shape (scan-report(1)),
+# -n N runs and the spread over them.  Tiny sizes; no speed asserted.
+. tests/lib.sh
+
+# keyed BLOCK: every line of the block starts with a key of its shape or
+# goes on from the line above, indented by two.
+keyed() {
+	awk 'NR == 1 { if ($0 !~ /^scan [0-9.]+ report \(block 2\): [0-9]+ runs? of one command$/) exit 1; next }
+	!/^(cpu|machine|caches|kernel|memory|size|memmap|protocol|physical|warning): / &&
+	!/^\$ scan / && !/^ratio [A-Za-z]+: / && !/^Physical scan is / && !/^  [^ ]/ { exit 1 }' "$1"
+}
+
+# joined BLOCK: its lines with their continuations joined on.
+joined() {
+	awk '/^  / { line = line " " substr($0, 3); next }
+	NR > 1 { print line } { line = $0 } END { print line }' "$1"
+}
+
+# in_order BLOCK KEY...: the keys start lines in this order.
+in_order() {
+	f=$1
+	shift
+	for k in "$@"; do
+		echo "$k"
+	done >"$tmp/keys"
+	awk 'NR == FNR { want[++n] = $0; next }
+	i < n && index($0, want[i + 1]) == 1 { i++ }
+	END { exit i != n }' "$tmp/keys" "$f"
+}
+
+# report: a block for a mail
+scripts/report.sh -n 1 -c 0.01 -r 2 >"$tmp/report"
+check "report: exit 0" [ $? -eq 0 ]
+check "report: at most 72 columns" awk 'length > 72 { exit 1 }' "$tmp/report"
+check "report: no tabs" sh -c "! grep -q '	' '$tmp/report'"
+check "report: names this kernel release" grep -q "$(uname -r)" "$tmp/report"
+check "report: the CPU" grep -q "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1 | cut -c1-20)" "$tmp/report"
+check "report: the command names scan, with the seed it used" \
+	grep -Eq '^\$ scan -c 0.01 -r 2 -s [0-9]+$' "$tmp/report"
+check "report: no line breaks inside a parenthesis" \
+	awk '{ o = gsub(/\(/, "("); c = gsub(/\)/, ")"); if (o != c) exit 1 }' "$tmp/report"
+check "report: a warning up to its advice" \
+	sh -c "! grep -q '^warning: .*; use' '$tmp/report'"
+scripts/report.sh -n 1 -c 0.01 -r 2 -s 7 >"$tmp/report7"
+check "report: a given seed is not added again" grep -q '^\$ .* -s 7$' "$tmp/report7"
+check "report: the original's two lines" \
+	sh -c "grep -c '^Physical scan is [0-9]*\\.[0-9]\\{6\\} faster than [A-Za-z]*LRU\$' '$tmp/report' | grep -qx 2"
+check "report: the spread over rounds of one run" \
+	grep -Eq '^ratio ListLRU: [0-9.]+ \([0-9.]+-[0-9.]+, 2 rounds, 1 run\), [0-9.]+ ns/folio$' "$tmp/report"
+
+# the shape: keyed lines in a fixed order
+check "report: every line keyed or a continuation" keyed "$tmp/report"
+check "report: the keys in their order" in_order "$tmp/report" "scan " cpu: \
+	machine: caches: kernel: memory: '$ scan' size: memmap: protocol: \
+	physical: "ratio ListLRU:" "ratio ArrayLRU:" "Physical scan is"
+check "report: what this scan does not say is unknown" \
+	grep -Eq '^machine: host [0-9a-f]{8}|^machine: host unknown' "$tmp/report"
+check "report: the default protocol" \
+	grep -q '^protocol: default (2 rounds a run, cache cold, --thp=always)$' "$tmp/report"
+check "report: the size and the memmap" \
+	grep -Eq '^size: 10000 pages, 39.1 MiB simulated, memmap 625.0 KiB$' "$tmp/report"
+check "report: cache-sized said" grep -Eq '^memmap: 64-byte struct page, [0-9]+% in huge pages, (cache-sized|cache-sized unknown)$' "$tmp/report"
+scripts/report.sh -n 1 -c 0.01 --original -s 3 >"$tmp/orig"
+check "report: the 2023 protocol" \
+	grep -q '^protocol: --original (1 round a run, cache warm' "$tmp/orig"
+scripts/report.sh -n 1 -c 0.01 -r 2 --kernel-like --thp never -s 3 --walks=list >"$tmp/kl"
+joined "$tmp/kl" >"$tmp/klj"
+check "report: the protocol as given, a value after its option joined" \
+	grep -q '^protocol: --kernel-like --thp=never (2 rounds a run' "$tmp/klj"
+
+# -n: runs as processes, one seed, the spread between them
+scripts/report.sh -n 2 -c 0.01 -r 2 >"$tmp/n2"
+check "report -n 2: the spread over 2 runs" \
+	grep -Eq '^ratio ArrayLRU: [0-9.]+ \([0-9.]+-[0-9.]+, 2 runs\)' "$tmp/n2"
+check "report -n 2: the first line says 2 runs" grep -q '^scan .* 2 runs of one command$' "$tmp/n2"
+check "report -n 2: one seed in the command" grep -Eq '^\$ scan -c 0.01 -r 2 -s [0-9]+$' "$tmp/n2"
+joined "$tmp/n2" >"$tmp/n2j"
+check "report -n 2: a warning once, with how many runs gave it" \
+	sh -c "grep -q '^warning: ' '$tmp/n2j' &&
+	! grep '^warning: ' '$tmp/n2j' | grep -qv 'of 2 runs)\$' &&
+	! grep '^warning: ' '$tmp/n2j' | sed 's/[0-9.]*//g' | sort | uniq -d | grep -q ."
+bad_n() {
+	scripts/report.sh "$@" >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]
+}
+for v in 0 abc 100 -1 ''; do
+	check "report -n '$v': a usage error" bad_n -n "$v" -c 0.01
+done
+
+# A stand-in scan that prints the CSV of a real run with its ListLRU
+# speedup taken in turn from $tmp/figures, -v's lines on stderr.
+run -c 0.01 -r 2 -s 5 --format=csv
+cp "$tmp/out" "$tmp/real.csv"
+cat >"$tmp/fake" <<FAKE
+#!/bin/sh
+k=\$(cat "$tmp/k" 2>/dev/null || echo 0)
+k=\$((k + 1))
+echo "\$k" >"$tmp/k"
+v=\$(sed -n "\${k}p" "$tmp/figures")
+awk -F, -v OFS=, -v v="\$v" 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i }
+NR > 1 && \$c["walk"] == "list" { \$c["speedup"] = v; \$c["speedup_min"] = v; \$c["speedup_max"] = v }
+{ print }' "$tmp/real.csv"
+echo "Physical scan is \$v faster than ListLRU" >&2
+FAKE
+chmod +x "$tmp/fake"
+printf '%s\n' 49.3 48.0 48.5 >"$tmp/figures"
+SCAN=$tmp/fake scripts/report.sh -c 10 >"$tmp/fake3"
+check "report -n 3 (the default): digits that match the spread" \
+	grep -q '^ratio ListLRU: 48.5 (48.0-49.3, 3 runs), ' "$tmp/fake3"
+check "report: the original's line for the median run" \
+	grep -qx 'Physical scan is 48.500000 faster than ListLRU' "$tmp/fake3"
+printf '%s\n' 0.755709 >"$tmp/figures"
+rm -f "$tmp/k"
+SCAN=$tmp/fake scripts/report.sh -n 1 -c 10 >"$tmp/slow"
+check "report: a ratio below 1 read plainly, on a line of its own" \
+	grep -qx '  the physical walk is 1.32x slower than ListLRU' "$tmp/slow"
+check "report: the original's line below 1 verbatim" \
+	grep -qx 'Physical scan is 0.755709 faster than ListLRU' "$tmp/slow"
+
+# another program's CSV: exit 1 and a line that says why
+printf '#!/bin/sh\necho "name,value"\necho "x,1"\n' >"$tmp/other"
+chmod +x "$tmp/other"
+SCAN=$tmp/other scripts/report.sh -n 1 >"$tmp/out" 2>"$tmp/err"
+check "report: another program's CSV is exit 1" [ $? -eq 1 ]
+check "report: ... with a line saying why" grep -q "^report.sh: .*other printed no CSV of scan's (no walk column" "$tmp/err"
+
+# a CSV of scan's gone wrong: a ragged row, text in a figure
+for mangle in 's/^list,/list,extra,/' 's/^list,ListLRU,\([^,]*\),/list,ListLRU,\1,abc,/'; do
+	sed "$mangle" "$tmp/real.csv" >"$tmp/mangled.csv"
+	printf '#!/bin/sh\ncat "%s"\n' "$tmp/mangled.csv" >"$tmp/mangled"
+	chmod +x "$tmp/mangled"
+	SCAN=$tmp/mangled scripts/report.sh -n 1 >"$tmp/out" 2>"$tmp/err"
+	check "report: a mangled CSV ($mangle) is exit 1 with one line" \
+		sh -c "[ $? -eq 1 ] && [ ! -s '$tmp/out' ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'row 3' '$tmp/err'"
+done
