@@ -18,7 +18,7 @@ MANDIR  ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
 # The scripts, installed as scan-NAME; what they share goes to DATADIR/scan.
 SCRIPTS  = sweep plot report compare explain snapshot trace-lru vs-yardstick
-SHARED   = scan-env.sh lib.awk
+SHARED   = scan-env.sh lib.awk stats.awk
 CLANG   ?= clang
 FUZZ_SECONDS ?= 60
 
