@@ -145,7 +145,10 @@ NF != nf { fail(FILENAME ": row " FNR " has " NF " fields, the header " nf) }
 	value[side, key, k] = speedup + 0
 	lo = csv_field(spread_lo)
 	hi = csv_field(spread_hi)
-	if (is_number(lo) && is_number(hi)) {
+	if (lo != "" && !is_number(lo) || hi != "" && !is_number(hi))
+		fail(FILENAME ": row " FNR ": " (lo != "" && !is_number(lo) ? spread_lo " " \
+		    quoted(lo) : spread_hi " " quoted(hi)) " is not a number")
+	if (lo != "" && hi != "") {
 		spread[side, key, 1] = lo + 0
 		spread[side, key, 2] = hi + 0
 	}
@@ -263,6 +266,7 @@ run_scan() {
 		exit 1
 	fi
 	cat "$tmp/err" >>"$tmp/warnings"
+	[ "$verbose" -eq 0 ] || cat "$tmp/err" >&2
 }
 
 # run_both: N runs a side, interleaved, then their table.
@@ -318,7 +322,27 @@ run_both() {
 		i=$((i + 1))
 	done
 	compare_files "$runs" "$@"
-	sort -u "$tmp/warnings" >&2
+	[ "$verbose" -eq 1 ] || say_warnings $((2 * runs))
+}
+
+# say_warnings RUNS: each kind of line scan said (the same words, other
+# figures) once, the first of them, with how many of the RUNS said it.
+say_warnings() {
+	# shellcheck disable=SC2086,SC2016 # $awk: a command; the program: awk's
+	$awk -v runs="$1" '{
+		kind = $0
+		gsub(/[0-9][0-9.e+-]*/, "#", kind)
+		if (!(kind in times)) {
+			kinds++
+			first[kinds] = $0
+			kind_of[kinds] = kind
+		}
+		times[kind]++
+	}
+	END {
+		for (k = 1; k <= kinds; k++)
+			printf "compare.sh: %d of %d runs: %s\n", times[kind_of[k]], runs, first[k]
+	}' "$tmp/warnings" >&2
 }
 
 need_math compare.sh

@@ -154,6 +154,7 @@ while [ \$# -gt 0 ]; do [ "\$1" = -s ] && seed=\$2; shift; done
 echo "walk,label,pages,speedup,seed"
 echo "physical,Physical,10000,1,\$seed"
 echo "list,ListLRU,10000,\$((40 + \$(wc -l <"$tmp/fake.log"))),\$seed"
+echo "scan: warning: ListLRU spreads \$(wc -l <"$tmp/fake.log")% over rounds" >&2
 EOF
 chmod +x "$tmp/fake-scan"
 : >"$tmp/fake.log"
@@ -168,6 +169,8 @@ check "-n: interleaved before, after; the after run takes the before run's seed"
 check "-n: says both commands and the seeds" sh -c \
 	"grep -qx 'before: scan -c 0.01 --thp=never' '$tmp/n3' && grep -qx 'after:  scan -c 0.01 --access=write' '$tmp/n3' &&
 	 grep -qx '3 runs a side, interleaved, a seed a pair: 101 103 105' '$tmp/n3'"
+check "-n: each kind of warning once, the first, with how many runs said it" \
+	[ "$(cat "$tmp/n3.err")" = "compare.sh: 6 of 6 runs: scan: warning: ListLRU spreads 1% over rounds" ]
 check "-n: the table of the 3 runs a side" \
 	grep -q '^ListLRU  *0.01  43.00 (41.00-45.00, 3 runs)  44.00 (42.00-46.00, 3 runs)  *+2.3%  no change detected (90%: ' "$tmp/n3"
 : >"$tmp/fake.log"
@@ -227,6 +230,9 @@ check "bad csv: a ragged row, named" one_line_error 'ragged.csv: row 4 has [0-9]
 { cat "$tmp/one.csv"; cat "$tmp/one.csv"; } >"$tmp/joined.csv"
 check "bad csv: a header repeated (two CSVs joined)" \
 	one_line_error 'joined.csv: row 8 repeats the header' "$tmp/joined.csv"
+awk -F, 'BEGIN { OFS = "," } NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR == 6 { $c["speedup_q3"] = "1.2.3" } { print }' \
+	"$tmp/one.csv" >"$tmp/q3.csv"
+check "bad csv: text in a quartile" one_line_error 'q3.csv: row 6: speedup_q3 "1.2.3" is not a number' "$tmp/q3.csv"
 echo 'hello,world' >"$tmp/other.csv"
 check "bad csv: another program's CSV" one_line_error 'other.csv: no label column' "$tmp/other.csv"
 : >"$tmp/zero.csv"
