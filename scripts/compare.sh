@@ -19,15 +19,17 @@
 #/ with its range, the change, and the verdict: "no change detected
 #/ (95%: -2.1% to +1.8%)" when the interval holds 0, else the change with
 #/ its interval.  The change is the Hodges-Lehmann shift of
-#/ log(speedup), the median of the before-after ratios of every pair of
-#/ runs, and its interval is the exact Mann-Whitney one (order
-#/ statistics of those ratios): distribution-free, since the spread
-#/ between processes is skewed (where memory lands) and a few runs show
-#/ no shape to fit; a ratio, so it reads as a percentage at any size.
-#/ 3 and 3 runs (or 3 and 4) cannot reach 95%: the interval is then the
-#/ widest, and says the confidence it has (90%, 94%).  Exact up to 24 a
-#/ side, then the normal approximation.  Fewer than 3 runs a side: no
-#/ verdict, said beside the figures.  -v adds U and its p-value.
+#/ log(speedup): the median of the after/before ratios of every pair of
+#/ runs.  Its interval is the exact Mann-Whitney one, order statistics of
+#/ those ratios.  Why: it assumes no shape for the spread between
+#/ processes (it depends on where each one's memory lands, and 5 runs
+#/ show no shape), it is exact at 3 to 24 runs a side (then the normal
+#/ approximation), with no resampling, and as a ratio it reads alike
+#/ at every walk and size.  3 and 3 runs (or 3 and 4) cannot reach 95%:
+#/ the interval is then the widest and says the confidence it has (90%,
+#/ 94%).  Fewer than 3 runs a side: no verdict, said beside the
+#/ figures.  -v adds U, its p-value and the method (and with -n each
+#/ scan command and its stderr; else each kind of warning once).
 #/
 #/ One run a side (two files of one run each): "one run a side: spread
 #/ within the run only"; a change is marked noise when the runs'

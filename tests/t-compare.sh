@@ -299,3 +299,24 @@ make -s install PREFIX="$tmp/prefix" >"$tmp/install.out" 2>&1
 (cd "$tmp" && "$tmp/prefix/bin/scan-compare" r1.csv r2.csv r3.csv -- r6.csv r7.csv r8.csv) \
 	>"$tmp/installed" 2>&1
 check "installed: scan-compare gives its verdict" grep -q 'no change detected (90%: ' "$tmp/installed"
+
+# --- the man page: lints clean, the synopsis of -h, every option -----------
+if have groff; then
+	groff -man -ww -z scripts/scan-compare.1 >"$tmp/lint" 2>&1
+	check "scan-compare.1: groff -man -ww finds nothing" [ ! -s "$tmp/lint" ]
+	groff -man -Tascii -rLL=250n -P-cbou scripts/scan-compare.1 2>/dev/null |
+		sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d; $d; s/^ *//; /^$/d' |
+		tr -s ' ' >"$tmp/man-synopsis"
+	scripts/compare.sh -h | sed -n 's|^\(usage:\)\{0,1\} *scripts/compare.sh|scan-compare|p' |
+		tr -s ' ' >"$tmp/h-synopsis"
+	check "scan-compare.1: the synopsis of -h" cmp -s "$tmp/man-synopsis" "$tmp/h-synopsis"
+else
+	skip "scan-compare.1: lint and synopsis" "no groff"
+fi
+# the options of -h's synopsis, each with a .TP entry (.B \-v or .BI \-n " N")
+scripts/compare.sh -h | sed -n 's/^usage://p; s/^       //p' | tr ' ' '\n' |
+	sed -n 's/^\[\{0,1\}\(-[a-z]\)\]\{0,1\}$/\1/p' | sort -u >"$tmp/h-opts"
+awk 'prev == ".TP" && /^\.BI? \\-[a-z]/ { print substr($2, 2, 2) } { prev = $0 }' \
+	scripts/scan-compare.1 | sort -u >"$tmp/man-opts"
+check "scan-compare.1: an entry for every option of -h" \
+	sh -c "[ -s '$tmp/h-opts' ] && cmp -s '$tmp/h-opts' '$tmp/man-opts'"
