@@ -128,6 +128,8 @@ NF != nf { fail(FILENAME ": row " FNR " has " NF " fields, the header " nf) }
 		fail(FILENAME ": row " FNR ": pages " quoted(pages) " is not a positive whole number")
 	if (label == "Physical")
 		next
+	if (label == "")
+		fail(FILENAME ": row " FNR ": no label")
 	speedup = csv_field("speedup")
 	if (!is_number(speedup) || speedup + 0 <= 0)
 		fail(FILENAME ": row " FNR ": speedup " quoted(speedup) " is not a positive number")
@@ -211,9 +213,11 @@ function verdict(b, m, a, n, r,    lb, la, k, conf, interval) {
 	    (verbose ? sprintf("  U %g, p %.3g (%s)", r["u"], r["p"], r["method"]) : "")
 }
 
-function runs_table(    i, key, part, m, n, b, a, before, after, r, says) {
-	printf "%-10s %8s  %-28s %-28s %7s  %s\n", "walk", "-c", "before", "after",
-	    "change", "verdict"
+# runs_table(): several runs a side: the figures, then the verdict; the
+# columns as wide as their widest entry.
+function runs_table(    i, key, part, m, n, b, a, r, rows, cell, w, fmt) {
+	w[1] = length("before")
+	w[2] = length("after")
 	for (i = 1; i <= nkeys; i++) {
 		key = order[i]
 		if (!((2, key) in count))
@@ -223,12 +227,20 @@ function runs_table(    i, key, part, m, n, b, a, before, after, r, says) {
 		n = count[2, key]
 		if (m > max_runs || n > max_runs)
 			fail("more than " max_runs " runs of " part[1] " at -c " size(part[2]) " on a side")
-		before = side_figures(1, key, b)
-		after = side_figures(2, key, a)
-		says = verdict(b, m, a, n, r)
-		printf "%-10s %8s  %-28s %-28s %7s  %s\n", part[1], size(part[2]),
-		    before, after, r["change"], says
+		rows++
+		cell[rows, 1] = part[1]
+		cell[rows, 2] = size(part[2])
+		cell[rows, 3] = side_figures(1, key, b)
+		cell[rows, 4] = side_figures(2, key, a)
+		cell[rows, 6] = verdict(b, m, a, n, r)
+		cell[rows, 5] = r["change"]
+		w[1] = length(cell[rows, 3]) > w[1] ? length(cell[rows, 3]) : w[1]
+		w[2] = length(cell[rows, 4]) > w[2] ? length(cell[rows, 4]) : w[2]
 	}
+	fmt = "%-10s %8s  %-" w[1] "s  %-" w[2] "s %7s  %s\n"
+	printf fmt, "walk", "-c", "before", "after", "change", "verdict"
+	for (i = 1; i <= rows; i++)
+		printf fmt, cell[i, 1], cell[i, 2], cell[i, 3], cell[i, 4], cell[i, 5], cell[i, 6]
 }
 
 END {

@@ -233,6 +233,9 @@ check "bad csv: a header repeated (two CSVs joined)" \
 awk -F, 'BEGIN { OFS = "," } NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR == 6 { $c["speedup_q3"] = "1.2.3" } { print }' \
 	"$tmp/one.csv" >"$tmp/q3.csv"
 check "bad csv: text in a quartile" one_line_error 'q3.csv: row 6: speedup_q3 "1.2.3" is not a number' "$tmp/q3.csv"
+awk -F, 'BEGIN { OFS = "," } NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR == 3 { $c["label"] = "" } { print }' \
+	"$tmp/one.csv" >"$tmp/nolabel.csv"
+check "bad csv: an empty label" one_line_error 'nolabel.csv: row 3: no label$' "$tmp/nolabel.csv"
 echo 'hello,world' >"$tmp/other.csv"
 check "bad csv: another program's CSV" one_line_error 'other.csv: no label column' "$tmp/other.csv"
 : >"$tmp/zero.csv"
