@@ -7,7 +7,7 @@
 # TEMPORARY, for the coordinator: scripts whose page has not landed yet.
 # Empty it as the pages are merged, then delete it with its use below;
 # from then on every script make installs must have a page.
-pages_pending="compare results"
+pages_pending="results"
 
 # shellcheck disable=SC2016 # $(SCRIPTS) is for make
 scripts=$(printf 'print-scripts:\n\t@echo $(SCRIPTS)\n' |
