@@ -1,0 +1,48 @@
+#!/bin/sh
+# scan's edges: numbers decided on their digits, files that never end,
+# signals from the first instruction, the memory guard's cgroups, the
+# --lru-order parser, live replays and a small stack.  Each check is a
+# command from issue 23 that once went wrong.
+# A hang here is a failure, and nothing in this file takes seconds.
+HANG_S=${HANG_S:-30}
+. tests/lib.sh
+
+# flags: a memmap of 1000 order-0 LRU pfns in kpageflags format; kpf
+# holds it saved.
+flags() {
+	awk 'BEGIN { for (i = 0; i < 1000; i++) printf "%c%c%c%c%c%c%c%c", 32, 0, 0, 0, 0, 0, 0, 0 }'
+}
+kpf=$tmp/kpageflags
+flags >"$kpf"
+
+# 1. The page count is decided on the digits, however many.
+run -c 0.0100000000000000000000000 -r 1 -vvv -q
+check "-c 0.01 with 25 zeros: 10,000 pages" out_has '^Allocated memmap for 10000 pages'
+run -m 4096.00000000000000000000000000 -r 1 -vvv -q
+check "-m 4096.000...: one page" out_has '^Allocated memmap for 1 pages'
+run -m 0.0390625M -r 1 -vvv -q
+check "-m 0.0390625M: 10 pages" out_has '^Allocated memmap for 10 pages'
+
+# 2. Files that never end, or cannot be read twice, are refused at
+# once; a sparse terabyte is sized, not read.
+run --memmap-from="$kpf" -r 1 -v -q
+check "a saved file still replays" out_has '^replayed: .* pfns 0 to 999; LRU folios by order: 0:1000;'
+
+# 8. The option refused beside --memmap-from is the one given.
+for opt in --folio-order=2 --lru-fraction=0.5 --non-lru=buddy; do
+	bad "--memmap-from with $opt" --memmap-from="$kpf" "$opt"
+	check "--memmap-from with $opt: names it" err_has "decides what ${opt%%=*} sets"
+done
+
+# 9. A live replay leaves scan's own memory out, and -v counts it.
+run --memmap-from="$kpf" -r 1 -v -q
+check "a saved file: no own pfns line" sh -c "! grep -q 'own memory' '$tmp/out'"
+
+# 10. The smaller holes.
+run -c 0.01 -r 1 -q --walks=array,list -v
+check "--walks=array,list still runs" out_has '^Array scan in' '^ListLRU scan in'
+printf '5\r\n0x7\n\n# done\n' >"$tmp/order"
+run --memmap-from="$kpf" --lru-order="$tmp/order" -r 1 -v -q
+check "--lru-order: CRLF, hex, blank lines and comments still read" out_has '^traced: 2 of 1000 folios'
+run -c 0.01 -s 7 --original -vvv
+check "--original -vvv: totals exact" totals_exact
