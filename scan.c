@@ -732,93 +732,164 @@ static double parse_decimal(const char *opt, const char *s, const char **end)
 	return v;
 }
 
-static uint64_t gcd(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
+/*
+ * A decimal number kept exactly, as its digits: digit[0..len), most
+ * significant first and no leading or trailing zero, times 10^exp.  -c
+ * and -m work out their page counts on it, never on a double, which
+ * takes -c 0.0099999999999999999999 for 10,000 pages.  Room for the 63
+ * characters parse_decimal() lets through, times a unit up to 2^60 (19
+ * more digits), divided by 4096 (12 more).
+ */
+struct decimal {
+	unsigned char digit[128];
+	int len;
+	long exp;
+};
 
-		a = b;
-		b = t;
+/* Drop trailing zeros into the exponent, and leading ones. */
+static void decimal_trim(struct decimal *d)
+{
+	int lead = 0;
+
+	while (lead < d->len && !d->digit[lead])
+		lead++;
+	memmove(d->digit, d->digit + lead, d->len - lead);
+	d->len -= lead;
+	while (d->len && !d->digit[d->len - 1]) {
+		d->len--;
+		d->exp++;
 	}
-	return a;
+	if (!d->len)
+		d->exp = 0;
 }
 
-/* num/den times mul/div, kept in lowest terms; 0 if num overflows. */
-static int scale(uint64_t *num, uint64_t *den, uint64_t mul, uint64_t div)
+/* The number at the start of s, as parse_decimal() took it. */
+static void decimal_parse(const char *s, struct decimal *d)
 {
-	uint64_t g = gcd(mul, *den), h;
+	const char *p;
+	long point = 0, e = 0;
 
-	mul /= g;
-	*den /= g;
-	h = gcd(*num, div);
-	*num /= h;
-	div /= h;
-	if (*num && mul > UINT64_MAX / *num)
+	d->len = 0;
+	d->exp = 0;
+	for (p = s; (*p >= '0' && *p <= '9') || *p == '.'; p++) {
+		if (*p == '.') {
+			point = 1;
+			continue;
+		}
+		d->exp -= point;
+		if (d->len || *p != '0')
+			d->digit[d->len++] = *p - '0';
+	}
+	if (*p == 'e' || *p == 'E')	/* bounded: strtod() took it */
+		e = strtol(p + 1, NULL, 10);
+	d->exp += e < -9999 ? -9999 : e > 9999 ? 9999 : e;
+	decimal_trim(d);
+}
+
+/* d times f, f at most UINT64_MAX / 10 so no step overflows. */
+static void decimal_mul(struct decimal *d, uint64_t f)
+{
+	uint64_t carry = 0;
+	int i;
+
+	for (i = d->len; i-- > 0;) {
+		carry += d->digit[i] * f;
+		d->digit[i] = carry % 10;
+		carry /= 10;
+	}
+	for (; carry; carry /= 10) {
+		memmove(d->digit + 1, d->digit, d->len++);
+		d->digit[0] = carry % 10;
+	}
+	decimal_trim(d);
+}
+
+/* d divided by f = 2^a 5^b, exactly: the quotient's decimals end after
+ * max(a, b) more digits. */
+static void decimal_div(struct decimal *d, uint64_t f)
+{
+	uint64_t g, rem = 0;
+	int i;
+
+	for (g = f; g > 1 && d->len; g /= g % 10 ? (g % 2 ? 5 : 2) : 10) {
+		d->digit[d->len++] = 0;
+		d->exp--;
+	}
+	for (i = 0; i < d->len; i++) {
+		rem = rem * 10 + d->digit[i];
+		d->digit[i] = rem / f;
+		rem %= f;
+	}
+	decimal_trim(d);
+}
+
+/* Is d a whole number?  Its value in *v, UINT64_MAX if it does not fit. */
+static int decimal_whole(const struct decimal *d, uint64_t *v)
+{
+	long i;
+
+	*v = 0;
+	if (d->exp < 0)
 		return 0;
-	*num *= mul;
-	if (*den > UINT64_MAX / div)	/* too fine to be whole: say so */
-		*den = UINT64_MAX;
-	else
-		*den *= div;
-	g = gcd(*num, *den);
-	if (g > 1 && *den != UINT64_MAX) {
-		*num /= g;
-		*den /= g;
+	for (i = 0; i < d->len + d->exp; i++) {
+		unsigned digit = i < d->len ? d->digit[i] : 0;
+
+		if (*v > (UINT64_MAX - digit) / 10) {
+			*v = UINT64_MAX;
+			break;
+		}
+		*v = *v * 10 + digit;
 	}
 	return 1;
 }
 
-/*
- * Is the decimal number s times mul/div a whole number?  Worked out
- * exactly from its digits: a double would round -c 0.01000001 to 10,000
- * pages.  A number too large for 64 bits counts as whole: the range
- * check refuses it.
- */
-static int whole(const char *s, uint64_t mul, uint64_t div)
+/* d in plain decimals ("9999.9999999999999999"), cut after 24 of them
+ * ("..."); in %g (approx) if it is whole or tiny. */
+static const char *decimal_text(const struct decimal *d, double approx,
+				char *buf, size_t len)
 {
-	uint64_t num = 0, den = 1;
-	long exp = 0;
-	int digits = 0, frac = 0;
-	const char *p;
+	long point = d->len + d->exp, i, n = 0;
 
-	for (p = s; (*p >= '0' && *p <= '9') || *p == '.'; p++) {
-		if (*p == '.') {
-			frac = 1;
-			continue;
-		}
-		exp -= frac;
-		if (!num && *p == '0')
-			continue;
-		if (++digits > 19)
-			return 1;
-		num = num * 10 + (*p - '0');
+	if (d->exp >= 0 || point < -8 || len < 64) {
+		snprintf(buf, len, "%.10g", approx);
+		return buf;
 	}
-	if (*p == 'e' || *p == 'E')
-		exp += strtol(p + 1, NULL, 10);
-	for (; exp > 0; exp--)
-		if (!scale(&num, &den, 10, 1))
-			return 1;
-	for (; exp < 0 && den != UINT64_MAX; exp++)
-		scale(&num, &den, 1, 10);
-	if (!scale(&num, &den, mul, div))
-		return 1;
-	return !num || den == 1;
+	if (point <= 0)
+		buf[n++] = '0';
+	for (i = 0; i < point; i++)	/* at most 20: the caller's limit */
+		buf[n++] = '0' + d->digit[i];
+	buf[n++] = '.';
+	for (i = point; i < d->len && i < point + 24; i++)
+		buf[n++] = i < 0 ? '0' : '0' + d->digit[i];
+	if (i < d->len)
+		n += snprintf(buf + n, len - n, "...");
+	buf[n] = 0;
+	return buf;
 }
 
-/* A count of pages must be a whole number from 1 up to what we address. */
+/* A count of pages must be a whole number from 1 up to what we address:
+ * s times mul/div, worked out on its digits. */
 static unsigned long whole_pages(const char *opt, const char *s, double pages,
 				 const char *unit, uint64_t mul, uint64_t div)
 {
 	/* Two arrays of nr_pages entries must fit in size_t. */
-	double limit = (double)(SIZE_MAX / (sizeof(struct page) + 8));
+	uint64_t limit = SIZE_MAX / (sizeof(struct page) + 8), n;
+	struct decimal d;
+	char text[64];
 
 	if (pages <= 0)
 		die_usage("%s '%s': must be more than 0", opt, s);
-	if (pages > limit)
+	if (pages > (double)limit)
 		die_usage("%s '%s': %.3g pages is more than this system can address", opt, s, pages);
-	if (!whole(s, mul, div) || pages < 0.5)
-		die_usage("%s '%s': %.10g pages%s, not a whole number", opt, s, pages, unit);
-	return (unsigned long)(pages + 0.5);
+	decimal_parse(s, &d);
+	decimal_mul(&d, mul);
+	decimal_div(&d, div);
+	if (!decimal_whole(&d, &n))
+		die_usage("%s '%s': %s pages%s, not a whole number", opt, s,
+			  decimal_text(&d, pages, text, sizeof(text)), unit);
+	if (n > limit)
+		die_usage("%s '%s': %.3g pages is more than this system can address", opt, s, pages);
+	return n;
 }
 
 /* -c: millions of pages, decimals allowed (-c 0.01 is 10,000 pages). */

@@ -16,6 +16,12 @@ kpf=$tmp/kpageflags
 flags >"$kpf"
 
 # 1. The page count is decided on the digits, however many.
+bad "-c 0.0099999999999999999999 (9999.99... pages)" -c 0.0099999999999999999999
+check "-c 0.0099999999999999999999: says the exact pages" \
+	err_has "9999\\.9999999999999999 pages, not a whole number"
+bad "-m 4095.99999999999999999999 (under one page)" -m 4095.99999999999999999999
+bad "-m 18446744073709551615 (not whole pages, so exit 2)" -m 18446744073709551615
+check "-m 18446744073709551615: says why" err_has "pages of 4 KiB, not a whole number"
 run -c 0.0100000000000000000000000 -r 1 -vvv -q
 check "-c 0.01 with 25 zeros: 10,000 pages" out_has '^Allocated memmap for 10000 pages'
 run -m 4096.00000000000000000000000000 -r 1 -vvv -q
