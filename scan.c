@@ -75,6 +75,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 
 /* The Linux-only parts (CPU affinity, /proc, smaps, THP and populate
@@ -1764,11 +1765,14 @@ static uint64_t *read_pfns(int fd, const char *opt, unsigned long start,
 			   unsigned long n)
 {
 	uint64_t *v = malloc(n * sizeof(*v));
+	ssize_t got;
 
 	if (!v)
 		die("out of memory for %s", opt);
-	if (pread(fd, v, n * sizeof(*v), (off_t)(start * sizeof(*v))) != (ssize_t)(n * sizeof(*v)))
-		die("%s: cannot read pfns %lu to %lu", opt, start, start + n - 1);
+	got = pread(fd, v, n * sizeof(*v), (off_t)(start * sizeof(*v)));
+	if (got != (ssize_t)(n * sizeof(*v)))
+		die("%s: cannot read pfns %lu to %lu: %s", opt, start, start + n - 1,
+		    got < 0 ? strerror(errno) : "the file is shorter than when it was sized");
 	return v;
 }
 
@@ -1820,6 +1824,8 @@ static void replay_chunk(struct lru_model *m, const struct build *b,
 	free(cgroup);
 }
 
+static int open_file(const char *opt, const char *path, struct stat *st);
+
 /* One pfn of a --lru-order file: a line of hex (0x, as the trace prints
  * it) or decimal digits; blank lines and # comments give 0 and no pfn. */
 static int trace_pfn(const char *path, unsigned long line_no, char *line,
@@ -1842,7 +1848,8 @@ static int trace_pfn(const char *path, unsigned long line_no, char *line,
 static unsigned long *read_trace(const char *path, const struct layout_knobs *lay,
 				 unsigned long nr_pages, unsigned long *nr, unsigned long *lines)
 {
-	FILE *f = fopen(path, "r");
+	struct stat st;
+	FILE *f = fdopen(open_file("--lru-order", path, &st), "r");
 	unsigned long *pfns = NULL, cap = 0, pfn, line_no = 0;
 	char line[128];
 
@@ -1923,28 +1930,77 @@ static void order_from_trace(struct lru_model *m, const struct layout_knobs *lay
 		    lay->lru_order, m->trace.lines);
 }
 
-static int open_file(const char *opt, const char *path)
+/* What a file that is not a regular one is, for the refusal. */
+static const char *file_kind(mode_t mode)
 {
-	int fd = open(path, O_RDONLY);
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a pipe or FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	return "not a file";
+}
 
-	if (fd < 0)
+/*
+ * Open a file that a replay reads (--memmap-from, --memcg-from,
+ * --lru-order): a regular file only, since /dev/zero never ends and a
+ * pipe cannot be read again at an offset.  O_NONBLOCK, so a FIFO with no
+ * writer cannot hang open(); the live /proc files are regular files.
+ */
+static int open_file(const char *opt, const char *path, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
+
+	if (fd < 0 || fstat(fd, st))
 		die("%s '%s': %s", opt, path, strerror(errno));
+	if (S_ISFIFO(st->st_mode))
+		die("%s '%s': a pipe or FIFO, not a file: save what it gives to a file, and give that", opt, path);
+	if (!S_ISREG(st->st_mode))
+		die("%s '%s': %s, not a regular file", opt, path, file_kind(st->st_mode));
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;
 }
 
-/* The pfns of a kpageflags file: 8 bytes each.  /proc says its files are
- * empty, so count by reading. */
-static unsigned long file_pfns(const char *opt, const char *path)
+/*
+ * The bytes of a file that says it is empty, as the live /proc files
+ * do: found by reading 8 bytes at a time where its end may be, halving
+ * the range each time, so a file of any length costs some 60 reads.
+ */
+static unsigned long long probe_size(int fd, const char *opt, const char *path)
 {
-	static char buf[1 << 16];
-	int fd = open_file(opt, path);
-	unsigned long long bytes = 0;
+	/* entries [0, lo) are there, entry hi is not: hi * 8 fits off_t */
+	uint64_t lo = 0, hi = (uint64_t)1 << (sizeof(off_t) * CHAR_BIT - 5), mid;
+	char entry[8];
 	ssize_t got;
 
-	while ((got = read(fd, buf, sizeof(buf))) > 0)
-		bytes += got;
-	if (got < 0)
-		die("%s '%s': %s", opt, path, strerror(errno));
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		got = pread(fd, entry, sizeof(entry), (off_t)(mid * sizeof(entry)));
+		if (got < 0)
+			die("%s '%s': %s", opt, path, strerror(errno));
+		if (got > 0 && got < (ssize_t)sizeof(entry))
+			return mid * sizeof(entry) + got;	/* a part entry */
+		if (got)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo * sizeof(entry);
+}
+
+/* The pfns of a kpageflags-format file: 8 bytes each.  Its size, or
+ * where it says 0 (the live /proc files), probe_size(): never read to
+ * its end, which may be a terabyte away. */
+static unsigned long file_pfns(const char *opt, const char *path)
+{
+	struct stat st;
+	int fd = open_file(opt, path, &st);
+	unsigned long long bytes = st.st_size ? (unsigned long long)st.st_size :
+				   probe_size(fd, opt, path);
+
 	close(fd);
 	if (!bytes || bytes % 8)
 		die("%s '%s': %llu bytes, not a whole number of 8-byte pfn entries", opt, path, bytes);
@@ -2387,12 +2443,13 @@ static void build_model(struct lru_model *m, const struct params *p,
 			   .replay = -1, .cgroup = -1, .memcg = p->layout.memcg,
 			   .pfn_start = p->layout.pfn_start };
 	struct rng rng;
+	struct stat st;
 
 	plan_layout(&lay, p);
 	if (p->layout.memmap_from)
-		b.replay = open_file("--memmap-from", p->layout.memmap_from);
+		b.replay = open_file("--memmap-from", p->layout.memmap_from, &st);
 	if (p->layout.memcg)
-		b.cgroup = open_file("--memcg-from", p->layout.memcg_from);
+		b.cgroup = open_file("--memcg-from", p->layout.memcg_from, &st);
 	b.chunk = calloc(nr_chunks(m), sizeof(*b.chunk));
 	if (!b.chunk)
 		die("out of memory");

@@ -31,6 +31,37 @@ check "-m 0.0390625M: 10 pages" out_has '^Allocated memmap for 10 pages'
 
 # 2. Files that never end, or cannot be read twice, are refused at
 # once; a sparse terabyte is sized, not read.
+mkfifo "$tmp/fifo"
+for f in /dev/zero /dev/urandom /dev/full "$tmp/fifo"; do
+	[ -e "$f" ] || continue
+	run --memmap-from="$f" -r 1
+	check "--memmap-from=$f: exit 1, not a hang" [ "$rc" -eq 1 ]
+	check "--memmap-from=$f: says it is not a file" err_has "^scan: --memmap-from '$f': .*not a (regular )?file"
+done
+for f in /dev/zero "$tmp/fifo"; do
+	run --memmap-from="$kpf" --memcg=1 --memcg-from="$f" -r 1
+	check "--memcg-from=$f: exit 1, not a hang" \
+		sh -c "[ $rc -eq 1 ] && grep -q \"^scan: --memcg-from '$f': .*not a \" '$tmp/err'"
+	run --memmap-from="$kpf" --lru-order="$f" -r 1
+	check "--lru-order=$f: exit 1, not a hang" \
+		sh -c "[ $rc -eq 1 ] && grep -q \"^scan: --lru-order '$f': .*not a \" '$tmp/err'"
+done
+if truncate -s 1T "$tmp/sparse" 2>/dev/null; then
+	run --memmap-from="$tmp/sparse" -r 1
+	check "a 1 TiB sparse file: refused for its size, not read" \
+		sh -c "[ $rc -eq 1 ] && grep -q 'needs .* available' '$tmp/err'"
+	rm -f "$tmp/sparse"
+else
+	skip "a 1 TiB sparse file" "this file system holds no sparse terabyte"
+fi
+echo "flags | $SCAN --memmap-from=/dev/stdin" >"$tmp/cmd"
+flags | "$SCAN" --memmap-from=/dev/stdin -r 1 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "a pipe to --memmap-from: exit 1, saying it is a pipe" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'a pipe or FIFO, not a file' '$tmp/err'"
+run --memmap-from=/dev/stdin -r 1 </dev/null
+check "--memmap-from=/dev/stdin on /dev/null: says why" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'a character device, not a regular file' '$tmp/err'"
 run --memmap-from="$kpf" -r 1 -v -q
 check "a saved file still replays" out_has '^replayed: .* pfns 0 to 999; LRU folios by order: 0:1000;'
 
