@@ -4958,9 +4958,10 @@ static void print_results(const struct lru_model *m, const struct params *p,
 /* ==== Main ============================================================== */
 
 /*
- * Ctrl-C, Ctrl-\, a hangup or a kill during a long run: say so and leave
- * at once with the shell's status for the signal.  Nothing is left
- * behind: every mapping goes with the process, and scan writes no files.
+ * Ctrl-C, Ctrl-\, a hangup or a kill at any time, sizing a replay file
+ * included: say so and leave at once with the shell's status for the
+ * signal, and no core.  Nothing is left behind: every mapping goes with
+ * the process, and scan writes no files.
  */
 static void on_signal(int sig)
 {
@@ -4971,9 +4972,11 @@ static void on_signal(int sig)
 	_exit(128 + sig);
 }
 
+/* First thing in main; a parent may have blocked them, so unblock. */
 static void catch_signals(void)
 {
 	struct sigaction sa;
+	sigset_t set;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -4982,6 +4985,12 @@ static void catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);	/* the terminal went away */
 	sigaction(SIGQUIT, &sa, NULL);	/* Ctrl-\: no core dump wanted */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
 /* The command line into *p: defaults, options, the preset, the checks
@@ -5082,9 +5091,9 @@ int main(int argc, char **argv)
 	struct team team;
 	int nr_rounds;
 
+	catch_signals();
 	read_params(&p, argc, argv);
 	check_fits(&p);			/* exit 1 before allocating */
-	catch_signals();
 	set_up(&m, &p);
 	start_team(&team, &m, &p);	/* setup used every CPU; now pin */
 	if (!p.run.original)	/* which walked right after setup */

@@ -65,6 +65,35 @@ check "--memmap-from=/dev/stdin on /dev/null: says why" \
 run --memmap-from="$kpf" -r 1 -v -q
 check "a saved file still replays" out_has '^replayed: .* pfns 0 to 999; LRU folios by order: 0:1000;'
 
+# 3. A signal that arrives before anything else (pending when scan
+# starts, blocked by its parent) ends scan in its handler, before it
+# reads its options: 128+N, the line, no core.
+cc=${CC:-cc}
+printf '%s\n' '#include <signal.h>' '#include <stdlib.h>' '#include <unistd.h>' \
+	'int main(int argc, char **argv) {' \
+	'	sigset_t set; int sig = atoi(argv[1]); (void)argc;' \
+	'	sigemptyset(&set); sigaddset(&set, sig); sigprocmask(SIG_BLOCK, &set, 0);' \
+	'	kill(getpid(), sig); execv(argv[2], argv + 2); return 127; }' >"$tmp/pending.c"
+if "$cc" -o "$tmp/pending" "$tmp/pending.c" 2>/dev/null; then
+	scan_path=$(cd "$(dirname "$SCAN")" && pwd)/$(basename "$SCAN")
+	mkdir "$tmp/cwd"
+	for sig in INT:2 TERM:15 HUP:1 QUIT:3; do
+		signame=${sig%:*}
+		num=${sig#*:}
+		echo "SIG$signame pending at exec: $SCAN -c abc" >"$tmp/cmd"
+		# shellcheck disable=SC3045 # not POSIX; where it fails, no core anyway
+		(cd "$tmp/cwd" && ulimit -c unlimited 2>/dev/null
+			"$tmp/pending" "$num" "$scan_path" -c abc) >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		check "SIG$signame before the options: exit $((128 + num))" [ "$rc" -eq $((128 + num)) ]
+		check "SIG$signame before the options: 'scan: interrupted' alone" \
+			sh -c "[ \"\$(cat '$tmp/err')\" = 'scan: interrupted' ]"
+		check "SIG$signame: no core left" sh -c "[ -z \"\$(ls '$tmp/cwd')\" ]"
+	done
+else
+	skip "signals before the options" "no C compiler for the helper"
+fi
+
 # 8. The option refused beside --memmap-from is the one given.
 for opt in --folio-order=2 --lru-fraction=0.5 --non-lru=buddy; do
 	bad "--memmap-from with $opt" --memmap-from="$kpf" "$opt"
