@@ -1126,37 +1126,74 @@ static double read_number(const char *file)
 	return v;
 }
 
-/* The memory cgroup's limit less its usage: v2 memory.max and
- * memory.current, or v1 memory.limit_in_bytes and memory.usage_in_bytes. */
-static double cgroup_room(void)
+/* The room one cgroup's limit leaves, < 0 if it sets none: its
+ * directory is path[0..len), and its files are named after it. */
+static double room_at(char *path, size_t len, size_t size,
+		      const char *limit_file, const char *usage_file)
 {
-	char line[512], path[700], *dir;
-	double limit = -1, usage = -1;
-	FILE *f = fopen("/proc/self/cgroup", "r");
+	double limit, usage;
 
-	while (f && limit < 0 && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		if (!(dir = strchr(line, ':')) || !(dir = strchr(dir + 1, ':')))
-			continue;
-		if (!strncmp(line, "0::", 3)) {
-			snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.max", dir + 1);
-			limit = read_number(path);
-			snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.current", dir + 1);
-			usage = read_number(path);
-		} else if (strstr(line, ":memory:") || strstr(line, ",memory:") ||
-			   strstr(line, ":memory,")) {
-			snprintf(path, sizeof(path), "/sys/fs/cgroup/memory%s/memory.limit_in_bytes", dir + 1);
-			limit = read_number(path);
-			snprintf(path, sizeof(path), "/sys/fs/cgroup/memory%s/memory.usage_in_bytes", dir + 1);
-			usage = read_number(path);
-		}
-	}
-	if (f)
-		fclose(f);
+	snprintf(path + len, size - len, "/%s", limit_file);
+	limit = read_number(path);
+	snprintf(path + len, size - len, "/%s", usage_file);
+	usage = read_number(path);
+	path[len] = 0;
 	/* v1 says "no limit" with a huge number */
 	if (limit < 0 || usage < 0 || limit >= 0x1p60)
 		return -1;
 	return limit > usage ? limit - usage : 0;
+}
+
+/* The tightest room from a cgroup up to the root of its hierarchy: a
+ * parent's limit binds its children too (v2, and v1's use_hierarchy). */
+static double hierarchy_room(const char *root, const char *cgroup,
+			     const char *limit_file, const char *usage_file)
+{
+	char path[768];
+	size_t base = strlen(root), len;
+	double best = -1, room;
+
+	len = snprintf(path, sizeof(path), "%s%s", root, strcmp(cgroup, "/") ? cgroup : "");
+	if (len + 32 > sizeof(path))
+		die("cannot read the memory limits of cgroup %s: its path is too long", cgroup);
+	for (;;) {
+		room = room_at(path, len, sizeof(path), limit_file, usage_file);
+		if (room >= 0 && (best < 0 || room < best))
+			best = room;
+		if (len <= base)
+			return best;
+		while (len > base && path[len] != '/')
+			len--;
+		path[len] = 0;
+	}
+}
+
+/* What the memory cgroups leave: v2 memory.max less memory.current, or
+ * v1 memory.limit_in_bytes less memory.usage_in_bytes, the tightest up
+ * each hierarchy. */
+static double cgroup_room(void)
+{
+	char line[512], *dir;
+	double room, best = -1;
+	FILE *f = fopen("/proc/self/cgroup", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (!(dir = strchr(line, ':')) || !(dir = strchr(dir + 1, ':')))
+			continue;
+		room = -1;
+		if (!strncmp(line, "0::", 3))
+			room = hierarchy_room("/sys/fs/cgroup", dir + 1, "memory.max", "memory.current");
+		else if (strstr(line, ":memory:") || strstr(line, ",memory:") ||
+			 strstr(line, ":memory,"))
+			room = hierarchy_room("/sys/fs/cgroup/memory", dir + 1,
+					      "memory.limit_in_bytes", "memory.usage_in_bytes");
+		if (room >= 0 && (best < 0 || room < best))
+			best = room;
+	}
+	if (f)
+		fclose(f);
+	return best;
 }
 
 /* An rlimit less what this process has already mapped (kB in status). */

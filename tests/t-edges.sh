@@ -94,6 +94,30 @@ else
 	skip "signals before the options" "no C compiler for the helper"
 fi
 
+# 4. The memory guard takes the tightest cgroup limit up the tree.
+# Root, with cgroup v1's memory controller mounted, can set this up.
+memcg=$(sed -n 's/^[0-9]*:\([^:]*,\)\{0,1\}memory\(,[^:]*\)\{0,1\}:\(.*\)/\3/p' /proc/self/cgroup 2>/dev/null)
+cgdir=/sys/fs/cgroup/memory${memcg%/}/scan-edges-$$
+if [ "$(id -u)" -eq 0 ] && [ -n "$memcg" ] && mkdir "$cgdir" 2>/dev/null; then
+	if mkdir "$cgdir/child" && echo 100M >"$cgdir/memory.limit_in_bytes"; then
+		# in_child CMD...: run CMD in the child cgroup
+		in_child() {
+			sh -c 'echo $$ >"$0/child/cgroup.procs" && exec "$@"' "$cgdir" "$@"
+		}
+		echo "$SCAN -c 4 in a child without a limit of a 100M cgroup" >"$tmp/cmd"
+		in_child "$SCAN" -c 4 -r 1 -q >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		check "a parent's 100M limit: -c 4 refused, exit 1" [ "$rc" -eq 1 ]
+		check "a parent's 100M limit: names the cgroup's limit" \
+			err_has "needs .* available \\(the memory cgroup's limit less its usage\\)"
+	else
+		skip "cgroup limits" "cannot make a limited child cgroup"
+	fi
+	rmdir "$cgdir/child" "$cgdir" 2>/dev/null
+else
+	skip "cgroup limits up the tree" "needs root and cgroup v1's memory controller"
+fi
+
 # 8. The option refused beside --memmap-from is the one given.
 for opt in --folio-order=2 --lru-fraction=0.5 --non-lru=buddy; do
 	bad "--memmap-from with $opt" --memmap-from="$kpf" "$opt"
