@@ -1112,18 +1112,29 @@ struct mem_limit {
 	const char *name;
 };
 
-/* A number in a file of its own (cgroup files); < 0 if none or "max". */
-static double read_number(const char *file)
+/*
+ * A number in a cgroup file of its own: 1, with *v (-1 for "max"), or 0
+ * if there is no such file (no such limit here).  A file that is there
+ * but cannot be read ends the run: the limit it holds may be the one
+ * that binds, and counting it as none gets scan OOM-killed.
+ */
+static int read_limit(const char *file, double *v)
 {
 	char line[64];
 	FILE *f = fopen(file, "r");
-	double v = -1;
 
-	if (f && fgets(line, sizeof(line), f) && line[0] >= '0' && line[0] <= '9')
-		v = atof(line);
+	*v = -1;
+	if (!f && (errno == ENOENT || errno == ENOTDIR))
+		return 0;
 	if (f)
-		fclose(f);
-	return v;
+		errno = 0;
+	if (!f || !fgets(line, sizeof(line), f))
+		die("cannot read %s, a memory limit scan must respect: %s", file,
+		    errno ? strerror(errno) : "it is empty");
+	fclose(f);
+	if (line[0] >= '0' && line[0] <= '9')
+		*v = atof(line);
+	return 1;
 }
 
 /* The room one cgroup's limit leaves, < 0 if it sets none: its
@@ -1134,14 +1145,14 @@ static double room_at(char *path, size_t len, size_t size,
 	double limit, usage;
 
 	snprintf(path + len, size - len, "/%s", limit_file);
-	limit = read_number(path);
+	/* v1 says "no limit" with a huge number, v2 with "max" */
+	if (!read_limit(path, &limit) || limit < 0 || limit >= 0x1p60)
+		limit = -1;
 	snprintf(path + len, size - len, "/%s", usage_file);
-	usage = read_number(path);
+	if (limit >= 0 && (!read_limit(path, &usage) || usage < 0))
+		usage = 0;
 	path[len] = 0;
-	/* v1 says "no limit" with a huge number */
-	if (limit < 0 || usage < 0 || limit >= 0x1p60)
-		return -1;
-	return limit > usage ? limit - usage : 0;
+	return limit < 0 ? -1 : limit > usage ? limit - usage : 0;
 }
 
 /* The tightest room from a cgroup up to the root of its hierarchy: a
@@ -1170,15 +1181,28 @@ static double hierarchy_room(const char *root, const char *cgroup,
 
 /* What the memory cgroups leave: v2 memory.max less memory.current, or
  * v1 memory.limit_in_bytes less memory.usage_in_bytes, the tightest up
- * each hierarchy. */
+ * each hierarchy.  /proc/self/cgroup is read whole and closed first, so
+ * one free descriptor (ulimit -n 4) is enough; on the heap, since scan
+ * runs on a small stack (see main). */
 static double cgroup_room(void)
 {
-	char line[512], *dir;
-	double room, best = -1;
+	const size_t size = 8192;
+	char *buf = malloc(size), *line, *save, *dir;
 	FILE *f = fopen("/proc/self/cgroup", "r");
+	double room, best = -1;
+	size_t len = 0;
 
-	while (f && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
+	if (!f && errno == ENOENT) {
+		free(buf);
+		return -1;	/* no cgroups here */
+	}
+	if (f && buf)
+		len = fread(buf, 1, size - 1, f);
+	if (!f || !buf || ferror(f))
+		die("cannot read /proc/self/cgroup, which says what limits memory: %s", strerror(errno));
+	fclose(f);
+	buf[len] = 0;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (!(dir = strchr(line, ':')) || !(dir = strchr(dir + 1, ':')))
 			continue;
 		room = -1;
@@ -1191,8 +1215,7 @@ static double cgroup_room(void)
 		if (room >= 0 && (best < 0 || room < best))
 			best = room;
 	}
-	if (f)
-		fclose(f);
+	free(buf);
 	return best;
 }
 

@@ -94,8 +94,9 @@ else
 	skip "signals before the options" "no C compiler for the helper"
 fi
 
-# 4. The memory guard takes the tightest cgroup limit up the tree.
-# Root, with cgroup v1's memory controller mounted, can set this up.
+# 4 and 5. The memory guard takes the tightest cgroup limit up the tree,
+# and a limit it cannot read fails the run.  Root, with cgroup v1's
+# memory controller mounted, can set this up.
 memcg=$(sed -n 's/^[0-9]*:\([^:]*,\)\{0,1\}memory\(,[^:]*\)\{0,1\}:\(.*\)/\3/p' /proc/self/cgroup 2>/dev/null)
 cgdir=/sys/fs/cgroup/memory${memcg%/}/scan-edges-$$
 if [ "$(id -u)" -eq 0 ] && [ -n "$memcg" ] && mkdir "$cgdir" 2>/dev/null; then
@@ -110,6 +111,28 @@ if [ "$(id -u)" -eq 0 ] && [ -n "$memcg" ] && mkdir "$cgdir" 2>/dev/null; then
 		check "a parent's 100M limit: -c 4 refused, exit 1" [ "$rc" -eq 1 ]
 		check "a parent's 100M limit: names the cgroup's limit" \
 			err_has "needs .* available \\(the memory cgroup's limit less its usage\\)"
+		echo 100M >"$cgdir/child/memory.limit_in_bytes"
+		echo "$SCAN -c 4 under ulimit -n 4 in a 100M cgroup" >"$tmp/cmd"
+		# shellcheck disable=SC2016 # expanded by that sh
+		in_child sh -c 'ulimit -n 4 && exec "$0" -c 4 -r 1 -q' "$SCAN" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		check "ulimit -n 4: the limit is still read, -c 4 refused" \
+			sh -c "[ $rc -eq 1 ] && grep -q 'memory cgroup' '$tmp/err'"
+		if have setpriv; then
+			mkdir "$tmp/pub"
+			chmod 755 "$tmp" "$tmp/pub"
+			cp "$SCAN" "$tmp/pub/scan"
+			chmod 000 "$cgdir/child/memory.limit_in_bytes"
+			echo "$SCAN -c 4 as nobody, memory.limit_in_bytes unreadable" >"$tmp/cmd"
+			in_child setpriv --reuid=65534 --regid=65534 --clear-groups \
+				"$tmp/pub/scan" -c 4 -r 1 -q >"$tmp/out" 2>"$tmp/err"
+			rc=$?
+			check "an unreadable limit: exit 1, not 'no limit'" [ "$rc" -eq 1 ]
+			check "an unreadable limit: says which file and why" \
+				err_has "^scan: cannot read .*/child/memory\\.limit_in_bytes, .*: Permission denied$"
+		else
+			skip "an unreadable limit file" "no setpriv to drop root"
+		fi
 	else
 		skip "cgroup limits" "cannot make a limited child cgroup"
 	fi
