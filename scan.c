@@ -1886,20 +1886,45 @@ static void replay_chunk(struct lru_model *m, const struct build *b,
 
 static int open_file(const char *opt, const char *path, struct stat *st);
 
-/* One pfn of a --lru-order file: a line of hex (0x, as the trace prints
- * it) or decimal digits; blank lines and # comments give 0 and no pfn. */
+/*
+ * The next line of f into line (len bytes, NUL-terminated), without
+ * its newline: its whole length, or -1 at the end.  A longer line keeps
+ * its start, so a long comment is skipped whole and a long pfn refused
+ * at its own line number.
+ */
+static long trace_line(FILE *f, char *line, size_t len)
+{
+	size_t n = 0;
+	int c;
+
+	while ((c = getc_unlocked(f)) != EOF && c != '\n') {
+		if (n + 1 < len)
+			line[n] = c;
+		n++;
+	}
+	if (c == EOF && !n)
+		return -1;
+	line[n + 1 < len ? n : len - 1] = 0;
+	return n;
+}
+
+/* One pfn of a --lru-order line of n bytes: hex (0x, as the trace
+ * prints it) or decimal digits; blank lines and # comments give 0 and
+ * no pfn. */
 static int trace_pfn(const char *path, unsigned long line_no, char *line,
-		     unsigned long *pfn)
+		     size_t n, unsigned long *pfn)
 {
 	char *end;
 
-	line[strcspn(line, "\r\n")] = 0;
-	if (!line[0] || line[0] == '#')
+	if (n && strlen(line) == n && line[n - 1] == '\r')
+		line[--n] = 0;
+	if (!n || line[0] == '#')
 		return 0;
 	errno = 0;
 	*pfn = strtoul(line, &end, !strncmp(line, "0x", 2) ? 16 : 10);
-	if (line[0] < '0' || line[0] > '9' || *end || errno)
-		die("--lru-order '%s' line %lu: '%.40s' is not a pfn", path, line_no, line);
+	if (line[0] < '0' || line[0] > '9' || *end || errno || (size_t)(end - line) != n)
+		die("--lru-order '%s' line %lu: '%.40s%s' is not a pfn", path, line_no, line,
+		    strlen(line) < n ? "..." : "");
 	return 1;
 }
 
@@ -1912,12 +1937,14 @@ static unsigned long *read_trace(const char *path, const struct layout_knobs *la
 	FILE *f = fdopen(open_file("--lru-order", path, &st), "r");
 	unsigned long *pfns = NULL, cap = 0, pfn, line_no = 0;
 	char line[128];
+	long len;
 
 	if (!f)
 		die("--lru-order '%s': %s", path, strerror(errno));
+	flockfile(f);	/* for getc_unlocked() */
 	*nr = *lines = 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (!trace_pfn(path, ++line_no, line, &pfn))
+	while ((len = trace_line(f, line, sizeof(line))) >= 0) {
+		if (!trace_pfn(path, ++line_no, line, len, &pfn))
 			continue;
 		++*lines;
 		if (pfn < lay->pfn_start || pfn - lay->pfn_start >= nr_pages)
@@ -1932,6 +1959,7 @@ static unsigned long *read_trace(const char *path, const struct layout_knobs *la
 	}
 	if (ferror(f))
 		die("--lru-order '%s': %s", path, strerror(errno));
+	funlockfile(f);
 	fclose(f);
 	return pfns;
 }

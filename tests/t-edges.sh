@@ -141,6 +141,21 @@ else
 	skip "cgroup limits up the tree" "needs root and cgroup v1's memory controller"
 fi
 
+# 7. A comment of any length is one line; the line numbers stay right.
+long=$(awk 'BEGIN { for (i = 0; i < 300; i++) printf "x" }')
+printf '# %s\n5\n7\n' "$long" >"$tmp/order"
+run --memmap-from="$kpf" --lru-order="$tmp/order" -r 1 -v -q
+check "a 300-character comment: skipped whole" \
+	out_has '^traced: 2 of 1000 folios' '^traced: 2 insertions in the file'
+printf '# %s\n5\n7\nbad\n' "$long" >"$tmp/order"
+run --memmap-from="$kpf" --lru-order="$tmp/order" -r 1
+check "after a long comment, a bad line is refused with its own number" \
+	sh -c "[ $rc -eq 1 ] && grep -q \"line 4: 'bad' is not a pfn\" '$tmp/err'"
+printf '%0200d\n' 5 >"$tmp/order"
+run --memmap-from="$kpf" --lru-order="$tmp/order" -r 1
+check "a 200-digit pfn: refused on line 1" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'line 1: .* is not a pfn' '$tmp/err'"
+
 # 8. The option refused beside --memmap-from is the one given.
 for opt in --folio-order=2 --lru-fraction=0.5 --non-lru=buddy; do
 	bad "--memmap-from with $opt" --memmap-from="$kpf" "$opt"
