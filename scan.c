@@ -3729,7 +3729,7 @@ static void check_params(const struct params *p)
 			die_usage("--original runs the 2023 protocol, which fixes what --%s sets: drop one",
 				  options[i].long_name);
 	for (i = 0; p->layout.memmap_from && i < ARRAY_SIZE(options); i++)
-		if (options[i].file_decides && knob_given(p, &options[i]))
+		if (options[i].file_decides && (p->given >> i & 1))	/* the one given */
 			die_usage("--memmap-from decides what --%s sets: drop one",
 				  options[i].long_name);
 	if (p->layout.memmap_from && p->size_opt)

@@ -157,7 +157,7 @@ check "a 200-digit pfn: refused on line 1" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'line 1: .* is not a pfn' '$tmp/err'"
 
 # 8. The option refused beside --memmap-from is the one given.
-for opt in --folio-order=2 --lru-fraction=0.5 --non-lru=buddy; do
+for opt in --folios=0:100 --folio-order=2 --lru-fraction=0.5 --non-lru=buddy; do
 	bad "--memmap-from with $opt" --memmap-from="$kpf" "$opt"
 	check "--memmap-from with $opt: names it" err_has "decides what ${opt%%=*} sets"
 done
