@@ -385,6 +385,9 @@ struct lru_model {
 	unsigned long lru_pages; /* pages in those folios */
 	unsigned long nr_mapped; /* folios with PG_MAPPED */
 	unsigned long nr_others; /* LRU folios of other memcgs (not walked) */
+	int live;		/* replayed the live /proc/kpageflags */
+	long nr_own;		/* its pfns that were scan's own memory,
+				 * replayed as free; -1 if unknown */
 	struct trace_fit {	/* --lru-order: how the trace met the model */
 		unsigned long lines;	/* insertions the file holds */
 		unsigned long ordered;	/* folios it put in order */
@@ -1803,6 +1806,8 @@ struct build {
 	int cgroup;			/* --memcg-from's file, or -1 */
 	unsigned long memcg;		/* --memcg: the target's inode */
 	unsigned long pfn_start;	/* the file's pfn of the memmap's pfn 0 */
+	unsigned char *own;		/* live replay: a bit per pfn, set for
+					 * scan's own pages (own_pfns()) */
 };
 
 static size_t nr_chunks(const struct lru_model *m)
@@ -1836,6 +1841,97 @@ static uint64_t *read_pfns(int fd, const char *opt, unsigned long start,
 	return v;
 }
 
+#ifdef SCAN_LINUX
+/* The pagemap bits own_pfns() reads (Documentation/admin-guide/mm/pagemap.rst). */
+#define PM_PRESENT	(1ULL << 63)
+#define PM_FILE		(1ULL << 61)	/* a file page or shared: not scan's alone */
+#define PM_PFN		((1ULL << 55) - 1)
+
+/* Mark in own the pfns of [start, start + n) that back this process's
+ * private pages in [lo, hi); returns how many it found, -1 if pagemap
+ * shows no pfns (it does only with CAP_SYS_ADMIN). */
+static long own_range(int pagemap, unsigned long lo, unsigned long hi,
+		      unsigned long start, unsigned long n, unsigned char *own)
+{
+	uint64_t e[64], pfn;	/* 512 bytes: scan runs on a small stack */
+	unsigned long page = sysconf(_SC_PAGESIZE), va, k, nr;
+	long found = 0;
+	ssize_t got;
+
+	for (va = lo; va < hi; va += nr * page) {
+		nr = (hi - va) / page < ARRAY_SIZE(e) ? (hi - va) / page : ARRAY_SIZE(e);
+		got = pread(pagemap, e, nr * sizeof(*e), (off_t)(va / page * sizeof(*e)));
+		if (got < (ssize_t)sizeof(*e))
+			return found;	/* [vsyscall] and the like */
+		nr = got / sizeof(*e);
+		for (k = 0; k < nr; k++) {
+			if ((e[k] & (PM_PRESENT | PM_FILE)) != PM_PRESENT)
+				continue;
+			pfn = e[k] & PM_PFN;
+			if (!pfn)
+				return -1;
+			if (pfn >= start && pfn - start < n) {
+				own[(pfn - start) / 8] |= 1 << ((pfn - start) % 8);
+				found++;
+			}
+		}
+	}
+	return found;
+}
+
+/*
+ * A live replay reads scan's own pages too: its memmap, faulted in just
+ * before, would be read as the machine's LRU folios.  Mark the pfns of
+ * scan's private pages in own (a bit per pfn of the window), from
+ * /proc/self/maps and /proc/self/pagemap; they were free before scan
+ * took them.  Guards hold no pages, and a mapping larger than RAM is a
+ * reservation (a sanitizer's shadow), too long to read a page at a time.
+ * Returns how many, or -1 if pagemap does not say.
+ */
+static long own_pfns(unsigned long start, unsigned long n, unsigned char *own)
+{
+	FILE *maps = fopen("/proc/self/maps", "r");
+	int pagemap = open("/proc/self/pagemap", O_RDONLY);
+	double ram = (double)sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE);
+	unsigned long lo, hi;
+	long found = 0, got;
+	char perms[8];
+	int c = '\n';
+
+	while (maps && pagemap >= 0 && found >= 0 && c != EOF) {
+		if (fscanf(maps, "%lx-%lx %7s", &lo, &hi, perms) == 3 &&
+		    strncmp(perms, "---", 3) && hi - lo <= ram) {
+			got = own_range(pagemap, lo, hi, start, n, own);
+			found = got < 0 ? -1 : found + got;
+		}
+		while ((c = getc(maps)) != EOF && c != '\n')
+			;	/* the rest of the line */
+	}
+	if (maps)
+		fclose(maps);
+	if (pagemap >= 0)
+		close(pagemap);
+	return maps && pagemap >= 0 ? found : -1;
+}
+#else
+static long own_pfns(unsigned long start, unsigned long n, unsigned char *own)
+{
+	(void)start;
+	(void)n;
+	(void)own;
+	return -1;
+}
+#endif
+
+/* Is fd the live /proc/kpageflags? */
+static int is_live(int fd)
+{
+	struct stat st, live;
+
+	return !fstat(fd, &st) && !stat("/proc/kpageflags", &live) &&
+	       st.st_dev == live.st_dev && st.st_ino == live.st_ino;
+}
+
 /*
  * Lay out pfns [pfn, end) as the file says.  An LRU page that is not a
  * tail heads a folio of the tails after it (its order the largest power
@@ -1859,6 +1955,9 @@ static void replay_chunk(struct lru_model *m, const struct build *b,
 			   read_pfns(b->cgroup, "--memcg-from", b->pfn_start + pfn, n);
 	struct kind k = { PD_OTHER, 0, 0 };
 
+	for (i = 0; b->own && i < n; i++)	/* free before scan took it */
+		if (b->own[(pfn + i) / 8] >> ((pfn + i) % 8) & 1)
+			flags[i] = KPF_BUDDY;
 	for (i = 0; i < n; i += 1UL << k.order) {
 		k.type = PD_OTHER;
 		k.order = 0;
@@ -2521,6 +2620,25 @@ static void build_xarray(struct lru_model *m, struct xa_node *pool,
 
 /* ==== A build and its self-check ======================================== */
 
+/* A live replay: fault the memmap and LRU array in first, so the pages
+ * they take are scan's own before the flags are read, and find them. */
+static void find_own(struct lru_model *m, struct build *b, int nr)
+{
+	struct fault_job memmap = { &m->region[R_MEMMAP], m->nr_pages * m->desc_size };
+	struct fault_job array = { &m->region[R_ARRAY], m->nr_pages * sizeof(union lru_slot) };
+
+	if (b->fault) {
+		run_parallel(fault_part, &memmap, nr);
+		run_parallel(fault_part, &array, nr);
+		b->fault = 0;
+	}
+	b->own = calloc(m->nr_pages / 8 + 1, 1);
+	if (!b->own)
+		die("out of memory");
+	m->live = 1;
+	m->nr_own = own_pfns(b->pfn_start, m->nr_pages, b->own);
+}
+
 /* Build the model of seed; fault the memory in first if asked. */
 static void build_model(struct lru_model *m, const struct params *p,
 			uint64_t seed, int fault)
@@ -2541,10 +2659,13 @@ static void build_model(struct lru_model *m, const struct params *p,
 	b.chunk = calloc(nr_chunks(m), sizeof(*b.chunk));
 	if (!b.chunk)
 		die("out of memory");
+	if (b.replay >= 0 && is_live(b.replay))
+		find_own(m, &b, nr);
 	atomic_init(&b.next_chunk, 0);
 	run_parallel(layout_part, &b, nr);
 	gather_heads(&b);
 	free(b.chunk);
+	free(b.own);
 	if (b.replay >= 0)
 		close(b.replay);
 	if (b.cgroup >= 0)
@@ -4727,6 +4848,11 @@ static void print_replay(const struct lru_model *m, const struct params *p)
 			fprintf(p->out.text, " %d:%lu", k, by_order[k]);
 	fprintf(p->out.text, "; %lu free blocks (%lu pages); %lu other pages\n",
 		blocks, free, other - (free - blocks));
+	if (m->live && m->nr_own >= 0)
+		fprintf(p->out.text, "replayed: %ld of these pfns were scan's own memory (its memmap among them), replayed as free\n",
+			m->nr_own);
+	else if (m->live)
+		fprintf(p->out.text, "replayed: scan's own pages count as the machine's: /proc/self/pagemap gives no pfns\n");
 }
 
 static void print_model(const struct lru_model *m, const struct params *p)

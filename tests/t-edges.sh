@@ -163,6 +163,18 @@ for opt in --folios=0:100 --folio-order=2 --lru-fraction=0.5 --non-lru=buddy; do
 done
 
 # 9. A live replay leaves scan's own memory out, and -v counts it.
+if [ -r /proc/kpageflags ] && head -c 8 /proc/kpageflags >/dev/null 2>&1; then
+	run --memmap-from=/proc/kpageflags --struct-page=8 --walks=list -r 1 -v -q
+	own=$(sed -n "s/^replayed: \\([0-9]*\\) of these pfns were scan's own memory.*/\\1/p" "$tmp/out")
+	pfns=$(sed -n 's/^memmap .* for \([0-9]*\) pages.*/\1/p' "$tmp/out")
+	# its memmap and LRU array alone are 16 bytes a pfn
+	own_counted() {
+		[ -n "$own" ] && [ -n "$pfns" ] && [ "$own" -ge $((pfns * 16 / 4096)) ]
+	}
+	check "a live replay: -v counts scan's own pfns, its memmap at least" own_counted
+else
+	skip "a live replay leaves scan's own pages out" "/proc/kpageflags is not readable here"
+fi
 run --memmap-from="$kpf" -r 1 -v -q
 check "a saved file: no own pfns line" sh -c "! grep -q 'own memory' '$tmp/out'"
 
