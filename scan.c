@@ -985,10 +985,23 @@ static double parse_real(const char *opt, const char *s, double min,
 	return v;
 }
 
+/* The next item of the comma-separated list at *rest, cut in place;
+ * NULL after the last.  Unlike strtok(), an empty item ("a,,b", "a,")
+ * is one, so the caller can refuse it. */
+static char *list_item(char **rest)
+{
+	char *item = *rest, *comma = item ? strchr(item, ',') : NULL;
+
+	*rest = comma ? comma + 1 : NULL;
+	if (comma)
+		*comma = 0;
+	return item;
+}
+
 /* ORDER:PERCENT,... : the share of LRU pages in folios of each order. */
 static void parse_folios(const char *opt, const char *s, double *share)
 {
-	char buf[256], order[320], percent[320], *item, *save, *colon;
+	char buf[256], order[320], percent[320], *item, *rest = buf, *colon;
 	double total = 0;
 	int k;
 
@@ -999,7 +1012,9 @@ static void parse_folios(const char *opt, const char *s, double *share)
 	snprintf(order, sizeof(order), "%s '%s': order", opt, s);
 	snprintf(percent, sizeof(percent), "%s '%s': percentage", opt, s);
 	memset(share, 0, (MAX_ORDER + 1) * sizeof(*share));
-	for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+	while ((item = list_item(&rest))) {
+		if (!*item)
+			die_usage("%s '%s': an empty item: a comma too many", opt, s);
 		colon = strchr(item, ':');
 		if (!colon)
 			die_usage("%s '%s': '%s' is not ORDER:PERCENT", opt, s, item);
@@ -3354,7 +3369,7 @@ static void set_struct_page(struct params *p, const char *opt, const char *arg)
  * physical walk is always the baseline, first. */
 static void set_walks(struct params *p, const char *opt, const char *arg)
 {
-	char buf[256], *name, *save;
+	char buf[256], *name, *rest = buf;
 	int w, s;
 
 	if (strlen(arg) >= sizeof(buf))
@@ -3362,7 +3377,9 @@ static void set_walks(struct params *p, const char *opt, const char *arg)
 	strcpy(buf, arg);
 	p->run.walk[0] = 0;
 	p->run.nr_walks = 1;
-	for (name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+	while (*arg && (name = list_item(&rest))) {
+		if (!*name)
+			die_usage("%s '%s': an empty walk name: a comma too many", opt, arg);
 		for (w = 0; w < NR_WALKS; w++)
 			if (!strcmp(name, walks[w].name) || !strcmp(name, walks[w].label))
 				break;

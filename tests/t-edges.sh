@@ -179,6 +179,11 @@ run --memmap-from="$kpf" -r 1 -v -q
 check "a saved file: no own pfns line" sh -c "! grep -q 'own memory' '$tmp/out'"
 
 # 10. The smaller holes.
+bad "--walks=list, (an empty name)" -c 0.01 --walks=list,
+bad "--walks=,list" -c 0.01 --walks=,list
+bad "--walks=list,,array" -c 0.01 --walks=list,,array
+check "--walks=list,,array: says a comma is too many" err_has "an empty walk name"
+bad "--folios=0:50,,9:50" -c 0.01 --folios=0:50,,9:50
 run -c 0.01 -r 1 -q --walks=array,list -v
 check "--walks=array,list still runs" out_has '^Array scan in' '^ListLRU scan in'
 printf '5\r\n0x7\n\n# done\n' >"$tmp/order"
