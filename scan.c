@@ -2002,18 +2002,20 @@ static int open_file(const char *opt, const char *path, struct stat *st);
 
 /*
  * The next line of f into line (len bytes, NUL-terminated), without
- * its newline: its whole length, or -1 at the end.  A longer line keeps
- * its start, so a long comment is skipped whole and a long pfn refused
- * at its own line number.
+ * its newline: its whole length, or -1 at the end; *nul if it holds a
+ * NUL byte.  A longer line keeps its start, so a long comment is
+ * skipped whole and a long pfn refused at its own line number.
  */
-static long trace_line(FILE *f, char *line, size_t len)
+static long trace_line(FILE *f, char *line, size_t len, int *nul)
 {
 	size_t n = 0;
 	int c;
 
+	*nul = 0;
 	while ((c = getc_unlocked(f)) != EOF && c != '\n') {
 		if (n + 1 < len)
 			line[n] = c;
+		*nul |= !c;
 		n++;
 	}
 	if (c == EOF && !n)
@@ -2024,9 +2026,9 @@ static long trace_line(FILE *f, char *line, size_t len)
 
 /* One pfn of a --lru-order line of n bytes: hex (0x, as the trace
  * prints it) or decimal digits; blank lines and # comments give 0 and
- * no pfn. */
+ * no pfn.  A NUL byte is junk: "5\0junk" is not pfn 5. */
 static int trace_pfn(const char *path, unsigned long line_no, char *line,
-		     size_t n, unsigned long *pfn)
+		     size_t n, int nul, unsigned long *pfn)
 {
 	char *end;
 
@@ -2034,6 +2036,8 @@ static int trace_pfn(const char *path, unsigned long line_no, char *line,
 		line[--n] = 0;
 	if (!n || line[0] == '#')
 		return 0;
+	if (nul)
+		die("--lru-order '%s' line %lu: a NUL byte after '%.40s': not a pfn", path, line_no, line);
 	errno = 0;
 	*pfn = strtoul(line, &end, !strncmp(line, "0x", 2) ? 16 : 10);
 	if (line[0] < '0' || line[0] > '9' || *end || errno || (size_t)(end - line) != n)
@@ -2052,13 +2056,14 @@ static unsigned long *read_trace(const char *path, const struct layout_knobs *la
 	unsigned long *pfns = NULL, cap = 0, pfn, line_no = 0;
 	char line[128];
 	long len;
+	int nul;
 
 	if (!f)
 		die("--lru-order '%s': %s", path, strerror(errno));
 	flockfile(f);	/* for getc_unlocked() */
 	*nr = *lines = 0;
-	while ((len = trace_line(f, line, sizeof(line))) >= 0) {
-		if (!trace_pfn(path, ++line_no, line, len, &pfn))
+	while ((len = trace_line(f, line, sizeof(line), &nul)) >= 0) {
+		if (!trace_pfn(path, ++line_no, line, len, nul, &pfn))
 			continue;
 		++*lines;
 		if (pfn < lay->pfn_start || pfn - lay->pfn_start >= nr_pages)

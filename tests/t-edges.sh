@@ -186,6 +186,10 @@ check "--walks=list,,array: says a comma is too many" err_has "an empty walk nam
 bad "--folios=0:50,,9:50" -c 0.01 --folios=0:50,,9:50
 run -c 0.01 -r 1 -q --walks=array,list -v
 check "--walks=array,list still runs" out_has '^Array scan in' '^ListLRU scan in'
+printf '5\000junk\n' >"$tmp/order"
+run --memmap-from="$kpf" --lru-order="$tmp/order" -r 1
+check "--lru-order '5\\0junk': refused, not pfn 5" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'line 1: a NUL byte after .5.: not a pfn' '$tmp/err'"
 printf '5\r\n0x7\n\n# done\n' >"$tmp/order"
 run --memmap-from="$kpf" --lru-order="$tmp/order" -r 1 -v -q
 check "--lru-order: CRLF, hex, blank lines and comments still read" out_has '^traced: 2 of 1000 folios'
