@@ -2693,6 +2693,12 @@ static void build_model(struct lru_model *m, const struct params *p,
 	if (!m->nr_lru && p->layout.memcg)
 		die("--memcg %lu: no LRU folio of that memcg in pfns %lu to %lu", p->layout.memcg,
 		    p->layout.pfn_start, p->layout.pfn_start + m->nr_pages - 1);
+	if (!m->nr_lru && m->nr_others)
+		die("--memcg-share %g: none of the %lu LRU folios fell in the target memcg: raise --memcg-share or the size",
+		    p->layout.memcg_share, m->nr_others);
+	if (!m->nr_lru && p->layout.memmap_from)
+		die("--memmap-from '%s': no LRU page in pfns %lu to %lu: give a window with some (--pfns)",
+		    p->layout.memmap_from, p->layout.pfn_start, p->layout.pfn_start + m->nr_pages - 1);
 	if (!m->nr_lru)
 		die("the layout put no folio on the LRU: raise --lru-fraction or the size");
 	if (m->desc_size == MEMDESC_SIZE)

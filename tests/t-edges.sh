@@ -193,5 +193,13 @@ check "--lru-order '5\\0junk': refused, not pfn 5" \
 printf '5\r\n0x7\n\n# done\n' >"$tmp/order"
 run --memmap-from="$kpf" --lru-order="$tmp/order" -r 1 -v -q
 check "--lru-order: CRLF, hex, blank lines and comments still read" out_has '^traced: 2 of 1000 folios'
+run -c 0.01 -r 1 --memcg-share=1e-300
+check "--memcg-share=1e-300 with no folio in the target: says --memcg-share" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'raise --memcg-share' '$tmp/err' && ! grep -q lru-fraction '$tmp/err'"
+awk 'BEGIN { for (i = 0; i < 1000; i++) printf "%c%c%c%c%c%c%c%c", 0, 0, 0, 0, 0, 0, 0, 0 }' >"$tmp/nolru"
+run --memmap-from="$tmp/nolru" -r 1
+check "a replay without LRU pages: says so, and --pfns, not --lru-fraction" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'no LRU page in pfns 0 to 999.*--pfns' '$tmp/err' &&
+		! grep -q lru-fraction '$tmp/err'"
 run -c 0.01 -s 7 --original -vvv
 check "--original -vvv: totals exact" totals_exact
