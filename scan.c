@@ -4597,6 +4597,19 @@ static int original_round(struct lru_model *m, struct team *team,
 	return 1;
 }
 
+/* -vvv: check build b's links, and print its fingerprint. */
+static void check_build(const struct lru_model *m, const struct params *p, int b)
+{
+	struct lru_check c = check_lru(m);
+
+	if (!c.ok)
+		die("self-check failed: the LRU links of build %d are inconsistent", b);
+	fprintf(p->out.text, "LRU fingerprint %016llx (links checked)\n",
+		(unsigned long long)c.fingerprint);
+	fprintf(p->out.text, "LRU order: runs of pfn-adjacent folios %.2f long on average\n",
+		c.mean_run);
+}
+
 /* Build, time and check every model; returns the rounds taken. */
 static int measure(struct lru_model *m, struct team *team,
 		   const struct params *p, struct walk_stats *stats,
@@ -4606,21 +4619,17 @@ static int measure(struct lru_model *m, struct team *team,
 
 	for (s = 0; s < p->run.nr_walks; s++)
 		stats[s].reps = 1;
-	if (p->run.original)
-		return original_round(m, team, p, stats, last);
+	if (p->run.original) {
+		nr_rounds = original_round(m, team, p, stats, last);
+		if (p->out.verbose >= 3)	/* after: its walks time setup's caches */
+			check_build(m, p, 0);
+		return nr_rounds;
+	}
 	for (b = 0; b < p->run.builds; b++) {
 		if (b)
 			build_model(m, p, build_seed(p->layout.seed, b), 0);
-		if (p->out.verbose >= 3) {
-			struct lru_check c = check_lru(m);
-
-			if (!c.ok)
-				die("self-check failed: the LRU links of build %d are inconsistent", b);
-			fprintf(p->out.text, "LRU fingerprint %016llx (links checked)\n",
-				(unsigned long long)c.fingerprint);
-			fprintf(p->out.text, "LRU order: runs of pfn-adjacent folios %.2f long on average\n",
-				c.mean_run);
-		}
+		if (p->out.verbose >= 3)
+			check_build(m, p, b);
 		for (r = 0; r < rounds && nr_rounds < MAX_ROUNDS; r++) {
 			run_round(m, team, p, stats, nr_rounds++, last);
 			if (nr_rounds == 1 && !p->run.rounds)

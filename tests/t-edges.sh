@@ -202,4 +202,8 @@ check "a replay without LRU pages: says so, and --pfns, not --lru-fraction" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'no LRU page in pfns 0 to 999.*--pfns' '$tmp/err' &&
 		! grep -q lru-fraction '$tmp/err'"
 run -c 0.01 -s 7 --original -vvv
+fp=$(fingerprint)
+check "--original -vvv: prints the LRU fingerprint" same "$fp" "$fp"
 check "--original -vvv: totals exact" totals_exact
+run -c 0.01 -s 7 -r 1 -vvv -q
+check "--original -vvv: the fingerprint of the same seed" same "$fp" "$(fingerprint)"
