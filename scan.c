@@ -1043,6 +1043,8 @@ struct job {
 	void (*fn)(void *arg, int i, int nr);
 	void *arg;
 	int i, nr;
+	pthread_t tid;
+	int started;		/* its thread started */
 };
 
 static void *job_main(void *p)
@@ -1073,22 +1075,24 @@ static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
 static void run_parallel(void (*fn)(void *arg, int i, int nr), void *arg,
 			 int nr)
 {
-	pthread_t tid[MAX_THREADS];
-	struct job job[MAX_THREADS];
-	int started[MAX_THREADS] = { 0 };
+	/* on the heap: 64 jobs are 3 KiB, and scan runs on a small stack */
+	struct job *job = calloc(nr, sizeof(*job));
 	int i;
 
+	if (!job)
+		die("out of memory");
 	for (i = 0; i < nr; i++) {
 		job[i] = (struct job){ .fn = fn, .arg = arg, .i = i, .nr = nr };
 		if (i)
-			started[i] = !start_thread(&tid[i], job_main, &job[i]);
+			job[i].started = !start_thread(&job[i].tid, job_main, &job[i]);
 	}
 	for (i = 0; i < nr; i++)
-		if (!started[i])
+		if (!job[i].started)
 			fn(arg, i, nr);
 	for (i = 1; i < nr; i++)
-		if (started[i])
-			pthread_join(tid[i], NULL);
+		if (job[i].started)
+			pthread_join(job[i].tid, NULL);
+	free(job);
 }
 
 /* Threads for setup work on len bytes: one below SETUP_PARALLEL_MIN. */
@@ -5310,7 +5314,7 @@ static void report(const struct lru_model *m, const struct params *p,
 		   const struct walk_result *last, int nr_rounds)
 {
 	const struct output *out = &p->out;
-	struct reports r;
+	static struct reports r;	/* 2 KiB: off the small stack (see main) */
 	int i, s;
 
 	build_reports(&r, m, p, stats, nr_rounds);
@@ -5335,11 +5339,12 @@ static void report(const struct lru_model *m, const struct params *p,
 
 int main(int argc, char **argv)
 {
+	/* static, as they are big: scan runs on a 16 KiB stack (ulimit -s) */
 	static struct walk_stats stats[NR_WALKS_MAX];
-	struct walk_result last[NR_WALKS_MAX];
-	struct lru_model m;
-	struct params p;
-	struct team team;
+	static struct walk_result last[NR_WALKS_MAX];
+	static struct lru_model m;
+	static struct params p;
+	static struct team team;
 	int nr_rounds;
 
 	catch_signals();

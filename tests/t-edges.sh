@@ -207,3 +207,21 @@ check "--original -vvv: prints the LRU fingerprint" same "$fp" "$fp"
 check "--original -vvv: totals exact" totals_exact
 run -c 0.01 -s 7 -r 1 -vvv -q
 check "--original -vvv: the fingerprint of the same seed" same "$fp" "$(fingerprint)"
+case $SCAN in
+*sanitize*) skip "a 16 KiB stack" "the sanitizers need more" ;;
+*)
+	crashed=0
+	for _ in 1 2 3 4; do
+		for args in "-c 0.01 -r 1 -vvv" "-c 0.01 -r 1 --kernel-like --format=json -vv" \
+			"-c 0.01 -r 1 --lists=1000 --walks=list,array,xarray" \
+			"--memmap-from=$kpf -r 1 -vvv" "-c abc"; do
+			# shellcheck disable=SC2086,SC3045 # a list of options; dash has ulimit -s
+			(ulimit -s 16 && exec "$SCAN" $args) >/dev/null 2>&1
+			[ $? -ge 128 ] && crashed=$((crashed + 1))
+		done
+	done
+	echo "20 runs under ulimit -s 16" >"$tmp/cmd"
+	: >"$tmp/err"
+	check "a 16 KiB stack (ulimit -s 16): 20 runs, none crashed" [ "$crashed" -eq 0 ]
+	;;
+esac
