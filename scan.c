@@ -75,6 +75,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 
 /* The Linux-only parts (CPU affinity, /proc, smaps, THP and populate
@@ -384,6 +385,9 @@ struct lru_model {
 	unsigned long lru_pages; /* pages in those folios */
 	unsigned long nr_mapped; /* folios with PG_MAPPED */
 	unsigned long nr_others; /* LRU folios of other memcgs (not walked) */
+	int live;		/* replayed the live /proc/kpageflags */
+	long nr_own;		/* its pfns that were scan's own memory,
+				 * replayed as free; -1 if unknown */
 	struct trace_fit {	/* --lru-order: how the trace met the model */
 		unsigned long lines;	/* insertions the file holds */
 		unsigned long ordered;	/* folios it put in order */
@@ -732,93 +736,164 @@ static double parse_decimal(const char *opt, const char *s, const char **end)
 	return v;
 }
 
-static uint64_t gcd(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
+/*
+ * A decimal number kept exactly, as its digits: digit[0..len), most
+ * significant first and no leading or trailing zero, times 10^exp.  -c
+ * and -m work out their page counts on it, never on a double, which
+ * takes -c 0.0099999999999999999999 for 10,000 pages.  Room for the 63
+ * characters parse_decimal() lets through, times a unit up to 2^60 (19
+ * more digits), divided by 4096 (12 more).
+ */
+struct decimal {
+	unsigned char digit[128];
+	int len;
+	long exp;
+};
 
-		a = b;
-		b = t;
+/* Drop trailing zeros into the exponent, and leading ones. */
+static void decimal_trim(struct decimal *d)
+{
+	int lead = 0;
+
+	while (lead < d->len && !d->digit[lead])
+		lead++;
+	memmove(d->digit, d->digit + lead, d->len - lead);
+	d->len -= lead;
+	while (d->len && !d->digit[d->len - 1]) {
+		d->len--;
+		d->exp++;
 	}
-	return a;
+	if (!d->len)
+		d->exp = 0;
 }
 
-/* num/den times mul/div, kept in lowest terms; 0 if num overflows. */
-static int scale(uint64_t *num, uint64_t *den, uint64_t mul, uint64_t div)
+/* The number at the start of s, as parse_decimal() took it. */
+static void decimal_parse(const char *s, struct decimal *d)
 {
-	uint64_t g = gcd(mul, *den), h;
+	const char *p;
+	long point = 0, e = 0;
 
-	mul /= g;
-	*den /= g;
-	h = gcd(*num, div);
-	*num /= h;
-	div /= h;
-	if (*num && mul > UINT64_MAX / *num)
+	d->len = 0;
+	d->exp = 0;
+	for (p = s; (*p >= '0' && *p <= '9') || *p == '.'; p++) {
+		if (*p == '.') {
+			point = 1;
+			continue;
+		}
+		d->exp -= point;
+		if (d->len || *p != '0')
+			d->digit[d->len++] = *p - '0';
+	}
+	if (*p == 'e' || *p == 'E')	/* bounded: strtod() took it */
+		e = strtol(p + 1, NULL, 10);
+	d->exp += e < -9999 ? -9999 : e > 9999 ? 9999 : e;
+	decimal_trim(d);
+}
+
+/* d times f, f at most UINT64_MAX / 10 so no step overflows. */
+static void decimal_mul(struct decimal *d, uint64_t f)
+{
+	uint64_t carry = 0;
+	int i;
+
+	for (i = d->len; i-- > 0;) {
+		carry += d->digit[i] * f;
+		d->digit[i] = carry % 10;
+		carry /= 10;
+	}
+	for (; carry; carry /= 10) {
+		memmove(d->digit + 1, d->digit, d->len++);
+		d->digit[0] = carry % 10;
+	}
+	decimal_trim(d);
+}
+
+/* d divided by f = 2^a 5^b, exactly: the quotient's decimals end after
+ * max(a, b) more digits. */
+static void decimal_div(struct decimal *d, uint64_t f)
+{
+	uint64_t g, rem = 0;
+	int i;
+
+	for (g = f; g > 1 && d->len; g /= g % 10 ? (g % 2 ? 5 : 2) : 10) {
+		d->digit[d->len++] = 0;
+		d->exp--;
+	}
+	for (i = 0; i < d->len; i++) {
+		rem = rem * 10 + d->digit[i];
+		d->digit[i] = rem / f;
+		rem %= f;
+	}
+	decimal_trim(d);
+}
+
+/* Is d a whole number?  Its value in *v, UINT64_MAX if it does not fit. */
+static int decimal_whole(const struct decimal *d, uint64_t *v)
+{
+	long i;
+
+	*v = 0;
+	if (d->exp < 0)
 		return 0;
-	*num *= mul;
-	if (*den > UINT64_MAX / div)	/* too fine to be whole: say so */
-		*den = UINT64_MAX;
-	else
-		*den *= div;
-	g = gcd(*num, *den);
-	if (g > 1 && *den != UINT64_MAX) {
-		*num /= g;
-		*den /= g;
+	for (i = 0; i < d->len + d->exp; i++) {
+		unsigned digit = i < d->len ? d->digit[i] : 0;
+
+		if (*v > (UINT64_MAX - digit) / 10) {
+			*v = UINT64_MAX;
+			break;
+		}
+		*v = *v * 10 + digit;
 	}
 	return 1;
 }
 
-/*
- * Is the decimal number s times mul/div a whole number?  Worked out
- * exactly from its digits: a double would round -c 0.01000001 to 10,000
- * pages.  A number too large for 64 bits counts as whole: the range
- * check refuses it.
- */
-static int whole(const char *s, uint64_t mul, uint64_t div)
+/* d in plain decimals ("9999.9999999999999999"), cut after 24 of them
+ * ("..."); in %g (approx) if it is whole or tiny. */
+static const char *decimal_text(const struct decimal *d, double approx,
+				char *buf, size_t len)
 {
-	uint64_t num = 0, den = 1;
-	long exp = 0;
-	int digits = 0, frac = 0;
-	const char *p;
+	long point = d->len + d->exp, i, n = 0;
 
-	for (p = s; (*p >= '0' && *p <= '9') || *p == '.'; p++) {
-		if (*p == '.') {
-			frac = 1;
-			continue;
-		}
-		exp -= frac;
-		if (!num && *p == '0')
-			continue;
-		if (++digits > 19)
-			return 1;
-		num = num * 10 + (*p - '0');
+	if (d->exp >= 0 || point < -8 || len < 64) {
+		snprintf(buf, len, "%.10g", approx);
+		return buf;
 	}
-	if (*p == 'e' || *p == 'E')
-		exp += strtol(p + 1, NULL, 10);
-	for (; exp > 0; exp--)
-		if (!scale(&num, &den, 10, 1))
-			return 1;
-	for (; exp < 0 && den != UINT64_MAX; exp++)
-		scale(&num, &den, 1, 10);
-	if (!scale(&num, &den, mul, div))
-		return 1;
-	return !num || den == 1;
+	if (point <= 0)
+		buf[n++] = '0';
+	for (i = 0; i < point; i++)	/* at most 20: the caller's limit */
+		buf[n++] = '0' + d->digit[i];
+	buf[n++] = '.';
+	for (i = point; i < d->len && i < point + 24; i++)
+		buf[n++] = i < 0 ? '0' : '0' + d->digit[i];
+	if (i < d->len)
+		n += snprintf(buf + n, len - n, "...");
+	buf[n] = 0;
+	return buf;
 }
 
-/* A count of pages must be a whole number from 1 up to what we address. */
+/* A count of pages must be a whole number from 1 up to what we address:
+ * s times mul/div, worked out on its digits. */
 static unsigned long whole_pages(const char *opt, const char *s, double pages,
 				 const char *unit, uint64_t mul, uint64_t div)
 {
 	/* Two arrays of nr_pages entries must fit in size_t. */
-	double limit = (double)(SIZE_MAX / (sizeof(struct page) + 8));
+	uint64_t limit = SIZE_MAX / (sizeof(struct page) + 8), n;
+	struct decimal d;
+	char text[64];
 
 	if (pages <= 0)
 		die_usage("%s '%s': must be more than 0", opt, s);
-	if (pages > limit)
+	if (pages > (double)limit)
 		die_usage("%s '%s': %.3g pages is more than this system can address", opt, s, pages);
-	if (!whole(s, mul, div) || pages < 0.5)
-		die_usage("%s '%s': %.10g pages%s, not a whole number", opt, s, pages, unit);
-	return (unsigned long)(pages + 0.5);
+	decimal_parse(s, &d);
+	decimal_mul(&d, mul);
+	decimal_div(&d, div);
+	if (!decimal_whole(&d, &n))
+		die_usage("%s '%s': %s pages%s, not a whole number", opt, s,
+			  decimal_text(&d, pages, text, sizeof(text)), unit);
+	if (n > limit)
+		die_usage("%s '%s': %.3g pages is more than this system can address", opt, s, pages);
+	return n;
 }
 
 /* -c: millions of pages, decimals allowed (-c 0.01 is 10,000 pages). */
@@ -910,10 +985,23 @@ static double parse_real(const char *opt, const char *s, double min,
 	return v;
 }
 
+/* The next item of the comma-separated list at *rest, cut in place;
+ * NULL after the last.  Unlike strtok(), an empty item ("a,,b", "a,")
+ * is one, so the caller can refuse it. */
+static char *list_item(char **rest)
+{
+	char *item = *rest, *comma = item ? strchr(item, ',') : NULL;
+
+	*rest = comma ? comma + 1 : NULL;
+	if (comma)
+		*comma = 0;
+	return item;
+}
+
 /* ORDER:PERCENT,... : the share of LRU pages in folios of each order. */
 static void parse_folios(const char *opt, const char *s, double *share)
 {
-	char buf[256], order[320], percent[320], *item, *save, *colon;
+	char buf[256], order[320], percent[320], *item, *rest = buf, *colon;
 	double total = 0;
 	int k;
 
@@ -924,7 +1012,9 @@ static void parse_folios(const char *opt, const char *s, double *share)
 	snprintf(order, sizeof(order), "%s '%s': order", opt, s);
 	snprintf(percent, sizeof(percent), "%s '%s': percentage", opt, s);
 	memset(share, 0, (MAX_ORDER + 1) * sizeof(*share));
-	for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+	while ((item = list_item(&rest))) {
+		if (!*item)
+			die_usage("%s '%s': an empty item: a comma too many", opt, s);
 		colon = strchr(item, ':');
 		if (!colon)
 			die_usage("%s '%s': '%s' is not ORDER:PERCENT", opt, s, item);
@@ -953,6 +1043,8 @@ struct job {
 	void (*fn)(void *arg, int i, int nr);
 	void *arg;
 	int i, nr;
+	pthread_t tid;
+	int started;		/* its thread started */
 };
 
 static void *job_main(void *p)
@@ -983,22 +1075,24 @@ static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
 static void run_parallel(void (*fn)(void *arg, int i, int nr), void *arg,
 			 int nr)
 {
-	pthread_t tid[MAX_THREADS];
-	struct job job[MAX_THREADS];
-	int started[MAX_THREADS] = { 0 };
+	/* on the heap: 64 jobs are 3 KiB, and scan runs on a small stack */
+	struct job *job = calloc(nr, sizeof(*job));
 	int i;
 
+	if (!job)
+		die("out of memory");
 	for (i = 0; i < nr; i++) {
 		job[i] = (struct job){ .fn = fn, .arg = arg, .i = i, .nr = nr };
 		if (i)
-			started[i] = !start_thread(&tid[i], job_main, &job[i]);
+			job[i].started = !start_thread(&job[i].tid, job_main, &job[i]);
 	}
 	for (i = 0; i < nr; i++)
-		if (!started[i])
+		if (!job[i].started)
 			fn(arg, i, nr);
 	for (i = 1; i < nr; i++)
-		if (started[i])
-			pthread_join(tid[i], NULL);
+		if (job[i].started)
+			pthread_join(job[i].tid, NULL);
+	free(job);
 }
 
 /* Threads for setup work on len bytes: one below SETUP_PARALLEL_MIN. */
@@ -1040,51 +1134,111 @@ struct mem_limit {
 	const char *name;
 };
 
-/* A number in a file of its own (cgroup files); < 0 if none or "max". */
-static double read_number(const char *file)
+/*
+ * A number in a cgroup file of its own: 1, with *v (-1 for "max"), or 0
+ * if there is no such file (no such limit here).  A file that is there
+ * but cannot be read ends the run: the limit it holds may be the one
+ * that binds, and counting it as none gets scan OOM-killed.
+ */
+static int read_limit(const char *file, double *v)
 {
 	char line[64];
 	FILE *f = fopen(file, "r");
-	double v = -1;
 
-	if (f && fgets(line, sizeof(line), f) && line[0] >= '0' && line[0] <= '9')
-		v = atof(line);
+	*v = -1;
+	if (!f && (errno == ENOENT || errno == ENOTDIR))
+		return 0;
 	if (f)
-		fclose(f);
-	return v;
+		errno = 0;
+	if (!f || !fgets(line, sizeof(line), f))
+		die("cannot read %s, a memory limit scan must respect: %s", file,
+		    errno ? strerror(errno) : "it is empty");
+	fclose(f);
+	if (line[0] >= '0' && line[0] <= '9')
+		*v = atof(line);
+	return 1;
 }
 
-/* The memory cgroup's limit less its usage: v2 memory.max and
- * memory.current, or v1 memory.limit_in_bytes and memory.usage_in_bytes. */
+/* The room one cgroup's limit leaves, < 0 if it sets none: its
+ * directory is path[0..len), and its files are named after it. */
+static double room_at(char *path, size_t len, size_t size,
+		      const char *limit_file, const char *usage_file)
+{
+	double limit, usage;
+
+	snprintf(path + len, size - len, "/%s", limit_file);
+	/* v1 says "no limit" with a huge number, v2 with "max" */
+	if (!read_limit(path, &limit) || limit < 0 || limit >= 0x1p60)
+		limit = -1;
+	snprintf(path + len, size - len, "/%s", usage_file);
+	if (limit >= 0 && (!read_limit(path, &usage) || usage < 0))
+		usage = 0;
+	path[len] = 0;
+	return limit < 0 ? -1 : limit > usage ? limit - usage : 0;
+}
+
+/* The tightest room from a cgroup up to the root of its hierarchy: a
+ * parent's limit binds its children too (v2, and v1's use_hierarchy). */
+static double hierarchy_room(const char *root, const char *cgroup,
+			     const char *limit_file, const char *usage_file)
+{
+	char path[768];
+	size_t base = strlen(root), len;
+	double best = -1, room;
+
+	len = snprintf(path, sizeof(path), "%s%s", root, strcmp(cgroup, "/") ? cgroup : "");
+	if (len + 32 > sizeof(path))
+		die("cannot read the memory limits of cgroup %s: its path is too long", cgroup);
+	for (;;) {
+		room = room_at(path, len, sizeof(path), limit_file, usage_file);
+		if (room >= 0 && (best < 0 || room < best))
+			best = room;
+		if (len <= base)
+			return best;
+		while (len > base && path[len] != '/')
+			len--;
+		path[len] = 0;
+	}
+}
+
+/* What the memory cgroups leave: v2 memory.max less memory.current, or
+ * v1 memory.limit_in_bytes less memory.usage_in_bytes, the tightest up
+ * each hierarchy.  /proc/self/cgroup is read whole and closed first, so
+ * one free descriptor (ulimit -n 4) is enough; on the heap, since scan
+ * runs on a small stack (see main). */
 static double cgroup_room(void)
 {
-	char line[512], path[700], *dir;
-	double limit = -1, usage = -1;
+	const size_t size = 8192;
+	char *buf = malloc(size), *line, *save, *dir;
 	FILE *f = fopen("/proc/self/cgroup", "r");
+	double room, best = -1;
+	size_t len = 0;
 
-	while (f && limit < 0 && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
+	if (!f && errno == ENOENT) {
+		free(buf);
+		return -1;	/* no cgroups here */
+	}
+	if (f && buf)
+		len = fread(buf, 1, size - 1, f);
+	if (!f || !buf || ferror(f))
+		die("cannot read /proc/self/cgroup, which says what limits memory: %s", strerror(errno));
+	fclose(f);
+	buf[len] = 0;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (!(dir = strchr(line, ':')) || !(dir = strchr(dir + 1, ':')))
 			continue;
-		if (!strncmp(line, "0::", 3)) {
-			snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.max", dir + 1);
-			limit = read_number(path);
-			snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.current", dir + 1);
-			usage = read_number(path);
-		} else if (strstr(line, ":memory:") || strstr(line, ",memory:") ||
-			   strstr(line, ":memory,")) {
-			snprintf(path, sizeof(path), "/sys/fs/cgroup/memory%s/memory.limit_in_bytes", dir + 1);
-			limit = read_number(path);
-			snprintf(path, sizeof(path), "/sys/fs/cgroup/memory%s/memory.usage_in_bytes", dir + 1);
-			usage = read_number(path);
-		}
+		room = -1;
+		if (!strncmp(line, "0::", 3))
+			room = hierarchy_room("/sys/fs/cgroup", dir + 1, "memory.max", "memory.current");
+		else if (strstr(line, ":memory:") || strstr(line, ",memory:") ||
+			 strstr(line, ":memory,"))
+			room = hierarchy_room("/sys/fs/cgroup/memory", dir + 1,
+					      "memory.limit_in_bytes", "memory.usage_in_bytes");
+		if (room >= 0 && (best < 0 || room < best))
+			best = room;
 	}
-	if (f)
-		fclose(f);
-	/* v1 says "no limit" with a huge number */
-	if (limit < 0 || usage < 0 || limit >= 0x1p60)
-		return -1;
-	return limit > usage ? limit - usage : 0;
+	free(buf);
+	return best;
 }
 
 /* An rlimit less what this process has already mapped (kB in status). */
@@ -1671,6 +1825,8 @@ struct build {
 	int cgroup;			/* --memcg-from's file, or -1 */
 	unsigned long memcg;		/* --memcg: the target's inode */
 	unsigned long pfn_start;	/* the file's pfn of the memmap's pfn 0 */
+	unsigned char *own;		/* live replay: a bit per pfn, set for
+					 * scan's own pages (own_pfns()) */
 };
 
 static size_t nr_chunks(const struct lru_model *m)
@@ -1693,12 +1849,106 @@ static uint64_t *read_pfns(int fd, const char *opt, unsigned long start,
 			   unsigned long n)
 {
 	uint64_t *v = malloc(n * sizeof(*v));
+	ssize_t got;
 
 	if (!v)
 		die("out of memory for %s", opt);
-	if (pread(fd, v, n * sizeof(*v), (off_t)(start * sizeof(*v))) != (ssize_t)(n * sizeof(*v)))
-		die("%s: cannot read pfns %lu to %lu", opt, start, start + n - 1);
+	got = pread(fd, v, n * sizeof(*v), (off_t)(start * sizeof(*v)));
+	if (got != (ssize_t)(n * sizeof(*v)))
+		die("%s: cannot read pfns %lu to %lu: %s", opt, start, start + n - 1,
+		    got < 0 ? strerror(errno) : "the file is shorter than when it was sized");
 	return v;
+}
+
+#ifdef SCAN_LINUX
+/* The pagemap bits own_pfns() reads (Documentation/admin-guide/mm/pagemap.rst). */
+#define PM_PRESENT	(1ULL << 63)
+#define PM_FILE		(1ULL << 61)	/* a file page or shared: not scan's alone */
+#define PM_PFN		((1ULL << 55) - 1)
+
+/* Mark in own the pfns of [start, start + n) that back this process's
+ * private pages in [lo, hi); returns how many it found, -1 if pagemap
+ * shows no pfns (it does only with CAP_SYS_ADMIN). */
+static long own_range(int pagemap, unsigned long lo, unsigned long hi,
+		      unsigned long start, unsigned long n, unsigned char *own)
+{
+	uint64_t e[64], pfn;	/* 512 bytes: scan runs on a small stack */
+	unsigned long page = sysconf(_SC_PAGESIZE), va, k, nr;
+	long found = 0;
+	ssize_t got;
+
+	for (va = lo; va < hi; va += nr * page) {
+		nr = (hi - va) / page < ARRAY_SIZE(e) ? (hi - va) / page : ARRAY_SIZE(e);
+		got = pread(pagemap, e, nr * sizeof(*e), (off_t)(va / page * sizeof(*e)));
+		if (got < (ssize_t)sizeof(*e))
+			return found;	/* [vsyscall] and the like */
+		nr = got / sizeof(*e);
+		for (k = 0; k < nr; k++) {
+			if ((e[k] & (PM_PRESENT | PM_FILE)) != PM_PRESENT)
+				continue;
+			pfn = e[k] & PM_PFN;
+			if (!pfn)
+				return -1;
+			if (pfn >= start && pfn - start < n) {
+				own[(pfn - start) / 8] |= 1 << ((pfn - start) % 8);
+				found++;
+			}
+		}
+	}
+	return found;
+}
+
+/*
+ * A live replay reads scan's own pages too: its memmap, faulted in just
+ * before, would be read as the machine's LRU folios.  Mark the pfns of
+ * scan's private pages in own (a bit per pfn of the window), from
+ * /proc/self/maps and /proc/self/pagemap; they were free before scan
+ * took them.  Guards hold no pages, and a mapping larger than RAM is a
+ * reservation (a sanitizer's shadow), too long to read a page at a time.
+ * Returns how many, or -1 if pagemap does not say.
+ */
+static long own_pfns(unsigned long start, unsigned long n, unsigned char *own)
+{
+	FILE *maps = fopen("/proc/self/maps", "r");
+	int pagemap = open("/proc/self/pagemap", O_RDONLY);
+	double ram = (double)sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE);
+	unsigned long lo, hi;
+	long found = 0, got;
+	char perms[8];
+	int c = '\n';
+
+	while (maps && pagemap >= 0 && found >= 0 && c != EOF) {
+		if (fscanf(maps, "%lx-%lx %7s", &lo, &hi, perms) == 3 &&
+		    strncmp(perms, "---", 3) && hi - lo <= ram) {
+			got = own_range(pagemap, lo, hi, start, n, own);
+			found = got < 0 ? -1 : found + got;
+		}
+		while ((c = getc(maps)) != EOF && c != '\n')
+			;	/* the rest of the line */
+	}
+	if (maps)
+		fclose(maps);
+	if (pagemap >= 0)
+		close(pagemap);
+	return maps && pagemap >= 0 ? found : -1;
+}
+#else
+static long own_pfns(unsigned long start, unsigned long n, unsigned char *own)
+{
+	(void)start;
+	(void)n;
+	(void)own;
+	return -1;
+}
+#endif
+
+/* Is fd the live /proc/kpageflags? */
+static int is_live(int fd)
+{
+	struct stat st, live;
+
+	return !fstat(fd, &st) && !stat("/proc/kpageflags", &live) &&
+	       st.st_dev == live.st_dev && st.st_ino == live.st_ino;
 }
 
 /*
@@ -1724,6 +1974,9 @@ static void replay_chunk(struct lru_model *m, const struct build *b,
 			   read_pfns(b->cgroup, "--memcg-from", b->pfn_start + pfn, n);
 	struct kind k = { PD_OTHER, 0, 0 };
 
+	for (i = 0; b->own && i < n; i++)	/* free before scan took it */
+		if (b->own[(pfn + i) / 8] >> ((pfn + i) % 8) & 1)
+			flags[i] = KPF_BUDDY;
 	for (i = 0; i < n; i += 1UL << k.order) {
 		k.type = PD_OTHER;
 		k.order = 0;
@@ -1749,20 +2002,51 @@ static void replay_chunk(struct lru_model *m, const struct build *b,
 	free(cgroup);
 }
 
-/* One pfn of a --lru-order file: a line of hex (0x, as the trace prints
- * it) or decimal digits; blank lines and # comments give 0 and no pfn. */
+static int open_file(const char *opt, const char *path, struct stat *st);
+
+/*
+ * The next line of f into line (len bytes, NUL-terminated), without
+ * its newline: its whole length, or -1 at the end; *nul if it holds a
+ * NUL byte.  A longer line keeps its start, so a long comment is
+ * skipped whole and a long pfn refused at its own line number.
+ */
+static long trace_line(FILE *f, char *line, size_t len, int *nul)
+{
+	size_t n = 0;
+	int c;
+
+	*nul = 0;
+	while ((c = getc_unlocked(f)) != EOF && c != '\n') {
+		if (n + 1 < len)
+			line[n] = c;
+		*nul |= !c;
+		n++;
+	}
+	if (c == EOF && !n)
+		return -1;
+	line[n + 1 < len ? n : len - 1] = 0;
+	return n;
+}
+
+/* One pfn of a --lru-order line of n bytes: hex (0x, as the trace
+ * prints it) or decimal digits; blank lines and # comments give 0 and
+ * no pfn.  A NUL byte is junk: "5\0junk" is not pfn 5. */
 static int trace_pfn(const char *path, unsigned long line_no, char *line,
-		     unsigned long *pfn)
+		     size_t n, int nul, unsigned long *pfn)
 {
 	char *end;
 
-	line[strcspn(line, "\r\n")] = 0;
-	if (!line[0] || line[0] == '#')
+	if (n && strlen(line) == n && line[n - 1] == '\r')
+		line[--n] = 0;
+	if (!n || line[0] == '#')
 		return 0;
+	if (nul)
+		die("--lru-order '%s' line %lu: a NUL byte after '%.40s': not a pfn", path, line_no, line);
 	errno = 0;
 	*pfn = strtoul(line, &end, !strncmp(line, "0x", 2) ? 16 : 10);
-	if (line[0] < '0' || line[0] > '9' || *end || errno)
-		die("--lru-order '%s' line %lu: '%.40s' is not a pfn", path, line_no, line);
+	if (line[0] < '0' || line[0] > '9' || *end || errno || (size_t)(end - line) != n)
+		die("--lru-order '%s' line %lu: '%.40s%s' is not a pfn", path, line_no, line,
+		    strlen(line) < n ? "..." : "");
 	return 1;
 }
 
@@ -1771,15 +2055,19 @@ static int trace_pfn(const char *path, unsigned long line_no, char *line,
 static unsigned long *read_trace(const char *path, const struct layout_knobs *lay,
 				 unsigned long nr_pages, unsigned long *nr, unsigned long *lines)
 {
-	FILE *f = fopen(path, "r");
+	struct stat st;
+	FILE *f = fdopen(open_file("--lru-order", path, &st), "r");
 	unsigned long *pfns = NULL, cap = 0, pfn, line_no = 0;
 	char line[128];
+	long len;
+	int nul;
 
 	if (!f)
 		die("--lru-order '%s': %s", path, strerror(errno));
+	flockfile(f);	/* for getc_unlocked() */
 	*nr = *lines = 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (!trace_pfn(path, ++line_no, line, &pfn))
+	while ((len = trace_line(f, line, sizeof(line), &nul)) >= 0) {
+		if (!trace_pfn(path, ++line_no, line, len, nul, &pfn))
 			continue;
 		++*lines;
 		if (pfn < lay->pfn_start || pfn - lay->pfn_start >= nr_pages)
@@ -1794,6 +2082,7 @@ static unsigned long *read_trace(const char *path, const struct layout_knobs *la
 	}
 	if (ferror(f))
 		die("--lru-order '%s': %s", path, strerror(errno));
+	funlockfile(f);
 	fclose(f);
 	return pfns;
 }
@@ -1852,28 +2141,77 @@ static void order_from_trace(struct lru_model *m, const struct layout_knobs *lay
 		    lay->lru_order, m->trace.lines);
 }
 
-static int open_file(const char *opt, const char *path)
+/* What a file that is not a regular one is, for the refusal. */
+static const char *file_kind(mode_t mode)
 {
-	int fd = open(path, O_RDONLY);
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a pipe or FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	return "not a file";
+}
 
-	if (fd < 0)
+/*
+ * Open a file that a replay reads (--memmap-from, --memcg-from,
+ * --lru-order): a regular file only, since /dev/zero never ends and a
+ * pipe cannot be read again at an offset.  O_NONBLOCK, so a FIFO with no
+ * writer cannot hang open(); the live /proc files are regular files.
+ */
+static int open_file(const char *opt, const char *path, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
+
+	if (fd < 0 || fstat(fd, st))
 		die("%s '%s': %s", opt, path, strerror(errno));
+	if (S_ISFIFO(st->st_mode))
+		die("%s '%s': a pipe or FIFO, not a file: save what it gives to a file, and give that", opt, path);
+	if (!S_ISREG(st->st_mode))
+		die("%s '%s': %s, not a regular file", opt, path, file_kind(st->st_mode));
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;
 }
 
-/* The pfns of a kpageflags file: 8 bytes each.  /proc says its files are
- * empty, so count by reading. */
-static unsigned long file_pfns(const char *opt, const char *path)
+/*
+ * The bytes of a file that says it is empty, as the live /proc files
+ * do: found by reading 8 bytes at a time where its end may be, halving
+ * the range each time, so a file of any length costs some 60 reads.
+ */
+static unsigned long long probe_size(int fd, const char *opt, const char *path)
 {
-	static char buf[1 << 16];
-	int fd = open_file(opt, path);
-	unsigned long long bytes = 0;
+	/* entries [0, lo) are there, entry hi is not: hi * 8 fits off_t */
+	uint64_t lo = 0, hi = (uint64_t)1 << (sizeof(off_t) * CHAR_BIT - 5), mid;
+	char entry[8];
 	ssize_t got;
 
-	while ((got = read(fd, buf, sizeof(buf))) > 0)
-		bytes += got;
-	if (got < 0)
-		die("%s '%s': %s", opt, path, strerror(errno));
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		got = pread(fd, entry, sizeof(entry), (off_t)(mid * sizeof(entry)));
+		if (got < 0)
+			die("%s '%s': %s", opt, path, strerror(errno));
+		if (got > 0 && got < (ssize_t)sizeof(entry))
+			return mid * sizeof(entry) + got;	/* a part entry */
+		if (got)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo * sizeof(entry);
+}
+
+/* The pfns of a kpageflags-format file: 8 bytes each.  Its size, or
+ * where it says 0 (the live /proc files), probe_size(): never read to
+ * its end, which may be a terabyte away. */
+static unsigned long file_pfns(const char *opt, const char *path)
+{
+	struct stat st;
+	int fd = open_file(opt, path, &st);
+	unsigned long long bytes = st.st_size ? (unsigned long long)st.st_size :
+				   probe_size(fd, opt, path);
+
 	close(fd);
 	if (!bytes || bytes % 8)
 		die("%s '%s': %llu bytes, not a whole number of 8-byte pfn entries", opt, path, bytes);
@@ -2306,6 +2644,25 @@ static void build_xarray(struct lru_model *m, struct xa_node *pool,
 
 /* ==== A build and its self-check ======================================== */
 
+/* A live replay: fault the memmap and LRU array in first, so the pages
+ * they take are scan's own before the flags are read, and find them. */
+static void find_own(struct lru_model *m, struct build *b, int nr)
+{
+	struct fault_job memmap = { &m->region[R_MEMMAP], m->nr_pages * m->desc_size };
+	struct fault_job array = { &m->region[R_ARRAY], m->nr_pages * sizeof(union lru_slot) };
+
+	if (b->fault) {
+		run_parallel(fault_part, &memmap, nr);
+		run_parallel(fault_part, &array, nr);
+		b->fault = 0;
+	}
+	b->own = calloc(m->nr_pages / 8 + 1, 1);
+	if (!b->own)
+		die("out of memory");
+	m->live = 1;
+	m->nr_own = own_pfns(b->pfn_start, m->nr_pages, b->own);
+}
+
 /* Build the model of seed; fault the memory in first if asked. */
 static void build_model(struct lru_model *m, const struct params *p,
 			uint64_t seed, int fault)
@@ -2316,19 +2673,23 @@ static void build_model(struct lru_model *m, const struct params *p,
 			   .replay = -1, .cgroup = -1, .memcg = p->layout.memcg,
 			   .pfn_start = p->layout.pfn_start };
 	struct rng rng;
+	struct stat st;
 
 	plan_layout(&lay, p);
 	if (p->layout.memmap_from)
-		b.replay = open_file("--memmap-from", p->layout.memmap_from);
+		b.replay = open_file("--memmap-from", p->layout.memmap_from, &st);
 	if (p->layout.memcg)
-		b.cgroup = open_file("--memcg-from", p->layout.memcg_from);
+		b.cgroup = open_file("--memcg-from", p->layout.memcg_from, &st);
 	b.chunk = calloc(nr_chunks(m), sizeof(*b.chunk));
 	if (!b.chunk)
 		die("out of memory");
+	if (b.replay >= 0 && is_live(b.replay))
+		find_own(m, &b, nr);
 	atomic_init(&b.next_chunk, 0);
 	run_parallel(layout_part, &b, nr);
 	gather_heads(&b);
 	free(b.chunk);
+	free(b.own);
 	if (b.replay >= 0)
 		close(b.replay);
 	if (b.cgroup >= 0)
@@ -2336,6 +2697,12 @@ static void build_model(struct lru_model *m, const struct params *p,
 	if (!m->nr_lru && p->layout.memcg)
 		die("--memcg %lu: no LRU folio of that memcg in pfns %lu to %lu", p->layout.memcg,
 		    p->layout.pfn_start, p->layout.pfn_start + m->nr_pages - 1);
+	if (!m->nr_lru && m->nr_others)
+		die("--memcg-share %g: none of the %lu LRU folios fell in the target memcg: raise --memcg-share or the size",
+		    p->layout.memcg_share, m->nr_others);
+	if (!m->nr_lru && p->layout.memmap_from)
+		die("--memmap-from '%s': no LRU page in pfns %lu to %lu: give a window with some (--pfns)",
+		    p->layout.memmap_from, p->layout.pfn_start, p->layout.pfn_start + m->nr_pages - 1);
 	if (!m->nr_lru)
 		die("the layout put no folio on the LRU: raise --lru-fraction or the size");
 	if (m->desc_size == MEMDESC_SIZE)
@@ -3017,7 +3384,7 @@ static void set_struct_page(struct params *p, const char *opt, const char *arg)
  * physical walk is always the baseline, first. */
 static void set_walks(struct params *p, const char *opt, const char *arg)
 {
-	char buf[256], *name, *save;
+	char buf[256], *name, *rest = buf;
 	int w, s;
 
 	if (strlen(arg) >= sizeof(buf))
@@ -3025,7 +3392,9 @@ static void set_walks(struct params *p, const char *opt, const char *arg)
 	strcpy(buf, arg);
 	p->run.walk[0] = 0;
 	p->run.nr_walks = 1;
-	for (name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+	while (*arg && (name = list_item(&rest))) {
+		if (!*name)
+			die_usage("%s '%s': an empty walk name: a comma too many", opt, arg);
 		for (w = 0; w < NR_WALKS; w++)
 			if (!strcmp(name, walks[w].name) || !strcmp(name, walks[w].label))
 				break;
@@ -3513,7 +3882,7 @@ static void check_params(const struct params *p)
 			die_usage("--original runs the 2023 protocol, which fixes what --%s sets: drop one",
 				  options[i].long_name);
 	for (i = 0; p->layout.memmap_from && i < ARRAY_SIZE(options); i++)
-		if (options[i].file_decides && knob_given(p, &options[i]))
+		if (options[i].file_decides && (p->given >> i & 1))	/* the one given */
 			die_usage("--memmap-from decides what --%s sets: drop one",
 				  options[i].long_name);
 	if (p->layout.memmap_from && p->size_opt)
@@ -4232,6 +4601,19 @@ static int original_round(struct lru_model *m, struct team *team,
 	return 1;
 }
 
+/* -vvv: check build b's links, and print its fingerprint. */
+static void check_build(const struct lru_model *m, const struct params *p, int b)
+{
+	struct lru_check c = check_lru(m);
+
+	if (!c.ok)
+		die("self-check failed: the LRU links of build %d are inconsistent", b);
+	fprintf(p->out.text, "LRU fingerprint %016llx (links checked)\n",
+		(unsigned long long)c.fingerprint);
+	fprintf(p->out.text, "LRU order: runs of pfn-adjacent folios %.2f long on average\n",
+		c.mean_run);
+}
+
 /* Build, time and check every model; returns the rounds taken. */
 static int measure(struct lru_model *m, struct team *team,
 		   const struct params *p, struct walk_stats *stats,
@@ -4241,21 +4623,17 @@ static int measure(struct lru_model *m, struct team *team,
 
 	for (s = 0; s < p->run.nr_walks; s++)
 		stats[s].reps = 1;
-	if (p->run.original)
-		return original_round(m, team, p, stats, last);
+	if (p->run.original) {
+		nr_rounds = original_round(m, team, p, stats, last);
+		if (p->out.verbose >= 3)	/* after: its walks time setup's caches */
+			check_build(m, p, 0);
+		return nr_rounds;
+	}
 	for (b = 0; b < p->run.builds; b++) {
 		if (b)
 			build_model(m, p, build_seed(p->layout.seed, b), 0);
-		if (p->out.verbose >= 3) {
-			struct lru_check c = check_lru(m);
-
-			if (!c.ok)
-				die("self-check failed: the LRU links of build %d are inconsistent", b);
-			fprintf(p->out.text, "LRU fingerprint %016llx (links checked)\n",
-				(unsigned long long)c.fingerprint);
-			fprintf(p->out.text, "LRU order: runs of pfn-adjacent folios %.2f long on average\n",
-				c.mean_run);
-		}
+		if (p->out.verbose >= 3)
+			check_build(m, p, b);
 		for (r = 0; r < rounds && nr_rounds < MAX_ROUNDS; r++) {
 			run_round(m, team, p, stats, nr_rounds++, last);
 			if (nr_rounds == 1 && !p->run.rounds)
@@ -4511,6 +4889,11 @@ static void print_replay(const struct lru_model *m, const struct params *p)
 			fprintf(p->out.text, " %d:%lu", k, by_order[k]);
 	fprintf(p->out.text, "; %lu free blocks (%lu pages); %lu other pages\n",
 		blocks, free, other - (free - blocks));
+	if (m->live && m->nr_own >= 0)
+		fprintf(p->out.text, "replayed: %ld of these pfns were scan's own memory (its memmap among them), replayed as free\n",
+			m->nr_own);
+	else if (m->live)
+		fprintf(p->out.text, "replayed: scan's own pages count as the machine's: /proc/self/pagemap gives no pfns\n");
 }
 
 static void print_model(const struct lru_model *m, const struct params *p)
@@ -4830,9 +5213,10 @@ static void print_results(const struct lru_model *m, const struct params *p,
 /* ==== Main ============================================================== */
 
 /*
- * Ctrl-C, Ctrl-\, a hangup or a kill during a long run: say so and leave
- * at once with the shell's status for the signal.  Nothing is left
- * behind: every mapping goes with the process, and scan writes no files.
+ * Ctrl-C, Ctrl-\, a hangup or a kill at any time, sizing a replay file
+ * included: say so and leave at once with the shell's status for the
+ * signal, and no core.  Nothing is left behind: every mapping goes with
+ * the process, and scan writes no files.
  */
 static void on_signal(int sig)
 {
@@ -4843,9 +5227,11 @@ static void on_signal(int sig)
 	_exit(128 + sig);
 }
 
+/* First thing in main; a parent may have blocked them, so unblock. */
 static void catch_signals(void)
 {
 	struct sigaction sa;
+	sigset_t set;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -4854,6 +5240,12 @@ static void catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);	/* the terminal went away */
 	sigaction(SIGQUIT, &sa, NULL);	/* Ctrl-\: no core dump wanted */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
 /* The command line into *p: defaults, options, the preset, the checks
@@ -4922,7 +5314,7 @@ static void report(const struct lru_model *m, const struct params *p,
 		   const struct walk_result *last, int nr_rounds)
 {
 	const struct output *out = &p->out;
-	struct reports r;
+	static struct reports r;	/* 2 KiB: off the small stack (see main) */
 	int i, s;
 
 	build_reports(&r, m, p, stats, nr_rounds);
@@ -4947,16 +5339,17 @@ static void report(const struct lru_model *m, const struct params *p,
 
 int main(int argc, char **argv)
 {
+	/* static, as they are big: scan runs on a 16 KiB stack (ulimit -s) */
 	static struct walk_stats stats[NR_WALKS_MAX];
-	struct walk_result last[NR_WALKS_MAX];
-	struct lru_model m;
-	struct params p;
-	struct team team;
+	static struct walk_result last[NR_WALKS_MAX];
+	static struct lru_model m;
+	static struct params p;
+	static struct team team;
 	int nr_rounds;
 
+	catch_signals();
 	read_params(&p, argc, argv);
 	check_fits(&p);			/* exit 1 before allocating */
-	catch_signals();
 	set_up(&m, &p);
 	start_team(&team, &m, &p);	/* setup used every CPU; now pin */
 	if (!p.run.original)	/* which walked right after setup */
