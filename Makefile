@@ -17,7 +17,7 @@ BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
 # The scripts, installed as scan-NAME; what they share goes to DATADIR/scan.
-SCRIPTS  = sweep plot report compare explain snapshot trace-lru vs-yardstick
+SCRIPTS  = sweep plot report compare explain snapshot trace-lru vs-yardstick results
 SHARED   = scan-env.sh lib.awk
 CLANG   ?= clang
 FUZZ_SECONDS ?= 60
