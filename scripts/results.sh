@@ -98,7 +98,7 @@ else
 		# 4x the LLC in 64-byte pages, in millions, rounded up; 10 at least
 		large=$(awk -v llc="$(field llc_bytes)" 'BEGIN {
 			c = int(4 * llc / 64 / 1e6 + 0.999999)
-			print c > 10 ? c : 10 }')
+			print (c > 10 ? c : 10) }')
 	fi
 	sweep_sizes=$(awk -v top="$large" 'BEGIN {
 		for (c = 1; c < top; c *= 2) printf "%g ", c
