@@ -223,7 +223,7 @@ EOF
 	if command -v lscpu >/dev/null 2>&1 || command -v getconf >/dev/null 2>&1; then
 		# shellcheck disable=SC2016
 		printf '\n`lscpu` and `getconf -a`, as they were:\n\n```\n'
-		lscpu 2>/dev/null | grep -E '^(Model name|CPU family|Model|Stepping|Hypervisor vendor|L[0-9].* cache):' || :
+		lscpu 2>/dev/null | grep -E '^(Vendor ID|Model name|CPU family|Model|Stepping|Hypervisor vendor|L[0-9].* cache):' || :
 		getconf -a 2>/dev/null | grep -E '^LEVEL[23]_CACHE_SIZE' || :
 		printf '```\n'
 	fi
