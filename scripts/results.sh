@@ -19,8 +19,8 @@
 #/   -c N     the large size instead (millions of pages, as scan's -c)
 #/   -n NOTE  a paragraph for the file, e.g. what else ran on the host
 #/   -q       quick, for tests: tiny sizes (0.01 and 0.02), -r 2 where
-#/            the protocol allows, no explain; the figures then measure
-#/            caches, and the file says so
+#/            the protocol allows, one process a block, no explain; the
+#/            figures then measure caches, and the file says so
 #/
 #/ Exit status: 0 done; 2 usage error; 1 a run failed (its message on
 #/ stderr, what was written so far left in DIR).  SCAN names the binary.
@@ -90,8 +90,11 @@ field() {
 }
 
 rounds=""	# -r for the runs that take it: the defaults' own choice
+runs=""		# report.sh's processes a block: its own default
 if [ "$quick" -eq 1 ]; then
 	small=0.01 large=${large:-0.02} sweep_sizes="0.01 0.02" rounds="-r 2"
+	# one process a block, where this report.sh runs several
+	! "$report" -h 2>&1 | grep -q -- '-n N' || runs="-n 1"
 else
 	small=10
 	if [ -z "$large" ]; then
@@ -126,7 +129,8 @@ block() {
 	title=$1
 	shift
 	say "$title: report.sh $*"
-	"$report" "$@" >"$tmp/block" || { say "report.sh $* failed"; exit 1; }
+	# shellcheck disable=SC2086 # $runs is empty or two words
+	"$report" $runs "$@" >"$tmp/block" || { say "report.sh $* failed"; exit 1; }
 	{
 		printf '### %s\n\n```\n' "$title"
 		cat "$tmp/block"

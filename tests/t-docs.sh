@@ -32,9 +32,44 @@ done
 ln -s "$tmp/bin/scan" "$work/scan"
 ln -s "$root/scripts" "$work/scripts"
 ln -s "$root/yardstick" "$work/yardstick"
+cp -R "$root/docs" "$work/docs"	# a copy: commands may write under docs/
 PATH=$tmp/bin:$PATH
 SCAN=$tmp/bin/scan
-export PATH SCAN
+HOME=$work	# ~/Mail in an example is the scratch directory's
+export PATH SCAN HOME
+
+# What the examples read that no example here makes (a snapshot, a
+# trace, mail, CSVs): small stand-ins.  snap/: 1024 pfns, each an
+# order-0 LRU page (KPF_LRU, bit 5) in memcg inode 1; lru.txt: a trace
+# of some of them.
+fixtures() {
+	mkdir -p "$work/snap" "$work/Mail/linux-mm/cur" "$work/Mail/linux-mm/new" \
+		"$work/Mail/linux-mm/tmp"
+	printf '\040\000\000\000\000\000\000\000' >"$work/snap/kpageflags"
+	printf '\001\000\000\000\000\000\000\000' >"$work/snap/kpagecgroup"
+	for f in kpageflags kpagecgroup; do
+		i=0
+		while [ $i -lt 10 ]; do	# 2^10 entries
+			cat "$work/snap/$f" "$work/snap/$f" >"$work/snap/$f.2"
+			mv "$work/snap/$f.2" "$work/snap/$f"
+			i=$((i + 1))
+		done
+	done
+	printf '0x%x\n' 40 41 42 7 8 9 >"$work/lru.txt"
+	(cd "$work" && for i in 1 2 3; do
+		./scan -c 0.01 -s "$i" --format=csv >"before$i.csv"
+		./scan -c 0.01 -s "$i" --thp=never --format=csv >"after$i.csv"
+	done
+	{ ./scan -c 0.01 --lru-fraction=0.5 --format=csv
+	  ./scan -c 0.01 --format=csv | sed 1d; } >knob.csv
+	{ printf 'From someone@example.org Thu Dec  4 00:00:00 2026\n'
+	  printf 'From: someone@example.org\nSubject: Re: physical scanning\n'
+	  printf 'Date: Thu, 4 Dec 2026 00:00:00 +0000\n\n'
+	  sh scripts/report.sh -c 0.01
+	  printf '\n'; } >thread.mbox
+	cp thread.mbox Mail/linux-mm/cur/1) 2>"$tmp/fixtures.err"
+}
+check "the stand-ins for snapshots, traces, mail and CSVs" fixtures
 
 # The commands, one a line: README's "$ " lines and its scripts table's
 # last column, then each man page's EXAMPLES lines, unescaped.
@@ -58,21 +93,32 @@ export PATH SCAN
 	done
 } | grep -E '^(sudo |make|cc |\./|scan|scripts/)' >"$tmp/commands"
 
-# tiny CMD: CMD at a tiny size: -c 0.01, -m 40M, -n 3 processes, a
-# sweep's sizes 0.01 0.02 ..., results.sh in its quick mode, make's
-# installs into the scratch directory and its other targets dry.
+# tiny CMD: CMD at a tiny size: -c 0.01 (given where scan, report or
+# explain would take the default), -m 40M, -n 2 processes (3 for
+# compare, its fewest for a verdict), a sweep's sizes 0.01 0.02 ...,
+# results.sh in its quick mode, make's installs into the scratch
+# directory and its other targets dry, cc a syntax check.
 tiny() {
 	printf '%s\n' "$1" | awk -v tmp="$tmp" -v root="$root" '{
-		k = 0
 		for (i = 1; i <= NF; i++) {
-			if ($(i - 1) == "-c" && $i ~ /^[0-9.]+$/) $i = "0.01"
-			else if ($(i - 1) == "-m") $i = "40M"
-			else if ($(i - 1) == "-n" && $i ~ /^[0-9]+$/) $i = "3"
-			else if (/sweep/ && $i ~ /^[0-9.]+$/ && $(i - 1) !~ /^-[srtn]$/)
-				$i = sprintf("%.2f", ++k / 100)
+			if ($i ~ /sweep/) k = 0	# each sweep sizes from 0.01
+			w = $i
+			end = sub(/;$/, "", w) ? ";" : ""	# "4;" ends a command
+			if ($(i - 1) == "-c" && w ~ /^[0-9.]+$/) $i = "0.01" end
+			else if ($(i - 1) == "-m") $i = "40M" end
+			else if ($(i - 1) == "-n" && w ~ /^[0-9]+$/)
+				$i = (/compare/ ? "3" : "2") end	# 3 for a verdict
+			else if (/sweep/ && w ~ /^[0-9.]+$/ && $(i - 1) !~ /^-[srtn]$/)
+				$i = sprintf("%.2f", ++k / 100) end
 			else if ($i ~ /^PREFIX=/) $i = "PREFIX=" tmp "/prefix"
 		}
 		if ($1 ~ /results/) $0 = $0 " -q"
+		# scan, report and explain without a size would take a million
+		# pages or more; a replayed file has a size of its own
+		if (($1 ~ /(^|\/)(scan|report|explain)(\.sh)?$/ ||
+		    $1 ~ /^scan-(report|explain)$/) &&
+		    $0 !~ / -[cm] / && $0 !~ /--memmap-from/)
+			$1 = $1 " -c 0.01"
 		if ($1 == "make") {
 			target = $2
 			$1 = "make -s -C " root
@@ -112,6 +158,42 @@ while IFS= read -r line; do
 		fi ;;
 	esac
 done <"$tmp/commands"
+
+# results.sh: the examples above wrote out/ in quick mode (the last one
+# there a single size, 3 blocks, or two sizes, 6); its Markdown holds
+# the report blocks in fences, each under its heading, a summary row
+# each, and collect.sh (where this tree has it) reads the blocks back.
+: >"$tmp/cmd"
+: >"$tmp/err"
+md=""
+for f in "$work"/out/*.md; do [ -r "$f" ] && md=$f; done
+check "results.sh: a Markdown file in out/" test -n "$md"
+blocks=$(grep -c '^### ' "$md")
+check "results.sh: 3 or 6 report blocks, each under its heading" \
+	test "$(grep -c '^Physical scan is .* faster than ListLRU$' "$md")" -eq "$blocks" \
+	-a \( "$blocks" -eq 3 -o "$blocks" -eq 6 \)
+check "results.sh: a summary row a block" \
+	test "$(grep -Ec '^\| (defaults|--original|--kernel-like), -c ' "$md")" -eq "$blocks"
+check "results.sh: the sweep's CSV beside it" \
+	test "$(csv_col "${md%.md}-sweep.csv" walk | grep -c physical)" -eq 2
+if [ -r scripts/collect.sh ]; then
+	# shellcheck disable=SC2016 # $1 is for the inner shell
+	check "results.sh: collect.sh reads its blocks back" \
+		sh -c 'sh scripts/collect.sh "$1" | grep -q -- "-c 0\.01"' sh "$md"
+else
+	skip "results.sh: collect.sh reads its blocks back" "no scripts/collect.sh here yet"
+fi
+
+# results_usage ARGS...: exit 2, one line on stderr, nothing on stdout.
+results_usage() {
+	sh scripts/results.sh "$@" >"$tmp/out" 2>"$tmp/err"
+	[ "$?" -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]
+}
+check "results.sh: no -o is a usage error" results_usage -q
+check "results.sh: -c abc is a usage error" results_usage -c abc -o "$tmp/r"
+check "results.sh: an unknown option is a usage error" results_usage -z -o "$tmp/r"
+check "results.sh: -o without a value is a usage error" results_usage -o
+check "results.sh -h: the usage" sh -c 'sh scripts/results.sh -h | grep -q "^usage: "'
 
 # Every relative link of the Markdown files, as FILE TARGET lines.
 links() {
