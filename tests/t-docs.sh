@@ -13,8 +13,9 @@ case $SCAN in /*) real=$SCAN ;; *) real=$root/$SCAN ;; esac
 # scripts/ and the yardstick, and on PATH scan and the scripts under
 # their installed names.  scan there is a wrapper that adds -r 2 unless
 # the command chose its rounds or the 2023 protocol (which refuses -r),
-# so a run at -c 0.01 takes milliseconds, not 64 rounds.
-work=$tmp/work
+# so a run at -c 0.01 takes milliseconds, not 64 rounds.  Each file's
+# commands get a copy of this directory of their own.
+work=$tmp/template
 mkdir -p "$work" "$tmp/bin"
 cat >"$tmp/bin/scan" <<EOF
 #!/bin/sh
@@ -35,8 +36,7 @@ ln -s "$root/yardstick" "$work/yardstick"
 cp -R "$root/docs" "$work/docs"	# a copy: commands may write under docs/
 PATH=$tmp/bin:$PATH
 SCAN=$tmp/bin/scan
-HOME=$work	# ~/Mail in an example is the scratch directory's
-export PATH SCAN HOME
+export PATH SCAN
 
 # What the examples read that no example here makes (a snapshot, a
 # trace, mail, CSVs): small stand-ins.  snap/: 1024 pfns, each an
@@ -71,27 +71,29 @@ fixtures() {
 }
 check "the stand-ins for snapshots, traces, mail and CSVs" fixtures
 
-# The commands, one a line: README's "$ " lines and its scripts table's
-# last column, then each man page's EXAMPLES lines, unescaped.
+# The commands, one a line after the file that shows them and a tab:
+# README's "$ " lines and its scripts table's last column, then each man
+# page's EXAMPLES lines, unescaped.
+tab=$(printf '\t')
 {
 	awk '
-	/^    \$ / { print substr($0, 7); next }
+	/^    \$ / { print "README.md\t" substr($0, 7); next }
 	/^\| script \| does \| example \|/ { table = 1; next }
 	table && /^\|/ {
 		n = split($0, cell, "|")
 		c = cell[n - 1]
 		if (match(c, /`[^`]*`/))
-			print substr(c, RSTART + 1, RLENGTH - 2)
+			print "README.md\t" substr(c, RSTART + 1, RLENGTH - 2)
 		next
 	}
 	{ table = 0 }' README.md
 	for page in scan.1 scripts/*.1; do
 		[ -r "$page" ] || continue
-		awk '/^\.SH/ { ex = $2 == "EXAMPLES"; next }
-		ex && !/^\./' "$page" |
-			sed 's/\\-/-/g; s/\\(aq/'"'"'/g; s/\\(dq/"/g; s/\\e/\\/g; s/^\$ //'
+		awk -v page="$page" '/^\.SH/ { ex = $2 == "EXAMPLES"; next }
+		ex && !/^\./ { print page "\t" $0 }' "$page" |
+			sed 's/\\-/-/g; s/\\(aq/'"'"'/g; s/\\(dq/"/g; s/\\e/\\/g'"; s/$tab\\$ /$tab/"
 	done
-} | grep -E '^(sudo |make|cc |\./|scan|scripts/)' >"$tmp/commands"
+} | grep -E "$tab(sudo |make|cc |\./|scan|scripts/)" >"$tmp/commands"
 
 # tiny CMD: CMD at a tiny size: -c 0.01 (given where scan, report or
 # explain would take the default), -m 40M, -n 2 processes (3 for
@@ -131,47 +133,96 @@ tiny() {
 	}'
 }
 
-# shown CMD: CMD ran, in the scratch directory, with the exit status
-# the documentation gives it.
+# shown CMD DIR: CMD ran in DIR with the exit status the documentation
+# gives it; its command and stderr are in DIR.cmd and DIR.err.
 shown() {
 	want=0
 	case $1 in *'# exit '[0-9]*) want=${1##*# exit } ;; esac
 	cmd=$(tiny "${1%%#*}")
-	echo "$cmd" >"$tmp/cmd"
-	(cd "$work" && sh -c "$cmd") >"$tmp/out" 2>"$tmp/err" </dev/null
+	echo "$cmd" >"$2.cmd"
+	(cd "$2" && HOME=$2 sh -c "$cmd") >"$2.out" 2>"$2.err" </dev/null
 	[ "$?" -eq "$want" ]
 }
 
-while IFS= read -r line; do
-	script=$(printf '%s\n' "$line" | sed -n 's|.*scripts/\([a-z-]*\)\.sh.*|\1|p')
-	case $line in
-	sudo*)
-		skip "doc: $line" "needs root (and a live trace or /proc/kpageflags)" ;;
-	*)
-		if [ -n "$script" ] && [ ! -r "scripts/$script.sh" ]; then
-			skip "doc: $line" "scripts/$script.sh is not in this tree yet"
-		elif [ "$script" = compare ] &&
+# group K FILE: FILE's commands in order (an example may read what the
+# one before wrote), in a copy of the scratch directory, $tmp/wK, each
+# a line "ok|fail|skip<tab>command<tab>why" in $tmp/rK (a failure's
+# command and stderr in $tmp/rK.N.cmd and .err).
+group() {
+	w=$tmp/w$1
+	cp -RP "$work" "$w"
+	: >"$tmp/r$1"
+	i=0
+	awk -F "$tab" -v f="$2" '$1 == f { sub(/^[^\t]*\t/, ""); print }' \
+		"$tmp/commands" | while IFS= read -r line; do
+		i=$((i + 1))
+		script=$(printf '%s\n' "$line" | sed -n 's|.*scripts/\([a-z-]*\)\.sh.*|\1|p')
+		why=""
+		case $line in
+		sudo*) why="needs root (and a live trace or /proc/kpageflags)" ;;
+		esac
+		if [ -z "$why" ] && [ -n "$script" ] && [ ! -r "scripts/$script.sh" ]; then
+			why="scripts/$script.sh is not in this tree yet"
+		elif [ -z "$why" ] && [ "$script" = compare ] &&
 			! sh scripts/compare.sh -h 2>&1 | grep -q -- '-n N'; then
-			skip "doc: $line" "this compare.sh predates -n N"
+			why="this compare.sh predates -n N"
+		fi
+		if [ -n "$why" ]; then
+			printf 'skip\t%s\t%s\n' "$line" "$why"
+		elif shown "$line" "$w"; then
+			printf 'ok\t%s\t\n' "$line"
 		else
-			check "doc: $line" shown "$line"
-		fi ;;
-	esac
-done <"$tmp/commands"
+			cp "$w.cmd" "$tmp/r$1.$i.cmd"
+			cp "$w.err" "$tmp/r$1.$i.err"
+			printf 'fail\t%s\t%s\n' "$line" "$i"
+		fi >>"$tmp/r$1"
+	done
+}
 
-# results.sh: the examples above wrote out/ in quick mode (the last one
-# there a single size, 3 blocks, or two sizes, 6); its Markdown holds
-# the report blocks in fences, each under its heading, a summary row
-# each, and collect.sh (where this tree has it) reads the blocks back.
+# Two lanes, one a CPU of a 2-CPU machine: the files in turn, README.md
+# first, then the man pages in order.
+files=$(cut -f 1 "$tmp/commands" | awk '!seen[$0]++')
+lane() {
+	k=0
+	for f in $files; do
+		k=$((k + 1))
+		[ $((k % 2)) -eq "$1" ] && group "$k" "$f"
+	done
+	return 0
+}
+lane 1 &
+lane 0
+wait
+
+# The records, as test lines, in the files' order.
+k=0
+for f in $files; do
+	k=$((k + 1))
+	while IFS="$tab" read -r status line why; do
+		case $status in
+		ok) check "doc: $line" true ;;
+		skip) skip "doc: $line" "$why" ;;
+		*)
+			cp "$tmp/r$k.$why.cmd" "$tmp/cmd"
+			cp "$tmp/r$k.$why.err" "$tmp/err"
+			check "doc: $line" false ;;
+		esac
+	done <"$tmp/r$k"
+done
+
+# results.sh: README's example wrote out/ in quick mode, at two sizes;
+# its Markdown holds six report blocks in fences, each under its
+# heading, a summary row each, and collect.sh (where this tree has it)
+# reads the blocks back.
 : >"$tmp/cmd"
 : >"$tmp/err"
 md=""
-for f in "$work"/out/*.md; do [ -r "$f" ] && md=$f; done
+for f in "$tmp"/w1/out/*.md; do [ -r "$f" ] && md=$f; done
 check "results.sh: a Markdown file in out/" test -n "$md"
 blocks=$(grep -c '^### ' "$md")
-check "results.sh: 3 or 6 report blocks, each under its heading" \
-	test "$(grep -c '^Physical scan is .* faster than ListLRU$' "$md")" -eq "$blocks" \
-	-a \( "$blocks" -eq 3 -o "$blocks" -eq 6 \)
+check "results.sh: six report blocks, each under its heading" \
+	test "$(grep -c '^Physical scan is .* faster than ListLRU$' "$md")" -eq 6 \
+	-a "$blocks" -eq 6
 check "results.sh: a summary row a block" \
 	test "$(grep -Ec '^\| (defaults|--original|--kernel-like), -c ' "$md")" -eq "$blocks"
 check "results.sh: the sweep's CSV beside it" \
