@@ -17,7 +17,7 @@ BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
 # The scripts, installed as scan-NAME; what they share goes to DATADIR/scan.
-SCRIPTS  = sweep plot report compare explain snapshot trace-lru vs-yardstick collect
+SCRIPTS  = sweep plot report compare explain snapshot trace-lru vs-yardstick collect results
 SHARED   = scan-env.sh lib.awk stats.awk
 # Data a script reads (collect.sh --with-2023), installed beside SHARED.
 DATA     = docs/thread-2023.txt

@@ -1,0 +1,290 @@
+#!/bin/sh
+# The documentation: every command README.md shows (its "$ " lines and
+# the scripts table's examples) and every line of a man page's EXAMPLES
+# runs at a tiny size and exits as shown (0, or the "# exit N" after
+# it); every relative link in README.md and docs/ resolves, anchors
+# included; README.md stays within 200 lines and 80 columns.
+. tests/lib.sh
+
+root=$(pwd)
+case $SCAN in /*) real=$SCAN ;; *) real=$root/$SCAN ;; esac
+
+# The commands run in a scratch directory holding what they name: scan,
+# scripts/ and the yardstick, and on PATH scan and the scripts under
+# their installed names.  scan there is a wrapper that adds -r 2 unless
+# the command chose its rounds or the 2023 protocol (which refuses -r),
+# so a run at -c 0.01 takes milliseconds, not 64 rounds.  Each file's
+# commands get a copy of this directory of their own.
+work=$tmp/template
+mkdir -p "$work" "$tmp/bin"
+cat >"$tmp/bin/scan" <<EOF
+#!/bin/sh
+for a in "\$@"; do
+	case \$a in -r* | --original) exec "$real" "\$@" ;; esac
+done
+exec "$real" "\$@" -r 2
+EOF
+chmod +x "$tmp/bin/scan"
+for s in scripts/*.sh; do
+	name=$(basename "$s" .sh)
+	printf '#!/bin/sh\nexec sh "%s" "$@"\n' "$root/$s" >"$tmp/bin/scan-$name"
+	chmod +x "$tmp/bin/scan-$name"
+done
+ln -s "$tmp/bin/scan" "$work/scan"
+ln -s "$root/scripts" "$work/scripts"
+ln -s "$root/yardstick" "$work/yardstick"
+cp -R "$root/docs" "$work/docs"	# a copy: commands may write under docs/
+PATH=$tmp/bin:$PATH
+SCAN=$tmp/bin/scan
+export PATH SCAN
+
+# What the examples read that no example here makes (a snapshot, a
+# trace, mail, CSVs): small stand-ins.  snap/: 1024 pfns, each an
+# order-0 LRU page (KPF_LRU, bit 5) in memcg inode 1; lru.txt: a trace
+# of some of them.
+fixtures() {
+	mkdir -p "$work/snap" "$work/Mail/linux-mm/cur" "$work/Mail/linux-mm/new" \
+		"$work/Mail/linux-mm/tmp"
+	printf '\040\000\000\000\000\000\000\000' >"$work/snap/kpageflags"
+	printf '\001\000\000\000\000\000\000\000' >"$work/snap/kpagecgroup"
+	for f in kpageflags kpagecgroup; do
+		i=0
+		while [ $i -lt 10 ]; do	# 2^10 entries
+			cat "$work/snap/$f" "$work/snap/$f" >"$work/snap/$f.2"
+			mv "$work/snap/$f.2" "$work/snap/$f"
+			i=$((i + 1))
+		done
+	done
+	printf '0x%x\n' 40 41 42 7 8 9 >"$work/lru.txt"
+	(cd "$work" && for i in 1 2 3; do
+		./scan -c 0.01 -s "$i" --format=csv >"before$i.csv"
+		./scan -c 0.01 -s "$i" --thp=never --format=csv >"after$i.csv"
+	done
+	{ ./scan -c 0.01 --lru-fraction=0.5 --format=csv
+	  ./scan -c 0.01 --format=csv | sed 1d; } >knob.csv
+	{ printf 'From someone@example.org Thu Dec  4 00:00:00 2026\n'
+	  printf 'From: someone@example.org\nSubject: Re: physical scanning\n'
+	  printf 'Date: Thu, 4 Dec 2026 00:00:00 +0000\n\n'
+	  sh scripts/report.sh -c 0.01
+	  printf '\n'; } >thread.mbox
+	cp thread.mbox Mail/linux-mm/cur/1) 2>"$tmp/fixtures.err"
+}
+check "the stand-ins for snapshots, traces, mail and CSVs" fixtures
+
+# The commands, one a line after the file that shows them and a tab:
+# README's "$ " lines and its scripts table's last column, then each man
+# page's EXAMPLES lines, unescaped.
+tab=$(printf '\t')
+{
+	awk '
+	/^    \$ / { print "README.md\t" substr($0, 7); next }
+	/^\| script \| does \| example \|/ { table = 1; next }
+	table && /^\|/ {
+		n = split($0, cell, "|")
+		c = cell[n - 1]
+		if (match(c, /`[^`]*`/))
+			print "README.md\t" substr(c, RSTART + 1, RLENGTH - 2)
+		next
+	}
+	{ table = 0 }' README.md
+	for page in scan.1 scripts/*.1; do
+		[ -r "$page" ] || continue
+		awk -v page="$page" '/^\.SH/ { ex = $2 == "EXAMPLES"; next }
+		ex && !/^\./ { print page "\t" $0 }' "$page" |
+			sed 's/\\-/-/g; s/\\(aq/'"'"'/g; s/\\(dq/"/g; s/\\e/\\/g'"; s/$tab\\$ /$tab/"
+	done
+} | grep -E "$tab(sudo |make|cc |\./|scan|scripts/)" >"$tmp/commands"
+
+# tiny CMD: CMD at a tiny size: -c 0.01 (given where scan, report or
+# explain would take the default), -m 40M, -n 2 processes (3 for
+# compare, its fewest for a verdict), a sweep's sizes 0.01 0.02 ...,
+# results.sh in its quick mode, make's installs into the scratch
+# directory and its other targets dry, cc a syntax check.
+tiny() {
+	printf '%s\n' "$1" | awk -v tmp="$tmp" -v root="$root" '{
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /sweep/) k = 0	# each sweep sizes from 0.01
+			w = $i
+			end = sub(/;$/, "", w) ? ";" : ""	# "4;" ends a command
+			if ($(i - 1) == "-c" && w ~ /^[0-9.]+$/) $i = "0.01" end
+			else if ($(i - 1) == "-m") $i = "40M" end
+			else if ($(i - 1) == "-n" && w ~ /^[0-9]+$/)
+				$i = (/compare/ ? "3" : "2") end	# 3 for a verdict
+			else if (/sweep/ && w ~ /^[0-9.]+$/ && $(i - 1) !~ /^-[srtn]$/)
+				$i = sprintf("%.2f", ++k / 100) end
+			else if ($i ~ /^PREFIX=/) $i = "PREFIX=" tmp "/prefix"
+		}
+		if ($1 ~ /results/) $0 = $0 " -q"
+		# scan, report and explain without a size would take a million
+		# pages or more; a replayed file has a size of its own
+		if (($1 ~ /(^|\/)(scan|report|explain)(\.sh)?$/ ||
+		    $1 ~ /^scan-(report|explain)$/) &&
+		    $0 !~ / -[cm] / && $0 !~ /--memmap-from/)
+			$1 = $1 " -c 0.01"
+		if ($1 == "make") {
+			target = $2
+			$1 = "make -s -C " root
+			if (target != "install" && target != "uninstall" &&
+			    target != "yardstick" && target !~ /^(|all|scan)$/)
+				$1 = $1 " -n"
+		}
+		if ($1 == "cc") $0 = "cc -fsyntax-only " root "/scan.c"
+		print
+	}'
+}
+
+# shown CMD DIR: CMD ran in DIR with the exit status the documentation
+# gives it; its command and stderr are in DIR.cmd and DIR.err.
+shown() {
+	want=0
+	case $1 in *'# exit '[0-9]*) want=${1##*# exit } ;; esac
+	cmd=$(tiny "${1%%#*}")
+	echo "$cmd" >"$2.cmd"
+	(cd "$2" && HOME=$2 sh -c "$cmd") >"$2.out" 2>"$2.err" </dev/null
+	[ "$?" -eq "$want" ]
+}
+
+# group K FILE: FILE's commands in order (an example may read what the
+# one before wrote), in a copy of the scratch directory, $tmp/wK, each
+# a line "ok|fail|skip<tab>command<tab>why" in $tmp/rK (a failure's
+# command and stderr in $tmp/rK.N.cmd and .err).
+group() {
+	w=$tmp/w$1
+	cp -RP "$work" "$w"
+	: >"$tmp/r$1"
+	i=0
+	awk -F "$tab" -v f="$2" '$1 == f { sub(/^[^\t]*\t/, ""); print }' \
+		"$tmp/commands" | while IFS= read -r line; do
+		i=$((i + 1))
+		script=$(printf '%s\n' "$line" | sed -n 's|.*scripts/\([a-z-]*\)\.sh.*|\1|p')
+		why=""
+		case $line in
+		sudo*) why="needs root (and a live trace or /proc/kpageflags)" ;;
+		esac
+		if [ -z "$why" ] && [ -n "$script" ] && [ ! -r "scripts/$script.sh" ]; then
+			why="scripts/$script.sh is not in this tree yet"
+		elif [ -z "$why" ] && [ "$script" = compare ] &&
+			! sh scripts/compare.sh -h 2>&1 | grep -q -- '-n N'; then
+			why="this compare.sh predates -n N"
+		fi
+		if [ -n "$why" ]; then
+			printf 'skip\t%s\t%s\n' "$line" "$why"
+		elif shown "$line" "$w"; then
+			printf 'ok\t%s\t\n' "$line"
+		else
+			cp "$w.cmd" "$tmp/r$1.$i.cmd"
+			cp "$w.err" "$tmp/r$1.$i.err"
+			printf 'fail\t%s\t%s\n' "$line" "$i"
+		fi >>"$tmp/r$1"
+	done
+}
+
+# Two lanes, one a CPU of a 2-CPU machine: the files in turn, README.md
+# first, then the man pages in order.
+files=$(cut -f 1 "$tmp/commands" | awk '!seen[$0]++')
+lane() {
+	k=0
+	for f in $files; do
+		k=$((k + 1))
+		[ $((k % 2)) -eq "$1" ] && group "$k" "$f"
+	done
+	return 0
+}
+lane 1 &
+lane 0
+wait
+
+# The records, as test lines, in the files' order.
+k=0
+for f in $files; do
+	k=$((k + 1))
+	while IFS="$tab" read -r status line why; do
+		case $status in
+		ok) check "doc: $line" true ;;
+		skip) skip "doc: $line" "$why" ;;
+		*)
+			cp "$tmp/r$k.$why.cmd" "$tmp/cmd"
+			cp "$tmp/r$k.$why.err" "$tmp/err"
+			check "doc: $line" false ;;
+		esac
+	done <"$tmp/r$k"
+done
+
+# results.sh: README's example wrote out/ in quick mode, at two sizes;
+# its Markdown holds six report blocks in fences, each under its
+# heading, a summary row each, and collect.sh (where this tree has it)
+# reads the blocks back.
+: >"$tmp/cmd"
+: >"$tmp/err"
+md=""
+for f in "$tmp"/w1/out/*.md; do [ -r "$f" ] && md=$f; done
+check "results.sh: a Markdown file in out/" test -n "$md"
+blocks=$(grep -c '^### ' "$md")
+check "results.sh: six report blocks, each under its heading" \
+	test "$(grep -c '^Physical scan is .* faster than ListLRU$' "$md")" -eq 6 \
+	-a "$blocks" -eq 6
+check "results.sh: a summary row a block" \
+	test "$(grep -Ec '^\| (defaults|--original|--kernel-like), -c ' "$md")" -eq "$blocks"
+check "results.sh: the sweep's CSV beside it" \
+	test "$(csv_col "${md%.md}-sweep.csv" walk | grep -c physical)" -eq 2
+if [ -r scripts/collect.sh ]; then
+	# shellcheck disable=SC2016 # $1 is for the inner shell
+	check "results.sh: collect.sh reads its blocks back" \
+		sh -c 'sh scripts/collect.sh "$1" | grep -q -- "-c 0\.01"' sh "$md"
+else
+	skip "results.sh: collect.sh reads its blocks back" "no scripts/collect.sh here yet"
+fi
+
+# results_usage ARGS...: exit 2, one line on stderr, nothing on stdout.
+results_usage() {
+	sh scripts/results.sh "$@" >"$tmp/out" 2>"$tmp/err"
+	[ "$?" -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]
+}
+check "results.sh: no -o is a usage error" results_usage -q
+check "results.sh: -c abc is a usage error" results_usage -c abc -o "$tmp/r"
+check "results.sh: an unknown option is a usage error" results_usage -z -o "$tmp/r"
+check "results.sh: -o without a value is a usage error" results_usage -o
+check "results.sh -h: the usage" sh -c 'sh scripts/results.sh -h | grep -q "^usage: "'
+
+# Every relative link of the Markdown files, as FILE TARGET lines.
+links() {
+	for md in README.md docs/*.md docs/results/*.md; do
+		[ -r "$md" ] || continue
+		grep -o '](\([^)]*\))' "$md" | sed 's/^](//; s/)$//' |
+			grep -Ev '^(https?|mailto):' | sed "s|^|$md |"
+	done
+}
+
+# slugs FILE: the anchors a Markdown file's headings make, GitHub's way.
+slugs() {
+	awk '/^#+ / {
+		s = tolower($0); sub(/^#+ /, "", s)
+		gsub(/[^a-z0-9 _-]/, "", s); gsub(/ /, "-", s); print s }' "$1"
+}
+
+# resolves FILE TARGET: TARGET, relative to FILE, exists, and so does
+# its #anchor in a Markdown target.
+resolves() {
+	path=${2%%#*}
+	case $path in
+	"") path=$1 ;;
+	*) path=$(dirname "$1")/$path ;;
+	esac
+	[ -e "$path" ] || return 1
+	case $2 in
+	*#*) case $path in *.md) slugs "$path" | grep -Fqx -- "${2#*#}" ;; esac ;;
+	esac
+}
+
+# a failing link check shows no command's stderr
+: >"$tmp/cmd"
+: >"$tmp/err"
+links >"$tmp/links"
+check "the docs have relative links to check" test -s "$tmp/links"
+while read -r file target; do
+	check "link in $file: $target" resolves "$file" "$target"
+done <"$tmp/links"
+
+check "README.md is at most 200 lines" test "$(wc -l <README.md)" -le 200
+check "README.md has no line over 80 columns" \
+	sh -c '! LC_ALL=C awk "length > 80" README.md | grep -q .'
