@@ -319,7 +319,7 @@ fi
 # the options of -h's synopsis, each with a .TP entry (.B \-v or .BI \-n " N")
 scripts/compare.sh -h | sed -n 's/^usage://p; s/^       //p' | tr ' ' '\n' |
 	sed -n 's/^\[\{0,1\}\(-[a-z]\)\]\{0,1\}$/\1/p' | sort -u >"$tmp/h-opts"
-awk 'prev == ".TP" && /^\.BI? \\-[a-z]/ { print substr($2, 2, 2) } { prev = $0 }' \
+awk 'prev == ".TP" && /^\.B[IR]? \\-[a-z]/ { print substr($2, 2, 2) } { prev = $0 }' \
 	scripts/scan-compare.1 | sort -u >"$tmp/man-opts"
 check "scan-compare.1: an entry for every option of -h" \
 	sh -c "[ -s '$tmp/h-opts' ] && cmp -s '$tmp/h-opts' '$tmp/man-opts'"
