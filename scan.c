@@ -402,6 +402,7 @@ struct lru_model {
 	int clflushopt;		/* the CPU has it: evict() uses it */
 	struct region region[NR_REGIONS]; /* backing of all of it */
 	double bound_ns[NR_BOUNDS]; /* this core's limits (calibrate()) */
+	char **bound_lines;	/* the lines the random bounds read */
 	double calibrate_s;	/* what measuring them cost */
 };
 
@@ -3817,10 +3818,10 @@ static void evict(const struct lru_model *m)
  *           (ListLRU's): each address waits for the load before it;
  *   random  independent loads at the same addresses (the pointer walks').
  *
- * The random lines spread over the largest power of two of lines the
- * memmap holds (at least half of it), none read twice (bound_line()).
+ * The random bounds read lines drawn before timing, in an array, as
+ * ArrayLRU reads its pointers (see draw_bound_lines()).
  */
-#define BOUND_REPS	3	/* the stream is as long as a physical walk */
+#define BOUND_REPS	5	/* the stream is as long as a physical walk */
 #define BOUND_WARN	0.15	/* slower than the bound by more: a warning */
 #define BOUND_LOADS	(1UL << 19)
 #define BOUND_STEPS	(1UL << 16)	/* dependent misses: ~10 ms */
@@ -3833,15 +3834,26 @@ static const char *const bound_names[] = {
 	[BOUND_RANDOM] = "independent random loads"
 };
 
-/* The k-th line of a random bound: a Weyl sequence, k times an odd
- * number (one-to-one on [0, mask]).  Consecutive lines lie about 0.62
- * of the span apart, pages apart, where no prefetcher follows (they stay
- * inside a 4 KiB page), and the loop costs one multiply per load: a
- * costlier scramble (two rounds of multiply and xorshift) put the bound
- * 20-40% above ArrayLRU's own time on a Xeon. */
-static inline unsigned long bound_line(uint64_t k, uint64_t mask)
+/*
+ * The lines the random bounds read: distinct, scattered over the whole
+ * memmap as an LRU order is, drawn before timing into m->bound_lines and
+ * read from there as ArrayLRU reads its pointers, so that each loop holds
+ * its walk's loads and no more.  A Weyl sequence computed in the loop (k
+ * times an odd number, over a power-of-two part of the memmap) set every
+ * address a fixed stride from the last and left up to half the memmap
+ * out; held to it, ListLRU ran at 0.88x its chase on a Xeon and ArrayLRU
+ * at 0.74-0.84x its random loads on an AMD EPYC.
+ *
+ * scramble() is a bijection of [0, 2^bits): multiplying by an odd
+ * number and xor-shifting right are each one-to-one there.  Walking its
+ * cycle until a value falls below nr keeps it one-to-one on [0, nr).
+ */
+static uint64_t scramble(uint64_t x, uint64_t mask, int shift)
 {
-	return (k * 0x9e3779b97f4a7c15ULL) & mask;
+	x = (x * 0x9e3779b97f4a7c15ULL) & mask;
+	x ^= x >> shift;
+	x = (x * 0xbf58476d1ce4e5b9ULL) & mask;
+	return x ^ (x >> shift);
 }
 
 static unsigned long memmap_lines(const struct lru_model *m)
@@ -3849,19 +3861,40 @@ static unsigned long memmap_lines(const struct lru_model *m)
 	return m->nr_pages * m->desc_size / 64;
 }
 
-/* The power-of-two span of lines the random bounds spread over. */
-static uint64_t random_mask(const struct lru_model *m)
-{
-	uint64_t span = 1;
-
-	while (span * 2 <= memmap_lines(m))
-		span *= 2;
-	return span - 1;
-}
-
 static unsigned long at_most(unsigned long n, unsigned long cap)
 {
 	return n < cap ? n : cap;
+}
+
+static unsigned long bound_loads(const struct lru_model *m, enum bound b)
+{
+	return at_most(memmap_lines(m), b == BOUND_CHASE ? BOUND_STEPS : BOUND_LOADS);
+}
+
+/* The first bound_loads() lines of scramble()'s order, as addresses. */
+static void draw_bound_lines(struct lru_model *m)
+{
+	unsigned long nr = memmap_lines(m), k, n = bound_loads(m, BOUND_RANDOM);
+	uint64_t mask = 1, x;
+	int bits = 1;
+
+	m->bound_lines = NULL;
+	if (!n)			/* under one line: nothing to read */
+		return;
+	while (mask < nr - 1) {
+		mask = mask << 1 | 1;
+		bits++;
+	}
+	m->bound_lines = malloc(n * sizeof(*m->bound_lines));
+	if (!m->bound_lines)
+		die("out of memory for the calibration's %lu lines", n);
+	for (k = 0; k < n; k++) {
+		x = k;
+		do
+			x = scramble(x, mask, (bits + 1) / 2);
+		while (x >= nr);
+		m->bound_lines[k] = m->descs + x * 64;
+	}
 }
 
 static NOINLINE struct walk_result bound_stream(const struct lru_model *m,
@@ -3884,15 +3917,13 @@ static NOINLINE struct walk_result bound_chase(const struct lru_model *m,
 					       int share)
 {
 	unsigned long sum = 0, dep = 0, zero = bound_zero, start, k, end;
-	char *descs = m->descs;
-	uint64_t mask = random_mask(m);
+	char *const *line = m->bound_lines;
 
-	split(at_most(mask + 1, BOUND_STEPS), share, m->nr_shares, &start, &end);
+	split(bound_loads(m, BOUND_CHASE), share, m->nr_shares, &start, &end);
 	for (k = start; k < end; k++) {
 		/* dep is always 0, but the compiler and the CPU must wait
 		 * for the load to know it */
-		unsigned long w = *(unsigned long *)(descs + dep +
-						     bound_line(k, mask) * 64);
+		unsigned long w = *(unsigned long *)(line[k] + dep);
 
 		sum += w;
 		dep = w & zero;
@@ -3904,13 +3935,11 @@ static NOINLINE struct walk_result bound_random(const struct lru_model *m,
 						int share)
 {
 	unsigned long sum = 0, start, k, end;
-	char *descs = m->descs;
-	uint64_t mask = random_mask(m);
+	char *const *line = m->bound_lines;
 
-	split(at_most(mask + 1, BOUND_LOADS), share, m->nr_shares, &start, &end);
+	split(bound_loads(m, BOUND_RANDOM), share, m->nr_shares, &start, &end);
 	for (k = start; k < end; k++) {
-		unsigned long *word = (unsigned long *)(descs +
-							bound_line(k, mask) * 64);
+		unsigned long *word = (unsigned long *)line[k];
 
 		OPAQUE(word);
 		sum += *word;
@@ -3927,16 +3956,15 @@ static struct walk_result (*const bound_fn[NR_BOUNDS])(const struct lru_model *m
  * times the lines a random bound reads. */
 static void flush_bound(const struct lru_model *m, enum bound b)
 {
-	uint64_t mask = random_mask(m), k, n;
+	unsigned long k, n = bound_loads(m, b);
 
 	if (b == BOUND_STREAM) {
 		flush_range(m->descs, memmap_lines(m) * 64, m->clflushopt);
 		return;
 	}
-	n = at_most(mask + 1, b == BOUND_CHASE ? BOUND_STEPS : BOUND_LOADS);
 	for (k = 0; k < n; k++)
-		flush_line(m->descs + bound_line(k, mask) * 64, m->clflushopt);
-	flush_fence(m->clflushopt);
+		flush_line(m->bound_lines[k], m->clflushopt);
+	flush_range(m->bound_lines, n * sizeof(*m->bound_lines), m->clflushopt);
 }
 
 /* Measure every bound into m->bound_ns: ns per page for the stream
@@ -3947,6 +3975,7 @@ static void calibrate(struct lru_model *m, struct team *team, enum cache_mode ca
 	unsigned long loads[NR_BOUNDS] = { 0 };
 	int b, rep;
 
+	draw_bound_lines(m);
 	for (rep = 0; rep < BOUND_REPS; rep++)	/* interleaved, as the rounds */
 		for (b = 0; b < NR_BOUNDS; b++) {
 			if (cache == CACHE_COLD)
@@ -3962,6 +3991,8 @@ static void calibrate(struct lru_model *m, struct team *team, enum cache_mode ca
 		if (b == BOUND_STREAM)
 			m->bound_ns[b] *= m->desc_size / 64.0;
 	}
+	free(m->bound_lines);
+	m->bound_lines = NULL;
 	m->calibrate_s = now() - start;
 }
 
