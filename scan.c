@@ -4824,27 +4824,64 @@ static void warn_off_bound(const struct reports *r)
 	}
 }
 
+/* x rounded up to two significant digits: advice, not a measurement. */
+static double round_up_2(double x)
+{
+	double scale = 1, n;
+
+	while (x / scale >= 100)
+		scale *= 10;
+	while (x / scale < 10)
+		scale /= 10;
+	n = (double)(unsigned long long)(x / scale);
+	return (n < x / scale ? n + 1 : n) * scale;
+}
+
+/*
+ * The memmap under LLC_FACTOR times the last-level cache: say the size
+ * that clears it, in the option that set the size, and where the LLC
+ * figure came from (sysfs and getconf can differ tenfold).  A replayed
+ * memmap is as large as its file: no option makes it larger.
+ */
+static void warn_cache_sized(const struct lru_model *m, const struct params *p,
+			     const struct machine *mc, double bytes)
+{
+	double pages = LLC_FACTOR * mc->llc / (bytes / m->nr_pages);
+	double gib = pages * SIM_PAGE_SIZE / (1 << 30);
+	char b1[32], b2[32], fix[64];
+
+	if (p->layout.memmap_from)
+		snprintf(fix, sizeof(fix), "the ratios are cache-bound for this file");
+	else if (!strcmp(p->size_opt, "-m") && gib >= 1)
+		snprintf(fix, sizeof(fix), "the ratios measure caches; use -m %.0fG", round_up_2(gib));
+	else if (!strcmp(p->size_opt, "-m"))
+		snprintf(fix, sizeof(fix), "the ratios measure caches; use -m %.0fM", round_up_2(gib * 1024));
+	else
+		snprintf(fix, sizeof(fix), "the ratios measure caches; use -c %g", round_up_2(pages / PAGES_PER_COUNT));
+	warn("memmap %s < %.0fx LLC %s (%s): %s", human(bytes, b1, 32), LLC_FACTOR,
+	     human(mc->llc, b2, 32), mc->llc_from, fix);
+}
+
 /* Say on stderr, with the remedy, when a printed figure cannot be trusted. */
 static void warn_untrusted(const struct lru_model *m, const struct params *p,
 			   const struct machine *mc, const struct reports *r)
 {
 	double tick = clock_tick();
 	double bytes = m->region[R_MEMMAP].used + m->region[R_FOLIOS].used;
-	char b1[32], b2[32];
 	int s;
 
 	for (s = 0; s < r->nr; s++)
 		if (r->walk[s].time.median < MIN_TICKS * tick)
-			warn("%s walk: %.3g s, under %.0f ticks of the clock; use a larger -c",
-			     r->walk[s].walk->label, r->walk[s].time.median, MIN_TICKS);
+			warn("%s walk: %.3g s, under %.0f ticks of the clock%s",
+			     r->walk[s].walk->label, r->walk[s].time.median, MIN_TICKS,
+			     p->layout.memmap_from ? ": this file is too small to time" : "; use a larger -c");
 	for (s = 0; s < r->nr; s++)
 		if (r->walk[s].st->disturbed)
 			warn("%s: %d of %d walks lost over %.0f%% to other work even when retimed: not clean",
 			     r->walk[s].walk->label, r->walk[s].st->disturbed,
 			     r->walk[s].st->nr_samples, 100 * LOST_SHARE);
 	if (mc->llc > 0 && bytes < LLC_FACTOR * mc->llc)
-		warn("memmap %s < %.0fx LLC %s: the ratios measure caches; use a larger -c",
-		     human(bytes, b1, 32), LLC_FACTOR, human(mc->llc, b2, 32));
+		warn_cache_sized(m, p, mc, bytes);
 	else if (plain_knobs(p))
 		warn_off_bound(r);
 	for (s = 1; s < r->nr && r->rounds > 1; s++) {

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Machine identity in every output (CSV, JSON, -v's machine line) and
-# the hosts it tells apart.  Hosts are
+# Machine identity in every output (CSV, JSON, -v's machine line), the
+# hosts it tells apart, and the cache-sized warning's advice.  Hosts are
 # faked with SCAN_MACHINE_ROOT (scan then reads /proc and /sys under it
 # and leaves CPUID and getconf out).  Tiny sizes; no speed is asserted.
 . tests/lib.sh
@@ -125,10 +125,15 @@ check "fake host: its files' identity" \
 	sh -c "[ '$(field cpu_vendor),$(field cpu_family),$(field cpu_model),$(field cpu_stepping)' = 'GenuineIntel,6,167,1' ] &&
 	       [ '$(field llc_bytes),$(field llc_from),$(field l2_bytes),$(field l2_from)' = '110100480,sysfs,2097152,sysfs' ] &&
 	       [ '$(field numa_nodes),$(field hypervisor),$(field cpu)' = '2,unknown,Intel(R) Xeon(R) Processor' ]"
+check "fake host: the warning sizes -c from its LLC and says where it came from" \
+	err_has '^scan: warning: memmap .* < 4x LLC 105\.0 MiB \(sysfs\): the ratios measure caches; use -c 6\.9$'
 SCAN_MACHINE_ROOT=$tmp/large run -c 0.01 -r 1 --format=csv
 large=$(field host_id)
 check "fake hosts: 105 MiB and 480 MiB of L3, two host ids" \
 	sh -c "[ -n '$small' ] && [ -n '$large' ] && [ '$small' != '$large' ]"
+check "fake host: a 480 MiB L3 takes -c 32" err_has 'LLC 480\.0 MiB \(sysfs\): the ratios measure caches; use -c 32$'
+SCAN_MACHINE_ROOT=$tmp/large run -m 40M -r 1
+check "-m: the advice in -m" err_has 'the ratios measure caches; use -m 120G$'
 SCAN_MACHINE_ROOT=$tmp/small run -c 0.01 -r 1 --format=csv
 check "fake host: the same files, the same host id" same "$(field host_id)" "$small"
 
@@ -147,5 +152,27 @@ SCAN_MACHINE_ROOT=$tmp/arm run -c 0.01 -r 1 --format=csv
 check "arm64: implementer, variant, part, revision" \
 	sh -c "[ '$(field cpu_vendor),$(field cpu_family),$(field cpu_model),$(field cpu_stepping),$(field hypervisor)' = '0x41,1,3340,1,none' ]"
 check "arm64: a model name unknown" same "$(field cpu)" unknown
+
+# A replay cannot grow: the warning says so, and advises no -c.
+i=0
+while [ $i -lt 1024 ]; do
+	printf '\040\000\000\000\000\000\000\000'
+	i=$((i + 1))
+done >"$tmp/kpageflags"
+fake_host "$tmp/replay" 32768K
+SCAN_MACHINE_ROOT=$tmp/replay run -r 1 --memmap-from="$tmp/kpageflags"
+check "replay: exit 0" [ "$rc" -eq 0 ]
+check "replay: the warning says the file is cache-bound" \
+	err_has '^scan: warning: memmap .* < 4x LLC 32\.0 MiB \(sysfs\): the ratios are cache-bound for this file$'
+check "replay: no -c advised" sh -c "! grep -q -- ' -c' '$tmp/err'"
+
+# this host, as scan sees it: -c 0.01 is always cache-sized where an LLC is known
+run -c 0.01 -r 1
+if [ -n "$llc" ] && [ "$llc" -gt 0 ]; then
+	check "this host: the warning gives a -c and the LLC's source" \
+		err_has 'LLC [0-9.]+ [KMG]iB \((sysfs|cpuid|getconf)\): the ratios measure caches; use -c [0-9.]+$'
+else
+	skip "this host: the warning gives a -c" "scan saw no last-level cache size"
+fi
 
 echo "$n checks"
