@@ -55,6 +55,9 @@ fuzz-options: tests/fuzz-options.c scan.c
 yardstick: docs/yardstick.c
 	$(CC) $(CPPFLAGS) -O2 $(LDFLAGS) -o $@ docs/yardstick.c $(LDLIBS)
 
+limits: docs/limits.c	# this host's limits measured apart from scan: ./limits -c 10
+	$(CC) $(CPPFLAGS) $(STD) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ docs/limits.c $(LDLIBS)
+
 run: scan
 	./scan
 

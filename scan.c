@@ -77,6 +77,10 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#include <cpuid.h>		/* vendor, family, caches; see read_machine() */
+#define SCAN_CPUID
+#endif
 
 /* The Linux-only parts (CPU affinity, /proc, smaps, THP and populate
  * hints) sit behind SCAN_LINUX, each with a portable fallback;
@@ -406,6 +410,7 @@ struct lru_model {
 	int clflushopt;		/* the CPU has it: evict() uses it */
 	struct region region[NR_REGIONS]; /* backing of all of it */
 	double bound_ns[NR_BOUNDS]; /* this core's limits (calibrate()) */
+	char **bound_lines;	/* the lines the chase bound reads */
 	double calibrate_s;	/* what measuring them cost */
 };
 
@@ -1303,85 +1308,432 @@ static int has_clflushopt(void)
 }
 #endif
 
-/* The size of the highest cache level sysfs lists for CPU 0 ("32768K"),
- * where the C library does not say (glibc on arm64); 0 if none. */
-static double sysfs_llc(void)
-{
-	char path[96], text[32];
-	double size = 0;
-	int i, level, top = 0;
-	FILE *f;
-
-	for (i = 0; i < 16; i++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
-		if (!(f = fopen(path, "r")))
-			break;
-		if (fscanf(f, "%d", &level) != 1)
-			level = 0;
-		fclose(f);
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-		if (level <= top || !(f = fopen(path, "r")))
-			continue;
-		if (fgets(text, sizeof(text), f)) {
-			size = atof(text) * (strchr(text, 'M') ? 1 << 20 : strchr(text, 'K') ? 1 << 10 : 1);
-			top = level;
-		}
-		fclose(f);
-	}
-	return size;
-}
-
-/* Last-level cache size in bytes, as the system reports it; 0 if unknown. */
-static double llc_size(void)
-{
-#ifdef _SC_LEVEL3_CACHE_SIZE
-	long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-
-	if (l3 > 0)
-		return l3;
-#endif
-#ifdef _SC_LEVEL2_CACHE_SIZE
-	if (sysconf(_SC_LEVEL2_CACHE_SIZE) > 0)
-		return sysconf(_SC_LEVEL2_CACHE_SIZE);
-#endif
-	return sysfs_llc();
-}
-
-/* What the run was on. */
+/*
+ * What the run was on: enough to tell two hosts apart in a pasted
+ * result (two KVM guests both "Intel Xeon, family 6 model 167" differed
+ * only in their L3, 105 MiB against 480 MiB, and read 23-25x against
+ * 48-55x), and where each figure came from.
+ *
+ *   vendor, family, model, stepping: CPUID leaves 0 and 1 on x86, else
+ *       /proc/cpuinfo (arm64: the implementer, variant, part, revision);
+ *   hypervisor: CPUID leaf 0x40000000's signature, /sys/hypervisor/type,
+ *       then cpuinfo's hypervisor flag ("unknown": one, but whose?);
+ *   caches: sysfs, then CPUID, then getconf, each size from the first
+ *       that has it.  sysfs is the kernel's cacheinfo, which lscpu
+ *       prints, built from CPUID leaf 4 (Intel) or 0x8000001D (AMD) or
+ *       the firmware's tables (arm64), for one CPU's view.  getconf is
+ *       the C library's guess: glibc reads AMD's leaf 0x80000006, the
+ *       whole package's L3 (320 MiB on an AMD EPYC VM whose core reaches
+ *       the 32 MiB its CCX holds, as sysfs and 0x8000001D say).
+ *
+ * SCAN_MACHINE_ROOT=DIR reads the /proc and /sys files below under DIR
+ * and leaves CPUID and getconf out: the tests fake hosts with it.
+ */
 struct machine {
 	char cpu[128];		/* model name, as /proc/cpuinfo says */
+	char vendor[32];	/* CPUID's vendor id; arm64: the implementer */
+	int family, model, stepping; /* < 0: unknown */
+	char hypervisor[32];	/* its vendor, "unknown" or "none" */
 	long cpus;		/* online CPUs */
+	int numa_nodes;		/* online, 1 where sysfs does not say */
 	double memory;		/* bytes of RAM */
 	char kernel[200];	/* uname: system, release, machine */
 	char thp[32];		/* the system's THP policy, or unknown */
-	double llc;		/* bytes of last-level cache, 0 if unknown */
+	double l2, llc;		/* bytes of L2 (per core) and LLC, 0 if unknown */
+	const char *l2_from, *llc_from; /* sysfs, cpuid, getconf or none */
+	double stream_ns, chase_ns; /* this run's limits, 0: not measured */
+	char host_id[9];	/* a hash of the fields above but the limits */
 };
 
+/* A machine file's path, under SCAN_MACHINE_ROOT when that is set. */
+static const char *machine_file(const char *path, char *buf, size_t len)
+{
+	const char *root = getenv("SCAN_MACHINE_ROOT");
+
+	snprintf(buf, len, "%s%s", root ? root : "", path);
+	return buf;
+}
+
+static int faked_machine(void)
+{
+	return getenv("SCAN_MACHINE_ROOT") != NULL;
+}
+
+/* Room for a machine file's path: the root is a test's temporary
+ * directory.  Small, as every buffer here: scan runs in a 32 KiB stack. */
+#define MACHINE_PATH	512
+
+/* The first line of a machine file (after the root), without its newline. */
+static int machine_line(const char *path, char *out, size_t len)
+{
+	char file[MACHINE_PATH];
+	FILE *f = fopen(machine_file(path, file, sizeof(file)), "r");
+	int found = f && fgets(out, len, f);
+
+	if (f)
+		fclose(f);
+	if (found)
+		out[strcspn(out, "\n")] = 0;
+	return found;
+}
+
+/*
+ * /proc/cpuinfo's first value for exactly key (so "model" is not "model
+ * name"), on the heap (a flags line runs to 2 KiB); NULL if none.  The
+ * caller frees it.
+ */
+static char *cpuinfo_value(const char *key)
+{
+	char file[MACHINE_PATH], *line = NULL, *v = NULL;
+	size_t n = strlen(key), room = 0;
+	FILE *f = fopen(machine_file("/proc/cpuinfo", file, sizeof(file)), "r");
+
+	while (f && !v && getline(&line, &room, f) > 0) {
+		if (strncmp(line, key, n) || line[n + strspn(line + n, " \t")] != ':')
+			continue;
+		for (v = strchr(line, ':') + 1; *v == ' ' || *v == '\t'; v++)
+			;
+		v[strcspn(v, "\n")] = 0;
+		memmove(line, v, strlen(v) + 1);
+		v = line;
+	}
+	if (f)
+		fclose(f);
+	if (!v)
+		free(line);
+	return v;
+}
+
+static int cpuinfo(const char *key, char *out, size_t len)
+{
+	char *v = cpuinfo_value(key);
+
+	if (v)
+		snprintf(out, len, "%s", v);
+	free(v);
+	return v != NULL;
+}
+
+/* A cpuinfo number (decimal, or 0x hex as arm64 writes them); -1 if none. */
+static int cpuinfo_number(const char *key)
+{
+	char text[64], *end;
+	long v;
+
+	if (!cpuinfo(key, text, sizeof(text)))
+		return -1;
+	v = strtol(text, &end, 0);
+	return end > text && v >= 0 && v <= INT_MAX ? (int)v : -1;
+}
+
+#ifdef SCAN_CPUID
+/* One CPUID leaf, if this CPU has it (and the machine is not faked). */
+static int cpuid(unsigned int leaf, unsigned int sub, unsigned int r[4])
+{
+	if (faked_machine() || (unsigned int)__get_cpuid_max(leaf & 0xc0000000, NULL) < leaf)
+		return 0;
+	__cpuid_count(leaf, sub, r[0], r[1], r[2], r[3]);
+	return 1;
+}
+#else
+static int cpuid(unsigned int leaf, unsigned int sub, unsigned int r[4])
+{
+	(void)leaf;
+	(void)sub;
+	(void)r;
+	return 0;
+}
+#endif
+
+/* Leaf 0x40000000's 12-byte signature, by the name lscpu gives it. */
+static void hypervisor_name(const char *sig, char *out, size_t len)
+{
+	static const char *const names[][2] = {
+		{ "KVMKVMKVM", "KVM" }, { "Linux KVM Hv", "KVM" },
+		{ "Microsoft Hv", "Microsoft" }, { "VMwareVMware", "VMware" },
+		{ "XenVMMXenVMM", "Xen" }, { "TCGTCGTCGTCG", "TCG" },
+		{ "bhyve bhyve ", "bhyve" }, { "ACRNACRNACRN", "ACRN" },
+		{ " lrpepyh  vr", "Parallels" }, { "VBoxVBoxVBox", "VirtualBox" },
+	};
+	size_t i;
+	char *c;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(sig, names[i][0])) {
+			snprintf(out, len, "%s", names[i][1]);
+			return;
+		}
+	snprintf(out, len, "%s", sig);
+	for (c = out; *c; c++)
+		if (*c <= ' ' || *c > '~')
+			*c = '_';
+}
+
+/* Vendor, family, model, stepping and hypervisor from CPUID; 0 if none. */
+static int cpuid_identity(struct machine *mc)
+{
+	unsigned int r[4], base;
+	char sig[13];
+
+	if (!cpuid(0, 0, r))
+		return 0;
+	memcpy(mc->vendor, &r[1], 4);
+	memcpy(mc->vendor + 4, &r[3], 4);
+	memcpy(mc->vendor + 8, &r[2], 4);
+	mc->vendor[12] = 0;
+	if (!cpuid(1, 0, r))
+		return 1;
+	/* the extended family counts only from base family 15, the
+	 * extended model from 6 and 15 (Intel SDM, AMD APM) */
+	base = r[0] >> 8 & 0xf;
+	mc->family = base + (base == 0xf ? (r[0] >> 20 & 0xff) : 0);
+	mc->model = (r[0] >> 4 & 0xf) |
+		    (base == 6 || base == 0xf ? (r[0] >> 16 & 0xf) << 4 : 0);
+	mc->stepping = r[0] & 0xf;
+	if (!(r[2] >> 31))		/* no hypervisor says it is there */
+		return 1;
+	snprintf(mc->hypervisor, sizeof(mc->hypervisor), "unknown");
+	if (cpuid(0x40000000, 0, r)) {
+		memcpy(sig, &r[1], 4);
+		memcpy(sig + 4, &r[2], 4);
+		memcpy(sig + 8, &r[3], 4);
+		sig[12] = 0;
+		if (*sig)
+			hypervisor_name(sig, mc->hypervisor, sizeof(mc->hypervisor));
+	}
+	return 1;
+}
+
+/* Whether word is one of the blank-separated words of list. */
+static int has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	const char *w;
+
+	for (w = strstr(list, word); w; w = strstr(w + 1, word))
+		if ((w == list || w[-1] == ' ' || w[-1] == '\t') &&
+		    (w[n] == 0 || w[n] == ' ' || w[n] == '\t'))
+			return 1;
+	return 0;
+}
+
+/* The same from /proc/cpuinfo: x86's names, or arm64's MIDR fields. */
+static void cpuinfo_identity(struct machine *mc)
+{
+	char *flags;
+
+	if (cpuinfo("vendor_id", mc->vendor, sizeof(mc->vendor))) {
+		mc->family = cpuinfo_number("cpu family");
+		mc->model = cpuinfo_number("model");
+		mc->stepping = cpuinfo_number("stepping");
+	} else if (cpuinfo("CPU implementer", mc->vendor, sizeof(mc->vendor))) {
+		mc->family = cpuinfo_number("CPU variant");
+		mc->model = cpuinfo_number("CPU part");
+		mc->stepping = cpuinfo_number("CPU revision");
+	}
+	flags = cpuinfo_value("flags");
+	if (!*mc->hypervisor && flags && has_word(flags, "hypervisor"))
+		snprintf(mc->hypervisor, sizeof(mc->hypervisor), "unknown");
+	free(flags);
+}
+
+static void read_identity(struct machine *mc)
+{
+	char text[64];
+
+	snprintf(mc->vendor, sizeof(mc->vendor), "unknown");
+	mc->family = mc->model = mc->stepping = -1;
+	*mc->hypervisor = 0;
+	if (!cpuid_identity(mc))
+		cpuinfo_identity(mc);
+	/* Xen says its name here, where CPUID may say only that it is there */
+	if ((!*mc->hypervisor || !strcmp(mc->hypervisor, "unknown")) &&
+	    machine_line("/sys/hypervisor/type", text, sizeof(text)) && *text)
+		snprintf(mc->hypervisor, sizeof(mc->hypervisor), "%.31s", text);
+	if (!*mc->hypervisor)
+		snprintf(mc->hypervisor, sizeof(mc->hypervisor), "none");
+}
+
+/* L2 and the highest level sysfs lists for CPU 0 ("32768K"). */
+static void sysfs_caches(double *l2, double *llc)
+{
+	char path[96], text[32];
+	int i, level, top = 0;
+	double size;
+
+	for (i = 0; i < 16; i++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+		if (!machine_line(path, text, sizeof(text)))
+			break;
+		level = atoi(text);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+		if (machine_line(path, text, sizeof(text)) && !strcmp(text, "Instruction"))
+			continue;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+		if (!machine_line(path, text, sizeof(text)) || (size = atof(text)) <= 0)
+			continue;
+		size *= strchr(text, 'M') ? 1 << 20 : strchr(text, 'K') ? 1 << 10 : 1;
+		if (level == 2)
+			*l2 = size;
+		if (level > top) {
+			*llc = size;
+			top = level;
+		}
+	}
+}
+
+/* The same from CPUID's cache leaves: 4 on Intel, 0x8000001D on AMD and
+ * Hygon where they have it (topology extensions). */
+static void cpuid_caches(const struct machine *mc, double *l2, double *llc)
+{
+	unsigned int leaf = 4, r[4], i, level, top = 0;
+	double size;
+
+	if (!strcmp(mc->vendor, "AuthenticAMD") || !strcmp(mc->vendor, "HygonGenuine")) {
+		if (!cpuid(0x80000001, 0, r) || !(r[2] >> 22 & 1))
+			return;
+		leaf = 0x8000001d;
+	} else if (strcmp(mc->vendor, "GenuineIntel")) {
+		return;
+	}
+	for (i = 0; i < 16 && cpuid(leaf, i, r) && (r[0] & 0x1f); i++) {
+		if ((r[0] & 0x1f) == 2)		/* instructions */
+			continue;
+		level = r[0] >> 5 & 7;
+		/* ways * partitions * line size * sets */
+		size = ((r[1] >> 22) + 1.0) * ((r[1] >> 12 & 0x3ff) + 1) *
+		       ((r[1] & 0xfff) + 1) * (r[2] + 1.0);
+		if (level == 2)
+			*l2 = size;
+		if (level > top) {
+			*llc = size;
+			top = level;
+		}
+	}
+}
+
+static void getconf_caches(double *l2, double *llc)
+{
+	if (faked_machine())
+		return;
+#ifdef _SC_LEVEL2_CACHE_SIZE
+	if (sysconf(_SC_LEVEL2_CACHE_SIZE) > 0)
+		*l2 = *llc = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+#ifdef _SC_LEVEL3_CACHE_SIZE
+	if (sysconf(_SC_LEVEL3_CACHE_SIZE) > 0)
+		*llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+#endif
+}
+
+/* L2 and LLC, each from the first source that has it. */
+static void read_caches(struct machine *mc)
+{
+	static const char *const from[] = { "sysfs", "cpuid", "getconf" };
+	double l2[3] = { 0 }, llc[3] = { 0 };
+	int i;
+
+	sysfs_caches(&l2[0], &llc[0]);
+	cpuid_caches(mc, &l2[1], &llc[1]);
+	getconf_caches(&l2[2], &llc[2]);
+	mc->l2 = mc->llc = 0;
+	mc->l2_from = mc->llc_from = "none";
+	for (i = 2; i >= 0; i--) {
+		if (l2[i] > 0) {
+			mc->l2 = l2[i];
+			mc->l2_from = from[i];
+		}
+		if (llc[i] > 0) {
+			mc->llc = llc[i];
+			mc->llc_from = from[i];
+		}
+	}
+}
+
+/* Nodes in sysfs's online list ("0-3,8"); 1 where it does not say. */
+static int numa_nodes(void)
+{
+	char text[256], *s = text, *end;
+	long first, last;
+	int n = 0;
+
+	if (!machine_line("/sys/devices/system/node/online", text, sizeof(text)))
+		return 1;
+	for (;;) {
+		first = last = strtol(s, &end, 10);
+		if (end == s)
+			break;
+		if (*end == '-')
+			last = strtol(end + 1, &end, 10);
+		if (last >= first)
+			n += last - first + 1;
+		if (*end != ',')
+			break;
+		s = end + 1;
+	}
+	return n > 0 ? n : 1;
+}
+
+/* 32-bit FNV-1a: short, stable, and nothing a reader must trust. */
+static uint32_t fnv1a(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* A decimal field, empty when unknown (CSV's empty, JSON's null). */
+static const char *known(int v, char *buf, size_t len)
+{
+	if (v < 0)
+		*buf = 0;
+	else
+		snprintf(buf, len, "%d", v);
+	return buf;
+}
+
+/* The static fields hashed, RAM to the nearest GiB (the kernel's share
+ * moves by megabytes from boot to boot); never the measured limits. */
+static void make_host_id(struct machine *mc)
+{
+	char text[512], f[12], m[12], s[12];
+
+	snprintf(text, sizeof(text), "%s|%s|%s|%s|%s|%s|%.0f|%.0f|%d|%.0f",
+		 mc->vendor, known(mc->family, f, sizeof(f)),
+		 known(mc->model, m, sizeof(m)), known(mc->stepping, s, sizeof(s)),
+		 mc->cpu, mc->hypervisor, mc->l2, mc->llc, mc->numa_nodes,
+		 mc->memory / (1 << 30));
+	snprintf(mc->host_id, sizeof(mc->host_id), "%08x", (unsigned int)fnv1a(text));
+}
+
+/* Everything but the limits, which the run measures (see calibrate()). */
 static void read_machine(struct machine *mc)
 {
 	struct utsname u;
-	char mem[128], *l, *r;
-	FILE *f;
+	char file[MACHINE_PATH], mem[128], *l, *r;
 
-	if (!read_key("/proc/cpuinfo", "model name", mc->cpu, sizeof(mc->cpu)) &&
-	    !read_key("/proc/cpuinfo", "Hardware", mc->cpu, sizeof(mc->cpu)))
+	if (!cpuinfo("model name", mc->cpu, sizeof(mc->cpu)) &&
+	    !cpuinfo("Hardware", mc->cpu, sizeof(mc->cpu)))
 		snprintf(mc->cpu, sizeof(mc->cpu), "unknown");
+	read_identity(mc);
+	read_caches(mc);
 	mc->cpus = online_cpus();
-	mc->llc = llc_size();
-	mc->memory = read_key("/proc/meminfo", "MemTotal", mem, sizeof(mem)) ?
-		     atof(mem) * 1024 : 0;
+	mc->numa_nodes = numa_nodes();
+	mc->memory = read_key(machine_file("/proc/meminfo", file, sizeof(file)), "MemTotal",
+			      mem, sizeof(mem)) ? atof(mem) * 1024 : 0;
 	if (uname(&u) == 0)
 		snprintf(mc->kernel, sizeof(mc->kernel), "%.60s %.80s %.40s",
 			 u.sysname, u.release, u.machine);
 	else
 		snprintf(mc->kernel, sizeof(mc->kernel), "unknown");
 	snprintf(mc->thp, sizeof(mc->thp), "unknown");
-	f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
-	if (f && fgets(mem, sizeof(mem), f) && (l = strchr(mem, '[')) &&
-	    (r = strchr(l, ']')))
+	if (machine_line("/sys/kernel/mm/transparent_hugepage/enabled", mem, sizeof(mem)) &&
+	    (l = strchr(mem, '[')) && (r = strchr(l, ']')))
 		snprintf(mc->thp, sizeof(mc->thp), "%.*s", (int)(r - l - 1), l + 1);
-	if (f)
-		fclose(f);
+	mc->stream_ns = mc->chase_ns = 0;
+	make_host_id(mc);
 }
 
 /* The smallest step CLOCK_MONOTONIC shows: clock_getres() may flatter. */
@@ -4186,10 +4538,10 @@ static void evict(const struct lru_model *m)
  *           (ListLRU's): each address waits for the load before it;
  *   random  independent loads at the same addresses (the pointer walks').
  *
- * The random lines spread over the largest power of two of lines the
- * memmap holds (at least half of it), none read twice (bound_line()).
+ * The chase reads lines drawn before timing (see draw_bound_lines()),
+ * the random loads lines a Weyl sequence gives (weyl_line()).
  */
-#define BOUND_REPS	3	/* the stream is as long as a physical walk */
+#define BOUND_REPS	5	/* the stream is as long as a physical walk */
 #define BOUND_WARN	0.15	/* slower than the bound by more: a warning */
 #define BOUND_LOADS	(1UL << 19)
 #define BOUND_STEPS	(1UL << 16)	/* dependent misses: ~10 ms */
@@ -4202,15 +4554,25 @@ static const char *const bound_names[] = {
 	[BOUND_RANDOM] = "independent random loads"
 };
 
-/* The k-th line of a random bound: a Weyl sequence, k times an odd
- * number (one-to-one on [0, mask]).  Consecutive lines lie about 0.62
- * of the span apart, pages apart, where no prefetcher follows (they stay
- * inside a 4 KiB page), and the loop costs one multiply per load: a
- * costlier scramble (two rounds of multiply and xorshift) put the bound
- * 20-40% above ArrayLRU's own time on a Xeon. */
-static inline unsigned long bound_line(uint64_t k, uint64_t mask)
+/*
+ * The chase's lines: distinct, scattered over the whole memmap as an LRU
+ * order is, drawn before timing into m->bound_lines and read from there,
+ * so that the next address waits for the load and nothing else.  A Weyl
+ * sequence computed in the loop (k times an odd number, over a
+ * power-of-two part of the memmap) set every address a fixed stride from
+ * the last and left up to half the memmap out; held to it, ListLRU ran
+ * at 0.88x its chase on a Xeon.
+ *
+ * scramble() is a bijection of [0, 2^bits): multiplying by an odd
+ * number and xor-shifting right are each one-to-one there.  Walking its
+ * cycle until a value falls below nr keeps it one-to-one on [0, nr).
+ */
+static uint64_t scramble(uint64_t x, uint64_t mask, int shift)
 {
-	return (k * 0x9e3779b97f4a7c15ULL) & mask;
+	x = (x * 0x9e3779b97f4a7c15ULL) & mask;
+	x ^= x >> shift;
+	x = (x * 0xbf58476d1ce4e5b9ULL) & mask;
+	return x ^ (x >> shift);
 }
 
 static unsigned long memmap_lines(const struct lru_model *m)
@@ -4218,7 +4580,12 @@ static unsigned long memmap_lines(const struct lru_model *m)
 	return m->nr_pages * m->desc_size / 64;
 }
 
-/* The power-of-two span of lines the random bounds spread over. */
+static unsigned long at_most(unsigned long n, unsigned long cap)
+{
+	return n < cap ? n : cap;
+}
+
+/* The power-of-two span of lines the random loads spread over. */
 static uint64_t random_mask(const struct lru_model *m)
 {
 	uint64_t span = 1;
@@ -4228,9 +4595,50 @@ static uint64_t random_mask(const struct lru_model *m)
 	return span - 1;
 }
 
-static unsigned long at_most(unsigned long n, unsigned long cap)
+/* The k-th line of the random loads: k times an odd number, one-to-one
+ * on [0, mask].  Consecutive lines lie about 0.62 of the span apart,
+ * where no prefetcher follows, and the loop costs one multiply a load:
+ * a costlier scramble computed in the loop (two rounds of multiply and
+ * xorshift) put the limit 20-40% above ArrayLRU's own time on a Xeon,
+ * and these lines read from an array of pointers, as ArrayLRU reads its
+ * own, 12-14% above it on an AMD EPYC VM (a separate program's random
+ * loads 1.19x, this loop's 0.92x). */
+static inline unsigned long weyl_line(uint64_t k, uint64_t mask)
 {
-	return n < cap ? n : cap;
+	return (k * 0x9e3779b97f4a7c15ULL) & mask;
+}
+
+static unsigned long bound_loads(const struct lru_model *m, enum bound b)
+{
+	if (b == BOUND_RANDOM)
+		return at_most(random_mask(m) + 1, BOUND_LOADS);
+	return at_most(memmap_lines(m), BOUND_STEPS);
+}
+
+/* The chase's lines: the first bound_loads() of scramble()'s order. */
+static void draw_bound_lines(struct lru_model *m)
+{
+	unsigned long nr = memmap_lines(m), k, n = bound_loads(m, BOUND_CHASE);
+	uint64_t mask = 1, x;
+	int bits = 1;
+
+	m->bound_lines = NULL;
+	if (!n)			/* under one line: nothing to read */
+		return;
+	while (mask < nr - 1) {
+		mask = mask << 1 | 1;
+		bits++;
+	}
+	m->bound_lines = malloc(n * sizeof(*m->bound_lines));
+	if (!m->bound_lines)
+		die("out of memory for the calibration's %lu lines", n);
+	for (k = 0; k < n; k++) {
+		x = k;
+		do
+			x = scramble(x, mask, (bits + 1) / 2);
+		while (x >= nr);
+		m->bound_lines[k] = m->descs + x * 64;
+	}
 }
 
 static NOINLINE struct walk_result bound_stream(const struct lru_model *m,
@@ -4253,15 +4661,13 @@ static NOINLINE struct walk_result bound_chase(const struct lru_model *m,
 					       int share)
 {
 	unsigned long sum = 0, dep = 0, zero = bound_zero, start, k, end;
-	char *descs = m->descs;
-	uint64_t mask = random_mask(m);
+	char *const *line = m->bound_lines;
 
-	split(at_most(mask + 1, BOUND_STEPS), share, m->nr_shares, &start, &end);
+	split(bound_loads(m, BOUND_CHASE), share, m->nr_shares, &start, &end);
 	for (k = start; k < end; k++) {
 		/* dep is always 0, but the compiler and the CPU must wait
 		 * for the load to know it */
-		unsigned long w = *(unsigned long *)(descs + dep +
-						     bound_line(k, mask) * 64);
+		unsigned long w = *(unsigned long *)(line[k] + dep);
 
 		sum += w;
 		dep = w & zero;
@@ -4276,10 +4682,10 @@ static NOINLINE struct walk_result bound_random(const struct lru_model *m,
 	char *descs = m->descs;
 	uint64_t mask = random_mask(m);
 
-	split(at_most(mask + 1, BOUND_LOADS), share, m->nr_shares, &start, &end);
+	split(bound_loads(m, BOUND_RANDOM), share, m->nr_shares, &start, &end);
 	for (k = start; k < end; k++) {
 		unsigned long *word = (unsigned long *)(descs +
-							bound_line(k, mask) * 64);
+							weyl_line(k, mask) * 64);
 
 		OPAQUE(word);
 		sum += *word;
@@ -4296,16 +4702,22 @@ static struct walk_result (*const bound_fn[NR_BOUNDS])(const struct lru_model *m
  * times the lines a random bound reads. */
 static void flush_bound(const struct lru_model *m, enum bound b)
 {
-	uint64_t mask = random_mask(m), k, n;
+	unsigned long k, n = bound_loads(m, b);
+	uint64_t mask = random_mask(m);
 
 	if (b == BOUND_STREAM) {
 		flush_range(m->descs, memmap_lines(m) * 64, m->clflushopt);
 		return;
 	}
-	n = at_most(mask + 1, b == BOUND_CHASE ? BOUND_STEPS : BOUND_LOADS);
+	if (b == BOUND_RANDOM) {
+		for (k = 0; k < n; k++)
+			flush_line(m->descs + weyl_line(k, mask) * 64, m->clflushopt);
+		flush_fence(m->clflushopt);
+		return;
+	}
 	for (k = 0; k < n; k++)
-		flush_line(m->descs + bound_line(k, mask) * 64, m->clflushopt);
-	flush_fence(m->clflushopt);
+		flush_line(m->bound_lines[k], m->clflushopt);
+	flush_range(m->bound_lines, n * sizeof(*m->bound_lines), m->clflushopt);
 }
 
 /* Measure every bound into m->bound_ns: ns per page for the stream
@@ -4316,6 +4728,7 @@ static void calibrate(struct lru_model *m, struct team *team, enum cache_mode ca
 	unsigned long loads[NR_BOUNDS] = { 0 };
 	int b, rep;
 
+	draw_bound_lines(m);
 	for (rep = 0; rep < BOUND_REPS; rep++)	/* interleaved, as the rounds */
 		for (b = 0; b < NR_BOUNDS; b++) {
 			if (cache == CACHE_COLD)
@@ -4331,6 +4744,8 @@ static void calibrate(struct lru_model *m, struct team *team, enum cache_mode ca
 		if (b == BOUND_STREAM)
 			m->bound_ns[b] *= m->desc_size / 64.0;
 	}
+	free(m->bound_lines);
+	m->bound_lines = NULL;
 	m->calibrate_s = now() - start;
 }
 
@@ -4692,6 +5107,26 @@ static void print_walk_line(const struct output *out, const struct walk_report *
 		fprintf(out->text, "total = %lu\n", last.sum);
 }
 
+/* -v: the machine in one line, its host id first (see make_host_id()). */
+static void print_machine(const struct output *out, const struct machine *mc)
+{
+	char f[12], m[12], s[12], l2[32], llc[32], ram[32], limits[96];
+
+	if (mc->stream_ns > 0)
+		snprintf(limits, sizeof(limits), "stream %.2f ns/line, chase %.1f ns/hop",
+			 mc->stream_ns, mc->chase_ns);
+	else
+		snprintf(limits, sizeof(limits), "limits not measured");
+	fprintf(out->text, "machine: host %s, %s family %s model %s stepping %s, %s, hypervisor %s, "
+		"L2 %s (%s), LLC %s (%s), %d NUMA node%s, %s RAM, %s, THP %s; %s\n",
+		mc->host_id, mc->vendor, *known(mc->family, f, 12) ? f : "?",
+		*known(mc->model, m, 12) ? m : "?", *known(mc->stepping, s, 12) ? s : "?",
+		mc->cpu, mc->hypervisor, human(mc->l2, l2, 32), mc->l2_from,
+		human(mc->llc, llc, 32), mc->llc_from, mc->numa_nodes,
+		mc->numa_nodes == 1 ? "" : "s", human(mc->memory, ram, 32), mc->kernel,
+		mc->thp, limits);
+}
+
 static void print_plan(const struct output *out, const struct run_knobs *run,
 		       const struct reports *r)
 {
@@ -4800,27 +5235,64 @@ static void warn_off_bound(const struct reports *r)
 	}
 }
 
+/* x rounded up to two significant digits: advice, not a measurement. */
+static double round_up_2(double x)
+{
+	double scale = 1, n;
+
+	while (x / scale >= 100)
+		scale *= 10;
+	while (x / scale < 10)
+		scale /= 10;
+	n = (double)(unsigned long long)(x / scale);
+	return (n < x / scale ? n + 1 : n) * scale;
+}
+
+/*
+ * The memmap under LLC_FACTOR times the last-level cache: say the size
+ * that clears it, in the option that set the size, and where the LLC
+ * figure came from (sysfs and getconf can differ tenfold).  A replayed
+ * memmap is as large as its file: no option makes it larger.
+ */
+static void warn_cache_sized(const struct lru_model *m, const struct params *p,
+			     const struct machine *mc, double bytes)
+{
+	double pages = LLC_FACTOR * mc->llc / (bytes / m->nr_pages);
+	double gib = pages * SIM_PAGE_SIZE / (1 << 30);
+	char b1[32], b2[32], fix[64];
+
+	if (p->layout.memmap_from)
+		snprintf(fix, sizeof(fix), "the ratios are cache-bound for this file");
+	else if (!strcmp(p->size_opt, "-m") && gib >= 1)
+		snprintf(fix, sizeof(fix), "the ratios measure caches; use -m %.0fG", round_up_2(gib));
+	else if (!strcmp(p->size_opt, "-m"))
+		snprintf(fix, sizeof(fix), "the ratios measure caches; use -m %.0fM", round_up_2(gib * 1024));
+	else
+		snprintf(fix, sizeof(fix), "the ratios measure caches; use -c %g", round_up_2(pages / PAGES_PER_COUNT));
+	warn("memmap %s < %.0fx LLC %s (%s): %s", human(bytes, b1, 32), LLC_FACTOR,
+	     human(mc->llc, b2, 32), mc->llc_from, fix);
+}
+
 /* Say on stderr, with the remedy, when a printed figure cannot be trusted. */
 static void warn_untrusted(const struct lru_model *m, const struct params *p,
-			   const struct reports *r)
+			   const struct machine *mc, const struct reports *r)
 {
-	double tick = clock_tick(), llc = llc_size();
+	double tick = clock_tick();
 	double bytes = m->region[R_MEMMAP].used + m->region[R_FOLIOS].used;
-	char b1[32], b2[32];
 	int s;
 
 	for (s = 0; s < r->nr; s++)
 		if (r->walk[s].time.median < MIN_TICKS * tick)
-			warn("%s walk: %.3g s, under %.0f ticks of the clock; use a larger -c",
-			     r->walk[s].walk->label, r->walk[s].time.median, MIN_TICKS);
+			warn("%s walk: %.3g s, under %.0f ticks of the clock%s",
+			     r->walk[s].walk->label, r->walk[s].time.median, MIN_TICKS,
+			     p->layout.memmap_from ? ": this file is too small to time" : "; use a larger -c");
 	for (s = 0; s < r->nr; s++)
 		if (r->walk[s].st->disturbed)
 			warn("%s: %d of %d walks lost over %.0f%% to other work even when retimed: not clean",
 			     r->walk[s].walk->label, r->walk[s].st->disturbed,
 			     r->walk[s].st->nr_samples, 100 * LOST_SHARE);
-	if (llc > 0 && bytes < LLC_FACTOR * llc)
-		warn("memmap %s < %.0fx LLC %s: the ratios measure caches; use a larger -c",
-		     human(bytes, b1, 32), LLC_FACTOR, human(llc, b2, 32));
+	if (mc->llc > 0 && bytes < LLC_FACTOR * mc->llc)
+		warn_cache_sized(m, p, mc, bytes);
 	else if (plain_knobs(p))
 		warn_off_bound(r);
 	for (s = 1; s < r->nr && r->rounds > 1; s++) {
@@ -4969,7 +5441,7 @@ static void print_break_even(const struct output *out, const struct lru_model *m
  * fields never hold a comma or a quote, so the CSV needs no quoting.
  */
 
-#define MAX_FIELDS	64
+#define MAX_FIELDS	80
 
 /*
  * A walk's row of results: named values in CSV order, strings marked for
@@ -4992,6 +5464,8 @@ static PRINTF(3, 4) void add_field(struct fields *f, const char *name,
 {
 	va_list ap;
 
+	if (f->nr == MAX_FIELDS)	/* a new column wants a larger table */
+		die("internal error: more than %d fields a row", MAX_FIELDS);
 	f->name[f->nr] = name;
 	f->string[f->nr] = 0;
 	f->walk[f->nr] = (char)f->walk_now;
@@ -5079,6 +5553,31 @@ static void run_fields(struct fields *f, const struct lru_model *m,
 	add_string(f, "version", SCAN_VERSION);
 }
 
+/* The machine's identity (see struct machine); unknown numbers empty. */
+static void machine_fields(struct fields *f, const struct machine *mc)
+{
+	char text[16];
+
+	add_string(f, "cpu_vendor", mc->vendor);
+	add_field(f, "cpu_family", "%s", known(mc->family, text, sizeof(text)));
+	add_field(f, "cpu_model", "%s", known(mc->model, text, sizeof(text)));
+	add_field(f, "cpu_stepping", "%s", known(mc->stepping, text, sizeof(text)));
+	add_string(f, "hypervisor", mc->hypervisor);
+	add_field(f, "l2_bytes", "%.0f", mc->l2);
+	add_string(f, "l2_from", mc->l2_from);
+	add_string(f, "llc_from", mc->llc_from);
+	add_field(f, "numa_nodes", "%d", mc->numa_nodes);
+	if (mc->stream_ns > 0)
+		add_field(f, "stream_ns", "%.4f", mc->stream_ns);
+	else
+		add_field(f, "stream_ns", "%s", "");
+	if (mc->chase_ns > 0)
+		add_field(f, "chase_ns", "%.4f", mc->chase_ns);
+	else
+		add_field(f, "chase_ns", "%s", "");
+	add_string(f, "host_id", mc->host_id);
+}
+
 /* Was a field of that name added? */
 static int has_field(const struct fields *f, const char *name)
 {
@@ -5143,6 +5642,7 @@ static void result_row(struct fields *f, const struct lru_model *m,
 	f->walk_now = 0;
 	add_field(f, "llc_bytes", "%.0f", mc->llc);
 	add_field(f, "memcg", "%lu", p->layout.memcg);
+	machine_fields(f, mc);
 	knob_fields(f, p);
 }
 
@@ -5170,7 +5670,8 @@ static void print_json_fields(const struct fields *f, int walk, const char *inde
 	for (i = 0; i < f->nr; i++)
 		if (f->walk[i] == walk)
 			printf("%s\"%s\": %s%s%s%s\n", indent, f->name[i],
-			       f->string[i] ? "\"" : "", f->value[i],
+			       f->string[i] ? "\"" : "",
+			       f->string[i] || *f->value[i] ? f->value[i] : "null",
 			       f->string[i] ? "\"" : "", more || i < last ? "," : "");
 }
 
@@ -5191,18 +5692,16 @@ static void print_json(const struct fields *row, int nr)
 
 /* A row of fields per walk, then CSV or JSON from them. */
 static void print_results(const struct lru_model *m, const struct params *p,
-			  const struct reports *r)
+			  const struct machine *mc, const struct reports *r)
 {
-	/* 10 KiB of fields a walk: on the heap, not the stack */
+	/* 13 KiB of fields a walk: on the heap, not the stack */
 	struct fields *row = calloc(r->nr, sizeof(*row));
-	struct machine mc;
 	int s;
 
 	if (!row)
 		die("out of memory");
-	read_machine(&mc);
 	for (s = 0; s < r->nr; s++)
-		result_row(&row[s], m, p, &mc, r->rounds, &r->walk[s]);
+		result_row(&row[s], m, p, mc, r->rounds, &r->walk[s]);
 	if (p->out.format == FORMAT_JSON)
 		print_json(row, r->nr);
 	else
@@ -5315,10 +5814,15 @@ static void report(const struct lru_model *m, const struct params *p,
 {
 	const struct output *out = &p->out;
 	static struct reports r;	/* 2 KiB: off the small stack (see main) */
+	static struct machine mc;	/* half a KiB, likewise */
 	int i, s;
 
 	build_reports(&r, m, p, stats, nr_rounds);
+	read_machine(&mc);
+	mc.stream_ns = m->bound_ns[BOUND_STREAM] * 64 / m->desc_size;
+	mc.chase_ns = m->bound_ns[BOUND_CHASE];
 	if (out->verbose >= 1) {
+		print_machine(out, &mc);
 		print_plan(out, &p->run, &r);
 		for (i = 0; i < r.nr; i++) {
 			s = timing_order(p, i);
@@ -5332,9 +5836,9 @@ static void report(const struct lru_model *m, const struct params *p,
 	if (out->format == FORMAT_TEXT || out->verbose)
 		print_ratios(out, &r);
 	if (out->format != FORMAT_TEXT)
-		print_results(m, p, &r);
+		print_results(m, p, &mc, &r);
 	if (!out->quiet)
-		warn_untrusted(m, p, &r);
+		warn_untrusted(m, p, &mc, &r);
 }
 
 int main(int argc, char **argv)

@@ -118,9 +118,9 @@ function machine_ids(    s, v) {
 	if ((v = csv_field("host_id")) != "")
 		s = s (s == "" ? "" : ", ") "host " v
 	if ((v = csv_field("stream_ns")) != "")
-		s = s (s == "" ? "" : ", ") "stream " v " ns/line"
+		s = s (s == "" ? "" : ", ") "stream " sprintf("%.3g", v) " ns/line"
 	if ((v = csv_field("chase_ns")) != "")
-		s = s (s == "" ? "" : ", ") "chase " v " ns/hop"
+		s = s (s == "" ? "" : ", ") "chase " sprintf("%.3g", v) " ns/hop"
 	sub(/^, /, "", s)
 	return s
 }

@@ -1,0 +1,178 @@
+#!/bin/sh
+# Machine identity in every output (CSV, JSON, -v's machine line), the
+# hosts it tells apart, and the cache-sized warning's advice.  Hosts are
+# faked with SCAN_MACHINE_ROOT (scan then reads /proc and /sys under it
+# and leaves CPUID and getconf out).  Tiny sizes; no speed is asserted.
+. tests/lib.sh
+
+fields='cpu_vendor cpu_family cpu_model cpu_stepping hypervisor l2_bytes l2_from llc_from numa_nodes stream_ns chase_ns host_id'
+
+# fake_host DIR L3: an Intel KVM guest as its files say, "family 6 model
+# 167", with an L3 of L3 (sysfs's words: 107520K) and 2 NUMA nodes.
+fake_host() {
+	c=$1/sys/devices/system/cpu/cpu0/cache
+	mkdir -p "$1/proc" "$1/sys/devices/system/node" \
+		"$1/sys/kernel/mm/transparent_hugepage" \
+		"$c/index0" "$c/index1" "$c/index2" "$c/index3"
+	printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 167\nmodel name\t: Intel(R) Xeon(R) Processor\nstepping\t: 1\nflags\t\t: fpu sse2 hypervisor avx2\n' >"$1/proc/cpuinfo"
+	echo 'MemTotal:       65843896 kB' >"$1/proc/meminfo"
+	echo 0-1 >"$1/sys/devices/system/node/online"
+	echo 'always [madvise] never' >"$1/sys/kernel/mm/transparent_hugepage/enabled"
+	# index1 is the L1 instruction cache: never the L2 nor the LLC
+	printf '1\n' >"$c/index0/level"; printf 'Data\n' >"$c/index0/type"; printf '48K\n' >"$c/index0/size"
+	printf '1\n' >"$c/index1/level"; printf 'Instruction\n' >"$c/index1/type"; printf '32K\n' >"$c/index1/size"
+	printf '2\n' >"$c/index2/level"; printf 'Unified\n' >"$c/index2/type"; printf '2048K\n' >"$c/index2/size"
+	printf '3\n' >"$c/index3/level"; printf 'Unified\n' >"$c/index3/type"; printf '%s\n' "$2" >"$c/index3/size"
+}
+
+# field NAME: NAME's value in the CSV of the last run, if every row agrees.
+field() {
+	csv_col "$tmp/out" "$1" | sort -u | awk 'END { if (NR == 1) print v } { v = $0 }'
+}
+
+# identity_ok: every field present, in order right after memcg (columns
+# never move: a later knob's goes after them), and well formed on every row.
+identity_ok() {
+	awk -F, -v names="$fields" '
+	NR == 1 {
+		n = split(names, want, " ")
+		for (i = 1; i <= NF; i++)
+			if ($i == "memcg")
+				first = i
+		for (i = 1; i <= n; i++)
+			if (!first || $(first + i) != want[i]) { print "# column " want[i] " not after memcg"; bad = 1 }
+		next
+	}
+	{
+		v = $(first + 1); if (v == "" || v ~ / /) bad = 1
+		for (i = 2; i <= 4; i++) if ($(first + i) !~ /^[0-9]*$/) { print "# " want[i] " " $(first + i); bad = 1 }
+		if ($(first + 5) == "") bad = 1
+		if ($(first + 6) !~ /^[0-9]+$/) bad = 1
+		for (i = 7; i <= 8; i++) if ($(first + i) !~ /^(sysfs|cpuid|getconf|none)$/) { print "# " want[i] " " $(first + i); bad = 1 }
+		if ($(first + 9) !~ /^[1-9][0-9]*$/) bad = 1
+		for (i = 10; i <= 11; i++) if ($(first + i) !~ /^[0-9]+\.[0-9]+$/ || $(first + i) + 0 <= 0) { print "# " want[i] " " $(first + i); bad = 1 }
+		# mawk has no {8}
+		if ($(first + 12) !~ /^[0-9a-f]+$/ || length($(first + 12)) != 8) bad = 1
+	}
+	END { exit bad || NR < 2 }' "$tmp/out"
+}
+
+# same_machine: each identity field has one value over the rows.
+same_machine() {
+	for f in $fields; do
+		[ "$(csv_col "$tmp/out" "$f" | sort -u | wc -l)" -eq 1 ] || return 1
+	done
+}
+
+run -c 0.01 -r 2 -s 5 --format=csv -v
+check "csv: exit 0" [ "$rc" -eq 0 ]
+check "csv: the identity columns after memcg, each well formed" identity_ok
+check "csv: the documented columns stay" csv_ok "$tmp/out" 3
+check "csv: every row the same machine" same_machine
+id=$(field host_id)
+llc=$(field llc_bytes)
+check "-v: one machine line, with the CSV's host id" \
+	sh -c "[ \$(grep -c '^machine: host $id, ' '$tmp/err') -eq 1 ]"
+check "-v: the machine line names the caches' sources" \
+	err_has "^machine: .*, L2 [0-9.]+ [KMG]?i?B \\(($(field l2_from))\\), LLC [0-9.]+ [KMG]?i?B \\(($(field llc_from))\\), [0-9]+ NUMA nodes?, "
+check "-v: the machine line has this run's limits" \
+	err_has '; stream [0-9]+\.[0-9]{2} ns/line, chase [0-9]+\.[0-9] ns/hop$'
+cp "$tmp/out" "$tmp/csv"
+
+run -c 0.01 -r 2 -s 5 --format=json
+if have python3; then
+	check "json: the same identity as the csv, limits measured" python3 -c '
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+row = next(csv.DictReader(open(sys.argv[2])))
+for k in sys.argv[3].split():
+    assert k in d, k
+    if k in ("stream_ns", "chase_ns"):
+        assert d[k] > 0, (k, d[k])
+    elif k in ("cpu_family", "cpu_model", "cpu_stepping") and row[k] == "":
+        assert d[k] is None, (k, d[k])
+    else:
+        assert str(d[k]) == row[k], (k, d[k], row[k])
+' "$tmp/out" "$tmp/csv" "$fields"
+else
+	skip "json: the same identity as the csv" "no python3"
+fi
+
+run -c 0.01 -r 2 -s 6 --format=csv
+check "host_id: the same on another run (the limits are not in it)" same "$(field host_id)" "$id"
+
+run -c 0.01 --original --format=csv -v
+check "--original: no limits measured, the fields empty" \
+	sh -c "[ -z '$(field stream_ns)' ] && [ -z '$(field chase_ns)' ] && [ '$(field host_id)' = '$id' ]"
+check "--original -v: the machine line says so" err_has '^machine: .*; limits not measured$'
+run -c 0.01 --original --format=json
+if have python3; then
+	check "--original json: null limits" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["stream_ns"] is None and d["chase_ns"] is None, d
+' "$tmp/out"
+else
+	skip "--original json: null limits" "no python3"
+fi
+
+# Two hosts alike but for their L3 (105 MiB and 480 MiB) are two hosts.
+fake_host "$tmp/small" 107520K
+fake_host "$tmp/large" 491520K
+SCAN_MACHINE_ROOT=$tmp/small run -c 0.01 -r 1 --format=csv
+small=$(field host_id)
+check "fake host: its files' identity" \
+	sh -c "[ '$(field cpu_vendor),$(field cpu_family),$(field cpu_model),$(field cpu_stepping)' = 'GenuineIntel,6,167,1' ] &&
+	       [ '$(field llc_bytes),$(field llc_from),$(field l2_bytes),$(field l2_from)' = '110100480,sysfs,2097152,sysfs' ] &&
+	       [ '$(field numa_nodes),$(field hypervisor),$(field cpu)' = '2,unknown,Intel(R) Xeon(R) Processor' ]"
+check "fake host: the warning sizes -c from its LLC and says where it came from" \
+	err_has '^scan: warning: memmap .* < 4x LLC 105\.0 MiB \(sysfs\): the ratios measure caches; use -c 6\.9$'
+SCAN_MACHINE_ROOT=$tmp/large run -c 0.01 -r 1 --format=csv
+large=$(field host_id)
+check "fake hosts: 105 MiB and 480 MiB of L3, two host ids" \
+	sh -c "[ -n '$small' ] && [ -n '$large' ] && [ '$small' != '$large' ]"
+check "fake host: a 480 MiB L3 takes -c 32" err_has 'LLC 480\.0 MiB \(sysfs\): the ratios measure caches; use -c 32$'
+SCAN_MACHINE_ROOT=$tmp/large run -m 40M -r 1
+check "-m: the advice in -m" err_has 'the ratios measure caches; use -m 120G$'
+SCAN_MACHINE_ROOT=$tmp/small run -c 0.01 -r 1 --format=csv
+check "fake host: the same files, the same host id" same "$(field host_id)" "$small"
+
+# No cache in sysfs, and neither CPUID nor getconf asked: none, and no
+# cache-sized warning without a size to compare with.
+rm -r "$tmp/small/sys/devices/system/cpu" "$tmp/small/sys/devices/system/node"
+SCAN_MACHINE_ROOT=$tmp/small run -c 0.01 -r 1 --format=csv
+check "no cache information: sizes 0 from none, one NUMA node" \
+	sh -c "[ '$(field llc_bytes),$(field llc_from),$(field l2_bytes),$(field l2_from),$(field numa_nodes)' = '0,none,0,none,1' ]"
+check "no cache information: no cache-sized warning" sh -c "! grep -q 'LLC' '$tmp/err'"
+
+# arm64 says who made the core in cpuinfo's MIDR fields, in hex.
+mkdir -p "$tmp/arm/proc"
+printf 'processor\t: 0\nBogoMIPS\t: 50.00\nCPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x1\nCPU part\t: 0xd0c\nCPU revision\t: 1\n' >"$tmp/arm/proc/cpuinfo"
+SCAN_MACHINE_ROOT=$tmp/arm run -c 0.01 -r 1 --format=csv
+check "arm64: implementer, variant, part, revision" \
+	sh -c "[ '$(field cpu_vendor),$(field cpu_family),$(field cpu_model),$(field cpu_stepping),$(field hypervisor)' = '0x41,1,3340,1,none' ]"
+check "arm64: a model name unknown" same "$(field cpu)" unknown
+
+# A replay cannot grow: the warning says so, and advises no -c.
+i=0
+while [ $i -lt 1024 ]; do
+	printf '\040\000\000\000\000\000\000\000'
+	i=$((i + 1))
+done >"$tmp/kpageflags"
+fake_host "$tmp/replay" 32768K
+SCAN_MACHINE_ROOT=$tmp/replay run -r 1 --memmap-from="$tmp/kpageflags"
+check "replay: exit 0" [ "$rc" -eq 0 ]
+check "replay: the warning says the file is cache-bound" \
+	err_has '^scan: warning: memmap .* < 4x LLC 32\.0 MiB \(sysfs\): the ratios are cache-bound for this file$'
+check "replay: no -c advised" sh -c "! grep -q -- ' -c' '$tmp/err'"
+
+# this host, as scan sees it: -c 0.01 is always cache-sized where an LLC is known
+run -c 0.01 -r 1
+if [ -n "$llc" ] && [ "$llc" -gt 0 ]; then
+	check "this host: the warning gives a -c and the LLC's source" \
+		err_has 'LLC [0-9.]+ [KMG]iB \((sysfs|cpuid|getconf)\): the ratios measure caches; use -c [0-9.]+$'
+else
+	skip "this host: the warning gives a -c" "scan saw no last-level cache size"
+fi
+
+echo "$n checks"
