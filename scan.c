@@ -1345,12 +1345,19 @@ struct machine {
 	char host_id[9];	/* a hash of the fields above but the limits */
 };
 
-/* A machine file's path, under SCAN_MACHINE_ROOT when that is set. */
-static const char *machine_file(const char *path, char *buf, size_t len)
+/* Room for a machine file's path: the root is a test's temporary
+ * directory. */
+#define MACHINE_PATH	512
+
+/* A machine file's path, under SCAN_MACHINE_ROOT when that is set, in
+ * one static buffer: each caller opens it at once, one thread reads the
+ * machine, and the stack stays small (scan runs in 16 KiB: see main). */
+static const char *machine_file(const char *path)
 {
+	static char buf[MACHINE_PATH];
 	const char *root = getenv("SCAN_MACHINE_ROOT");
 
-	snprintf(buf, len, "%s%s", root ? root : "", path);
+	snprintf(buf, sizeof(buf), "%s%s", root ? root : "", path);
 	return buf;
 }
 
@@ -1359,15 +1366,11 @@ static int faked_machine(void)
 	return getenv("SCAN_MACHINE_ROOT") != NULL;
 }
 
-/* Room for a machine file's path: the root is a test's temporary
- * directory.  Small, as every buffer here: scan runs in a 32 KiB stack. */
-#define MACHINE_PATH	512
 
 /* The first line of a machine file (after the root), without its newline. */
 static int machine_line(const char *path, char *out, size_t len)
 {
-	char file[MACHINE_PATH];
-	FILE *f = fopen(machine_file(path, file, sizeof(file)), "r");
+	FILE *f = fopen(machine_file(path), "r");
 	int found = f && fgets(out, len, f);
 
 	if (f)
@@ -1384,9 +1387,9 @@ static int machine_line(const char *path, char *out, size_t len)
  */
 static char *cpuinfo_value(const char *key)
 {
-	char file[MACHINE_PATH], *line = NULL, *v = NULL;
+	char *line = NULL, *v = NULL;
 	size_t n = strlen(key), room = 0;
-	FILE *f = fopen(machine_file("/proc/cpuinfo", file, sizeof(file)), "r");
+	FILE *f = fopen(machine_file("/proc/cpuinfo"), "r");
 
 	while (f && !v && getline(&line, &room, f) > 0) {
 		if (strncmp(line, key, n) || line[n + strspn(line + n, " \t")] != ':')
@@ -1711,8 +1714,8 @@ static void make_host_id(struct machine *mc)
 /* Everything but the limits, which the run measures (see calibrate()). */
 static void read_machine(struct machine *mc)
 {
-	struct utsname u;
-	char file[MACHINE_PATH], mem[128], *l, *r;
+	static struct utsname u;	/* 390 bytes: off the stack */
+	char mem[128], *l, *r;
 
 	if (!cpuinfo("model name", mc->cpu, sizeof(mc->cpu)) &&
 	    !cpuinfo("Hardware", mc->cpu, sizeof(mc->cpu)))
@@ -1721,7 +1724,7 @@ static void read_machine(struct machine *mc)
 	read_caches(mc);
 	mc->cpus = online_cpus();
 	mc->numa_nodes = numa_nodes();
-	mc->memory = read_key(machine_file("/proc/meminfo", file, sizeof(file)), "MemTotal",
+	mc->memory = read_key(machine_file("/proc/meminfo"), "MemTotal",
 			      mem, sizeof(mem)) ? atof(mem) * 1024 : 0;
 	if (uname(&u) == 0)
 		snprintf(mc->kernel, sizeof(mc->kernel), "%.60s %.80s %.40s",
