@@ -138,7 +138,8 @@
 #define MIN_TICKS	1000.0
 /* A timed walk that lost more than this share of its wall (and more
  * than LOST_MIN_S) to anything else, preemption, a stop, the host's
- * steal, is timed again, at most RETIMES times. */
+ * steal, is timed again, at most RETIMES times; --original, which times
+ * each walk once, marks it disturbed instead. */
 #define LOST_SHARE	0.05
 #define LOST_MIN_S	20e-6
 #define RETIMES		3
@@ -433,6 +434,8 @@ struct walk_stats {
 	int preempted;			/* of those, with a context switch */
 	int stolen;			/* or by the host's steal */
 	int disturbed;			/* kept disturbed: no clean walk */
+	double lost_share;		/* --original: of its one walk's wall */
+	const char *lost_to;		/* --original: to what, if known */
 };
 
 /* ==== Messages, exit, clocks ============================================ */
@@ -3989,16 +3992,19 @@ static void check_result(const struct lru_model *m, int w,
 		    walks[w].label, got.sum, got.visits, want.sum, want.visits);
 }
 
-/* CPU time of the calling thread, and its involuntary context switches. */
-static double thread_cpu(long *switches)
+/* CPU time of the calling thread, and its involuntary context switches
+ * (preemption) and voluntary ones (a walk never sleeps: a stop). */
+static double thread_cpu(long *switches, long *sleeps)
 {
 	struct timespec ts = { 0, 0 };
 #if defined(SCAN_LINUX) && defined(RUSAGE_THREAD)
 	struct rusage ru;
+	int failed = getrusage(RUSAGE_THREAD, &ru);
 
-	*switches = getrusage(RUSAGE_THREAD, &ru) ? 0 : ru.ru_nivcsw;
+	*switches = failed ? 0 : ru.ru_nivcsw;
+	*sleeps = failed ? 0 : ru.ru_nvcsw;
 #else
-	*switches = 0;
+	*switches = *sleeps = 0;
 #endif
 #ifdef CLOCK_THREAD_CPUTIME_ID
 	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
@@ -4045,7 +4051,19 @@ struct disturbance {
 	double lost;		/* wall off its CPU, in seconds */
 	double stolen;		/* of it, what /proc/stat says the host took */
 	long switches;		/* involuntary context switches */
+	long sleeps;		/* voluntary ones: stopped (SIGSTOP) */
 };
+
+/*
+ * A seam for tests/t-original.sh: built with -DSCAN_STOP_IN_WALK='"list"',
+ * scan stops itself (SIGSTOP) as its timing of that walk starts, so the
+ * test disturbs the walk without racing it.  Normal builds never stop.
+ */
+#ifdef SCAN_STOP_IN_WALK
+#define STOP_SEAM(w)	((void)(strcmp(walks[w].name, SCAN_STOP_IN_WALK) || raise(SIGSTOP)))
+#else
+#define STOP_SEAM(w)	((void)0)
+#endif
 
 /* Walk w once from the chosen cache state, check its result and relink
  * the LRU (untimed) if the walk isolated its folios.  The untimed work
@@ -4056,7 +4074,7 @@ static double timed_once(struct lru_model *m, struct team *team, int w,
 			struct walk_stats *st, struct disturbance *d)
 {
 	double t0, t, t1, cpu, steal, untimed = 0;
-	long n0, n1 = 0;
+	long n0, n1 = 0, v0, v1 = 0;
 	int core;
 
 	if (cache == CACHE_COLD) {	/* warm: no flush, and 0 seconds */
@@ -4067,13 +4085,15 @@ static double timed_once(struct lru_model *m, struct team *team, int w,
 	}
 	core = this_cpu();
 	steal = cpu_steal(core);
-	cpu = thread_cpu(&n0);
+	cpu = thread_cpu(&n0, &v0);
 	t1 = now();
+	STOP_SEAM(w);
 	*res = team_walk(team, walks[w].fn);
 	t = now() - t1;
-	cpu = cpu < 0 ? t : thread_cpu(&n1) - cpu;
+	cpu = cpu < 0 ? t : thread_cpu(&n1, &v1) - cpu;
 	d->lost = t - cpu;
 	d->switches = n1 - n0;
+	d->sleeps = v1 - v0;
 	/* Where the kernel does not take steal out of thread CPU time
 	 * (no PARAVIRT_TIME_ACCOUNTING), /proc/stat still shows it; beyond
 	 * the one tick that rounding may add, it was lost. */
@@ -4092,6 +4112,24 @@ static double timed_once(struct lru_model *m, struct team *team, int w,
 	return t;
 }
 
+/* The walk lost too much of its wall to trust its time. */
+static int disturbed(const struct disturbance *d, double t)
+{
+	return d->lost > LOST_SHARE * t && d->lost > LOST_MIN_S;
+}
+
+/* What took a disturbed walk's CPU, as far as the counters tell. */
+static const char *lost_to(const struct disturbance *d)
+{
+	if (d->sleeps > 0)
+		return "stopped";
+	if (d->switches > 0)
+		return "preempted";
+	if (d->stolen >= d->lost)
+		return "the host's steal";
+	return "off the CPU";
+}
+
 /* Time walk w, again (up to RETIMES times) while something else took
  * its CPU: a stopped or preempted walk would print a wrong figure. */
 static double time_walk(struct lru_model *m, struct team *team, int w,
@@ -4104,7 +4142,7 @@ static double time_walk(struct lru_model *m, struct team *team, int w,
 
 	for (tries = 0;; tries++) {
 		t = timed_once(m, team, w, cache, res, st, &d);
-		if (d.lost <= LOST_SHARE * t || d.lost <= LOST_MIN_S)
+		if (!disturbed(&d, t))
 			return t;
 		if (tries == RETIMES) {
 			st->disturbed++;
@@ -4211,21 +4249,27 @@ static int timing_order(const struct params *p, int i)
 /*
  * The 2023 protocol (--original): right after setup, each walk timed
  * once in the original's order (physical, array, list), from the cache
- * state setup left, never timed again; the self-check stays.
+ * state setup left, never timed again; the self-check stays, and a walk
+ * that lost its CPU is marked disturbed (warn_disturbed() says so).
  */
 static int original_round(struct lru_model *m, struct team *team,
 			  const struct params *p, struct walk_stats *stats,
 			  struct walk_result *last)
 {
 	struct disturbance d;
+	double t;
 	int i, s;
 
 	for (i = 0; i < p->run.nr_walks; i++) {
 		s = timing_order(p, i);
-		stats[s].sample[0] = timed_once(m, team, p->run.walk[s], CACHE_WARM,
-					       &last[s], &stats[s], &d);
+		t = timed_once(m, team, p->run.walk[s], CACHE_WARM, &last[s], &stats[s], &d);
+		stats[s].sample[0] = stats[s].round_time[0] = t;
 		stats[s].nr_samples = 1;
-		stats[s].round_time[0] = stats[s].sample[0];
+		if (disturbed(&d, t)) {
+			stats[s].disturbed = 1;
+			stats[s].lost_share = d.lost < t ? d.lost / t : 1;
+			stats[s].lost_to = lost_to(&d);
+		}
 	}
 	for (s = 0; s < p->run.nr_walks; s++)
 		stats[s].ratio[0] = stats[s].round_time[0] / stats[0].round_time[0];
@@ -4422,6 +4466,17 @@ static void warn_off_bound(const struct reports *r)
 	}
 }
 
+/* A walk kept disturbed: retimed in vain, or --original's one walk. */
+static void warn_disturbed(const struct params *p, const struct walk_report *w)
+{
+	if (p->run.original)
+		warn("%s: its one walk lost %.0f%% of its %.3g s to other work (%s); --original times each walk once, so this run's ratios are not clean: run it again",
+		     w->walk->label, 100 * w->st->lost_share, w->time.median, w->st->lost_to);
+	else
+		warn("%s: %d of %d walks lost over %.0f%% to other work even when retimed: not clean",
+		     w->walk->label, w->st->disturbed, w->st->nr_samples, 100 * LOST_SHARE);
+}
+
 /* Say on stderr, with the remedy, when a printed figure cannot be trusted. */
 static void warn_untrusted(const struct lru_model *m, const struct params *p,
 			   const struct reports *r)
@@ -4437,9 +4492,7 @@ static void warn_untrusted(const struct lru_model *m, const struct params *p,
 			     r->walk[s].walk->label, r->walk[s].time.median, MIN_TICKS);
 	for (s = 0; s < r->nr; s++)
 		if (r->walk[s].st->disturbed)
-			warn("%s: %d of %d walks lost over %.0f%% to other work even when retimed: not clean",
-			     r->walk[s].walk->label, r->walk[s].st->disturbed,
-			     r->walk[s].st->nr_samples, 100 * LOST_SHARE);
+			warn_disturbed(p, &r->walk[s]);
 	if (llc > 0 && bytes < LLC_FACTOR * llc)
 		warn("memmap %s < %.0fx LLC %s: the ratios measure caches; use a larger -c",
 		     human(bytes, b1, 32), LLC_FACTOR, human(llc, b2, 32));
