@@ -392,6 +392,8 @@ struct lru_model {
 		unsigned long runs;	/* runs of them adjacent in pfn order */
 	} trace;
 	int nr_shares;		/* -t: the walks split into this many shares */
+	int original;		/* --original: built on one thread, and */
+	struct folio *list_from; /* ListLRU walked from pfn 0's folio */
 	struct work_knobs work;	/* copied from the parameters, so a walk
 				 * reads only the model */
 	atomic_int *locks;	/* per-list lru_lock: isolating with -t */
@@ -1004,12 +1006,17 @@ static void run_parallel(void (*fn)(void *arg, int i, int nr), void *arg,
 			pthread_join(tid[i], NULL);
 }
 
-/* Threads for setup work on len bytes: one below SETUP_PARALLEL_MIN. */
-static int setup_threads(size_t len)
+/*
+ * Threads for setting up m: one below SETUP_PARALLEL_MIN of memmap, and
+ * one for --original, as scan.c 1.1 built its model on the thread that
+ * then walks it (so which CPU faulted the pages in, and which caches
+ * setup leaves warm, are the original's).
+ */
+static int setup_threads(const struct lru_model *m)
 {
 	long cpus = online_cpus();
 
-	if (len < SETUP_PARALLEL_MIN || cpus < 2)
+	if (m->original || m->nr_pages * sizeof(struct page) < SETUP_PARALLEL_MIN || cpus < 2)
 		return 1;
 	return cpus > MAX_THREADS ? MAX_THREADS : (int)cpus;
 }
@@ -1438,6 +1445,7 @@ static void map_model(struct lru_model *m, const struct params *p)
 	m->nr_pages = p->layout.nr_pages;
 	m->desc_size = p->layout.desc_size;
 	m->nr_shares = p->run.threads;
+	m->original = p->run.original;
 	m->work = p->work;
 	m->clflushopt = has_clflushopt();
 	/* Mappings are sized for the worst case; only what the layout
@@ -2011,7 +2019,7 @@ static void make_folios_part(void *arg, int i, int nr)
 static void make_folios(struct lru_model *m, int fault)
 {
 	struct fault_job job = { &m->region[R_FOLIOS], m->nr_lru * sizeof(struct page) };
-	int nr = setup_threads(m->nr_pages * sizeof(struct page));
+	int nr = setup_threads(m);
 
 	if (fault)
 		run_parallel(fault_part, &job, nr);
@@ -2213,7 +2221,7 @@ static void link_part(void *arg, int i, int nr)
 
 static void link_lru(struct lru_model *m)
 {
-	run_parallel(link_part, m, setup_threads(m->nr_pages * sizeof(struct page)));
+	run_parallel(link_part, m, setup_threads(m));
 }
 
 /*
@@ -2309,11 +2317,32 @@ static void build_xarray(struct lru_model *m, struct xa_node *pool,
 
 /* ==== A build and its self-check ======================================== */
 
+/*
+ * Where --original's ListLRU starts: where scan.c 1.1's did, at
+ * memmap[0], pfn 0's folio, which has a random place in LRU order, not
+ * the head.  It matters where the caches hold a good part of the
+ * memmap: the array walk leaves LRU order's last folios there, and a
+ * chase from the head evicts them before it comes to them, one from a
+ * random place meets some of them first.  NULL (from the head) where
+ * pfn 0 is no folio on the walked LRU, or with -t.
+ */
+static struct folio *original_list_from(const struct lru_model *m)
+{
+	struct folio *folio;
+
+	if (!m->original || m->nr_shares > 1 || (*desc_word(m, 0) & PD_TYPE) != PD_FOLIO)
+		return NULL;
+	folio = pfn_folio(m, 0);
+	if (folio->age >= m->nr_lru || m->lru[folio->age].folio != folio)
+		return NULL;
+	return folio;
+}
+
 /* Build the model of seed; fault the memory in first if asked. */
 static void build_model(struct lru_model *m, const struct params *p,
 			uint64_t seed, int fault)
 {
-	int nr = setup_threads(m->nr_pages * sizeof(struct page));
+	int nr = setup_threads(m);
 	struct layout lay;
 	struct build b = { .m = m, .lay = &lay, .seed = seed, .fault = fault,
 			   .replay = -1, .cgroup = -1, .memcg = p->layout.memcg,
@@ -2352,6 +2381,7 @@ static void build_model(struct lru_model *m, const struct params *p,
 		order_from_trace(m, &p->layout);
 	run_parallel(point_part, m, nr);
 	link_lru(m);
+	m->list_from = original_list_from(m);
 	if (fault && m->rmap)
 		run_parallel(rmap_part, m, nr);
 	m->region[R_MEMMAP].used = m->nr_pages * m->desc_size;
@@ -2732,6 +2762,8 @@ static NOINLINE struct walk_result walk_list_plain(const struct lru_model *m,
 
 	share_range(m, share, &start, &end);
 	folio = start < end ? m->lru[start].folio : NULL;
+	if (m->list_from)	/* --original: see original_list_from() */
+		folio = m->list_from;
 	OPAQUE(folio);
 	for (i = start; i < end; i++) {
 		sum += folio->age;
@@ -2843,7 +2875,7 @@ static void prepare_xarray(struct lru_model *m, struct region *r,
 	m->xa_height = xa_height(m->nr_lru, &nodes);
 	r->used = job.len = nodes * sizeof(struct xa_node);
 	if (fault)
-		run_parallel(fault_part, &job, setup_threads(m->nr_pages * sizeof(struct page)));
+		run_parallel(fault_part, &job, setup_threads(m));
 	build_xarray(m, r->addr, nodes, rng);
 }
 
