@@ -2320,11 +2320,11 @@ static void build_xarray(struct lru_model *m, struct xa_node *pool,
 /*
  * Where --original's ListLRU starts: where scan.c 1.1's did, at
  * memmap[0], pfn 0's folio, which has a random place in LRU order, not
- * the head.  It matters where the caches hold a good part of the
- * memmap: the array walk leaves LRU order's last folios there, and a
- * chase from the head evicts them before it comes to them, one from a
- * random place meets some of them first.  NULL (from the head) where
- * pfn 0 is no folio on the walked LRU, or with -t.
+ * the head.  Where the caches hold much of the memmap this can count:
+ * the array walk leaves LRU order's last folios there, a chase from the
+ * head evicts them before it comes to them, one from a random place
+ * may meet some of them first.  NULL (from the head) where pfn 0 is no
+ * folio on the walked LRU, or with -t.
  */
 static struct folio *original_list_from(const struct lru_model *m)
 {
