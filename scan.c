@@ -143,7 +143,8 @@
 #define MIN_TICKS	1000.0
 /* A timed walk that lost more than this share of its wall (and more
  * than LOST_MIN_S) to anything else, preemption, a stop, the host's
- * steal, is timed again, at most RETIMES times. */
+ * steal, is timed again, at most RETIMES times; --original, which times
+ * each walk once, marks it disturbed instead. */
 #define LOST_SHARE	0.05
 #define LOST_MIN_S	20e-6
 #define RETIMES		3
@@ -399,6 +400,8 @@ struct lru_model {
 		unsigned long runs;	/* runs of them adjacent in pfn order */
 	} trace;
 	int nr_shares;		/* -t: the walks split into this many shares */
+	int original;		/* --original: built on one thread, and */
+	struct folio *list_from; /* ListLRU walked from pfn 0's folio */
 	struct work_knobs work;	/* copied from the parameters, so a walk
 				 * reads only the model */
 	atomic_int *locks;	/* per-list lru_lock: isolating with -t */
@@ -442,6 +445,8 @@ struct walk_stats {
 	int preempted;			/* of those, with a context switch */
 	int stolen;			/* or by the host's steal */
 	int disturbed;			/* kept disturbed: no clean walk */
+	double lost_share;		/* --original: of its one walk's wall */
+	const char *lost_to;		/* --original: to what, if known */
 };
 
 /* ==== Messages, exit, clocks ============================================ */
@@ -1100,12 +1105,17 @@ static void run_parallel(void (*fn)(void *arg, int i, int nr), void *arg,
 	free(job);
 }
 
-/* Threads for setup work on len bytes: one below SETUP_PARALLEL_MIN. */
-static int setup_threads(size_t len)
+/*
+ * Threads for setting up m: one below SETUP_PARALLEL_MIN of memmap, and
+ * one for --original, as scan.c 1.1 built its model on the thread that
+ * then walks it (so which CPU faulted the pages in, and which caches
+ * setup leaves warm, are the original's).
+ */
+static int setup_threads(const struct lru_model *m)
 {
 	long cpus = online_cpus();
 
-	if (len < SETUP_PARALLEL_MIN || cpus < 2)
+	if (m->original || m->nr_pages * sizeof(struct page) < SETUP_PARALLEL_MIN || cpus < 2)
 		return 1;
 	return cpus > MAX_THREADS ? MAX_THREADS : (int)cpus;
 }
@@ -1944,6 +1954,7 @@ static void map_model(struct lru_model *m, const struct params *p)
 	m->nr_pages = p->layout.nr_pages;
 	m->desc_size = p->layout.desc_size;
 	m->nr_shares = p->run.threads;
+	m->original = p->run.original;
 	m->work = p->work;
 	m->clflushopt = has_clflushopt();
 	/* Mappings are sized for the worst case; only what the layout
@@ -2701,7 +2712,7 @@ static void make_folios_part(void *arg, int i, int nr)
 static void make_folios(struct lru_model *m, int fault)
 {
 	struct fault_job job = { &m->region[R_FOLIOS], m->nr_lru * sizeof(struct page) };
-	int nr = setup_threads(m->nr_pages * sizeof(struct page));
+	int nr = setup_threads(m);
 
 	if (fault)
 		run_parallel(fault_part, &job, nr);
@@ -2903,7 +2914,7 @@ static void link_part(void *arg, int i, int nr)
 
 static void link_lru(struct lru_model *m)
 {
-	run_parallel(link_part, m, setup_threads(m->nr_pages * sizeof(struct page)));
+	run_parallel(link_part, m, setup_threads(m));
 }
 
 /*
@@ -3018,11 +3029,32 @@ static void find_own(struct lru_model *m, struct build *b, int nr)
 	m->nr_own = own_pfns(b->pfn_start, m->nr_pages, b->own);
 }
 
+/*
+ * Where --original's ListLRU starts: where scan.c 1.1's did, at
+ * memmap[0], pfn 0's folio, which has a random place in LRU order, not
+ * the head.  Where the caches hold much of the memmap this can count:
+ * the array walk leaves LRU order's last folios there, a chase from the
+ * head evicts them before it comes to them, one from a random place
+ * may meet some of them first.  NULL (from the head) where pfn 0 is no
+ * folio on the walked LRU, or with -t.
+ */
+static struct folio *original_list_from(const struct lru_model *m)
+{
+	struct folio *folio;
+
+	if (!m->original || m->nr_shares > 1 || (*desc_word(m, 0) & PD_TYPE) != PD_FOLIO)
+		return NULL;
+	folio = pfn_folio(m, 0);
+	if (folio->age >= m->nr_lru || m->lru[folio->age].folio != folio)
+		return NULL;
+	return folio;
+}
+
 /* Build the model of seed; fault the memory in first if asked. */
 static void build_model(struct lru_model *m, const struct params *p,
 			uint64_t seed, int fault)
 {
-	int nr = setup_threads(m->nr_pages * sizeof(struct page));
+	int nr = setup_threads(m);
 	struct layout lay;
 	struct build b = { .m = m, .lay = &lay, .seed = seed, .fault = fault,
 			   .replay = -1, .cgroup = -1, .memcg = p->layout.memcg,
@@ -3071,6 +3103,7 @@ static void build_model(struct lru_model *m, const struct params *p,
 		order_from_trace(m, &p->layout);
 	run_parallel(point_part, m, nr);
 	link_lru(m);
+	m->list_from = original_list_from(m);
 	if (fault && m->rmap)
 		run_parallel(rmap_part, m, nr);
 	m->region[R_MEMMAP].used = m->nr_pages * m->desc_size;
@@ -3451,6 +3484,8 @@ static NOINLINE struct walk_result walk_list_plain(const struct lru_model *m,
 
 	share_range(m, share, &start, &end);
 	folio = start < end ? m->lru[start].folio : NULL;
+	if (m->list_from)	/* --original: see original_list_from() */
+		folio = m->list_from;
 	OPAQUE(folio);
 	for (i = start; i < end; i++) {
 		sum += folio->age;
@@ -3562,7 +3597,7 @@ static void prepare_xarray(struct lru_model *m, struct region *r,
 	m->xa_height = xa_height(m->nr_lru, &nodes);
 	r->used = job.len = nodes * sizeof(struct xa_node);
 	if (fault)
-		run_parallel(fault_part, &job, setup_threads(m->nr_pages * sizeof(struct page)));
+		run_parallel(fault_part, &job, setup_threads(m));
 	build_xarray(m, r->addr, nodes, rng);
 }
 
@@ -4776,16 +4811,19 @@ static void check_result(const struct lru_model *m, int w,
 		    walks[w].label, got.sum, got.visits, want.sum, want.visits);
 }
 
-/* CPU time of the calling thread, and its involuntary context switches. */
-static double thread_cpu(long *switches)
+/* CPU time of the calling thread, and its involuntary context switches
+ * (preemption) and voluntary ones (a walk never sleeps: a stop). */
+static double thread_cpu(long *switches, long *sleeps)
 {
 	struct timespec ts = { 0, 0 };
 #if defined(SCAN_LINUX) && defined(RUSAGE_THREAD)
 	struct rusage ru;
+	int failed = getrusage(RUSAGE_THREAD, &ru);
 
-	*switches = getrusage(RUSAGE_THREAD, &ru) ? 0 : ru.ru_nivcsw;
+	*switches = failed ? 0 : ru.ru_nivcsw;
+	*sleeps = failed ? 0 : ru.ru_nvcsw;
 #else
-	*switches = 0;
+	*switches = *sleeps = 0;
 #endif
 #ifdef CLOCK_THREAD_CPUTIME_ID
 	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
@@ -4832,7 +4870,19 @@ struct disturbance {
 	double lost;		/* wall off its CPU, in seconds */
 	double stolen;		/* of it, what /proc/stat says the host took */
 	long switches;		/* involuntary context switches */
+	long sleeps;		/* voluntary ones: stopped (SIGSTOP) */
 };
+
+/*
+ * A seam for tests/t-original.sh: built with -DSCAN_STOP_IN_WALK='"list"',
+ * scan stops itself (SIGSTOP) as its timing of that walk starts, so the
+ * test disturbs the walk without racing it.  Normal builds never stop.
+ */
+#ifdef SCAN_STOP_IN_WALK
+#define STOP_SEAM(w)	((void)(strcmp(walks[w].name, SCAN_STOP_IN_WALK) || raise(SIGSTOP)))
+#else
+#define STOP_SEAM(w)	((void)0)
+#endif
 
 /* Walk w once from the chosen cache state, check its result and relink
  * the LRU (untimed) if the walk isolated its folios.  The untimed work
@@ -4843,7 +4893,7 @@ static double timed_once(struct lru_model *m, struct team *team, int w,
 			struct walk_stats *st, struct disturbance *d)
 {
 	double t0, t, t1, cpu, steal, untimed = 0;
-	long n0, n1 = 0;
+	long n0, n1 = 0, v0, v1 = 0;
 	int core;
 
 	if (cache == CACHE_COLD) {	/* warm: no flush, and 0 seconds */
@@ -4854,13 +4904,15 @@ static double timed_once(struct lru_model *m, struct team *team, int w,
 	}
 	core = this_cpu();
 	steal = cpu_steal(core);
-	cpu = thread_cpu(&n0);
+	cpu = thread_cpu(&n0, &v0);
 	t1 = now();
+	STOP_SEAM(w);
 	*res = team_walk(team, walks[w].fn);
 	t = now() - t1;
-	cpu = cpu < 0 ? t : thread_cpu(&n1) - cpu;
+	cpu = cpu < 0 ? t : thread_cpu(&n1, &v1) - cpu;
 	d->lost = t - cpu;
 	d->switches = n1 - n0;
+	d->sleeps = v1 - v0;
 	/* Where the kernel does not take steal out of thread CPU time
 	 * (no PARAVIRT_TIME_ACCOUNTING), /proc/stat still shows it; beyond
 	 * the one tick that rounding may add, it was lost. */
@@ -4879,6 +4931,24 @@ static double timed_once(struct lru_model *m, struct team *team, int w,
 	return t;
 }
 
+/* The walk lost too much of its wall to trust its time. */
+static int disturbed(const struct disturbance *d, double t)
+{
+	return d->lost > LOST_SHARE * t && d->lost > LOST_MIN_S;
+}
+
+/* What took a disturbed walk's CPU, as far as the counters tell. */
+static const char *lost_to(const struct disturbance *d)
+{
+	if (d->sleeps > 0)
+		return "stopped";
+	if (d->switches > 0)
+		return "preempted";
+	if (d->stolen >= d->lost)
+		return "the host's steal";
+	return "off the CPU";
+}
+
 /* Time walk w, again (up to RETIMES times) while something else took
  * its CPU: a stopped or preempted walk would print a wrong figure. */
 static double time_walk(struct lru_model *m, struct team *team, int w,
@@ -4891,7 +4961,7 @@ static double time_walk(struct lru_model *m, struct team *team, int w,
 
 	for (tries = 0;; tries++) {
 		t = timed_once(m, team, w, cache, res, st, &d);
-		if (d.lost <= LOST_SHARE * t || d.lost <= LOST_MIN_S)
+		if (!disturbed(&d, t))
 			return t;
 		if (tries == RETIMES) {
 			st->disturbed++;
@@ -4998,21 +5068,27 @@ static int timing_order(const struct params *p, int i)
 /*
  * The 2023 protocol (--original): right after setup, each walk timed
  * once in the original's order (physical, array, list), from the cache
- * state setup left, never timed again; the self-check stays.
+ * state setup left, never timed again; the self-check stays, and a walk
+ * that lost its CPU is marked disturbed (warn_disturbed() says so).
  */
 static int original_round(struct lru_model *m, struct team *team,
 			  const struct params *p, struct walk_stats *stats,
 			  struct walk_result *last)
 {
 	struct disturbance d;
+	double t;
 	int i, s;
 
 	for (i = 0; i < p->run.nr_walks; i++) {
 		s = timing_order(p, i);
-		stats[s].sample[0] = timed_once(m, team, p->run.walk[s], CACHE_WARM,
-					       &last[s], &stats[s], &d);
+		t = timed_once(m, team, p->run.walk[s], CACHE_WARM, &last[s], &stats[s], &d);
+		stats[s].sample[0] = stats[s].round_time[0] = t;
 		stats[s].nr_samples = 1;
-		stats[s].round_time[0] = stats[s].sample[0];
+		if (disturbed(&d, t)) {
+			stats[s].disturbed = 1;
+			stats[s].lost_share = d.lost < t ? d.lost / t : 1;
+			stats[s].lost_to = lost_to(&d);
+		}
 	}
 	for (s = 0; s < p->run.nr_walks; s++)
 		stats[s].ratio[0] = stats[s].round_time[0] / stats[0].round_time[0];
@@ -5276,6 +5352,17 @@ static void warn_cache_sized(const struct lru_model *m, const struct params *p,
 	     human(mc->llc, b2, 32), mc->llc_from, fix);
 }
 
+/* A walk kept disturbed: retimed in vain, or --original's one walk. */
+static void warn_disturbed(const struct params *p, const struct walk_report *w)
+{
+	if (p->run.original)
+		warn("%s: its one walk lost %.0f%% of its %.3g s to other work (%s); --original times each walk once, so this run's ratios are not clean: run it again",
+		     w->walk->label, 100 * w->st->lost_share, w->time.median, w->st->lost_to);
+	else
+		warn("%s: %d of %d walks lost over %.0f%% to other work even when retimed: not clean",
+		     w->walk->label, w->st->disturbed, w->st->nr_samples, 100 * LOST_SHARE);
+}
+
 /* Say on stderr, with the remedy, when a printed figure cannot be trusted. */
 static void warn_untrusted(const struct lru_model *m, const struct params *p,
 			   const struct machine *mc, const struct reports *r)
@@ -5291,9 +5378,7 @@ static void warn_untrusted(const struct lru_model *m, const struct params *p,
 			     p->layout.memmap_from ? ": this file is too small to time" : "; use a larger -c");
 	for (s = 0; s < r->nr; s++)
 		if (r->walk[s].st->disturbed)
-			warn("%s: %d of %d walks lost over %.0f%% to other work even when retimed: not clean",
-			     r->walk[s].walk->label, r->walk[s].st->disturbed,
-			     r->walk[s].st->nr_samples, 100 * LOST_SHARE);
+			warn_disturbed(p, &r->walk[s]);
 	if (mc->llc > 0 && bytes < LLC_FACTOR * mc->llc)
 		warn_cache_sized(m, p, mc, bytes);
 	else if (plain_knobs(p))

@@ -1,0 +1,126 @@
+#!/bin/sh
+# --original times each walk once, as scan.c 1.1 did, so a walk that
+# lost its CPU (stopped, preempted, the host's steal) is not timed again:
+# it is marked disturbed in the CSV and JSON and on the -vv interference
+# line, and a warning says so.  No timing is asserted: the stop is made
+# to land in the walk, and lasts far longer than a 10,000-page walk.
+. tests/lib.sh
+
+# The seam: built with -DSCAN_STOP_IN_WALK='"list"', scan stops itself
+# (SIGSTOP) as its timing of that walk starts, so the stop falls inside
+# the walk's wall without racing it; the shell continues it.
+stop_scan=$tmp/scan-stop
+if ! have "${CC:-cc}"; then
+	skip "--original: a stopped walk is marked" "no C compiler (${CC:-cc}) to build the seam"
+	exit 0
+fi
+if ! "${CC:-cc}" -O0 -pthread '-DSCAN_STOP_IN_WALK="list"' scan.c -o "$stop_scan" 2>"$tmp/err"; then
+	check "the seam builds" false
+	exit 0
+fi
+if [ ! -r /proc/self/stat ]; then
+	skip "--original: a stopped walk is marked" "no /proc to see the process stop"
+	exit 0
+fi
+
+# nap: a short pause where sleep takes fractions, a second elsewhere.
+nap() {
+	sleep 0.1 2>/dev/null || sleep 1
+}
+
+# state PID: the process's state letter (T stopped, Z exited), or nothing.
+state() {
+	sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1
+}
+
+# run_stopped ARGS...: run the seam scan; each time it stops, leave it
+# stopped a moment, then continue it.  Sets rc and stops.
+run_stopped() {
+	echo "$stop_scan $*" >"$tmp/cmd"
+	"$stop_scan" "$@" >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	stops=0
+	polls=0
+	while [ "$polls" -lt 1200 ]; do	# 2 minutes at most: a hang
+		case $(state "$pid") in
+		T)
+			stops=$((stops + 1))
+			nap
+			kill -CONT "$pid"
+			;;
+		Z | '') break ;;
+		esac
+		polls=$((polls + 1))
+		nap
+	done
+	kill -CONT "$pid" 2>/dev/null
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid"
+	rc=$?
+}
+
+# walk_col FILE WALK NAME: column NAME of WALK's row in a CSV.
+walk_col() {
+	awk -F, -v walk="$2" -v name="$3" '
+	NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "walk") w = i; if ($i == name) c = i }; next }
+	w && c && $w == walk { print $c }' "$1"
+}
+
+# list_marked FILE: ListLRU marked disturbed and not retimed, and every
+# walk marked has its warning and no other has (a busy host may really
+# disturb the others).
+list_marked() {
+	[ "$(walk_col "$1" list disturbed)" = 1 ] &&
+		[ "$(csv_col "$1" retimed | sort -u)" = 0 ] &&
+		marks_warned "$1"
+}
+
+# marks_warned FILE: each walk's disturbed mark, 1 or 0, is whether
+# stderr has its warning.
+marks_warned() {
+	for walk in physical array list; do
+		label=$(walk_col "$1" "$walk" label)
+		warned=$(grep -c "^scan: warning: $label: its one walk lost" "$tmp/err")
+		[ -n "$label" ] && [ "$(walk_col "$1" "$walk" disturbed)" = "$warned" ] || return 1
+	done
+}
+
+# kept_warned: the -vv count of walks kept disturbed is the number of
+# warnings about them.
+kept_warned() {
+	kept=$(sed -n 's/^interference: .*, \([0-9]*\) kept disturbed$/\1/p' "$tmp/out")
+	same "$kept" "$(grep -c '^scan: warning: [A-Za-z]*: its one walk lost' "$tmp/err")"
+}
+
+warning='^scan: warning: ListLRU: its one walk lost [0-9]+% of its .* to other work .*--original times each walk once'
+
+run_stopped -c 0.01 -vv -s 5 --original
+check "--original, stopped in ListLRU: exit 0" [ "$rc" -eq 0 ]
+check "--original: the seam stopped the walk once" [ "$stops" -eq 1 ]
+check "--original: the ratios still printed" \
+	out_has '^Physical scan is [0-9.]+ faster than ListLRU$' '^Physical scan is [0-9.]+ faster than ArrayLRU$'
+check "--original: ListLRU timed once, not again" out_has '^ListLRU: 1 walks, '
+check "-vv: the interference line counts walks disturbed, none retimed" \
+	out_has '^interference: 0 walks retimed \(0 preempted, 0 stolen, 0 off the CPU\), [1-3] kept disturbed$'
+check "--original: a warning names the disturbed walk" err_has "$warning"
+check "-vv: as many walks kept disturbed as warned of" kept_warned
+
+run_stopped -c 0.01 -s 5 --original --format=csv
+cp "$tmp/out" "$tmp/stopped.csv"
+check "--format=csv, stopped: exit 0" [ "$rc" -eq 0 ]
+check "--format=csv: ListLRU disturbed 1, nothing retimed, each mark warned of" \
+	list_marked "$tmp/stopped.csv"
+check "--format=csv: the stopped run's warning" err_has "$warning"
+
+run_stopped -c 0.01 -s 5 --original --format=json
+# shellcheck disable=SC2016 # an awk program
+check "--format=json, stopped: ListLRU's disturbed is 1" \
+	awk '/"walk": "list"/ { w = 1 } w && /"disturbed": / { print "# " $0; exit !/"disturbed": 1,?$/ }' "$tmp/out"
+
+# Not stopped, nothing is timed again either, and each mark and warning
+# agree (whether or not this host disturbed a walk).
+run -c 0.01 -s 5 --original --format=csv
+cp "$tmp/out" "$tmp/plain.csv"
+check "--original, not stopped: no walk retimed" \
+	[ "$(csv_col "$tmp/plain.csv" retimed | sort -u)" = 0 ]
+check "--original, not stopped: each walk's mark and warning agree" marks_warned "$tmp/plain.csv"
