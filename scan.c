@@ -3055,12 +3055,13 @@ static void build_model(struct lru_model *m, const struct params *p,
 			uint64_t seed, int fault)
 {
 	int nr = setup_threads(m);
-	struct layout lay;
+	/* off the small stack (see main); main builds one model at a time */
+	static struct layout lay;
+	static struct stat st;
 	struct build b = { .m = m, .lay = &lay, .seed = seed, .fault = fault,
 			   .replay = -1, .cgroup = -1, .memcg = p->layout.memcg,
 			   .pfn_start = p->layout.pfn_start };
 	struct rng rng;
-	struct stat st;
 
 	plan_layout(&lay, p);
 	if (p->layout.memmap_from)
