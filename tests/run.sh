@@ -1,22 +1,55 @@
 #!/bin/sh
 # Run every tests/t-*.sh and count its "ok", "not ok" and skipped lines.
 # Ends with "N passed, M failed, K skipped"; exits 1 if anything failed.
+#
+# The files run in as many lanes as there are CPUs (at least 2, at most
+# 4; TEST_LANES overrides), the slowest first, each lane taking the next
+# file nobody has claimed (mkdir is the lock); their outputs are printed
+# in name order once all are done.  Each file keeps its own scratch
+# directory, so files never share state.
 set -u
 cd "$(dirname "$0")/.." || exit 1
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+lanes=${TEST_LANES:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
+case $lanes in '' | *[!0-9]*) lanes=2 ;; esac
+[ "$lanes" -ge 2 ] || lanes=2
+[ "$lanes" -le 4 ] || lanes=4
+# t-codegen compiles scan.c four times: start it first
+queue=tests/t-codegen.sh
+for t in tests/t-*.sh; do
+	[ "$t" = tests/t-codegen.sh ] || queue="$queue $t"
+done
+
+lane() {
+	for t in $queue; do
+		name=${t#tests/}
+		mkdir "$out/$name.claim" 2>/dev/null || continue
+		if ! sh "$t" >"$out/$name" 2>&1; then
+			echo "not ok - $t exited non-zero" >>"$out/$name"
+		fi
+	done
+}
+i=0
+while [ "$i" -lt "$lanes" ]; do
+	lane &
+	i=$((i + 1))
+done
+wait
+
 passed=0
 failed=0
 skipped=0
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT INT TERM
 for t in tests/t-*.sh; do
+	name=${t#tests/}
 	echo "# $t"
-	if ! sh "$t" >"$out" 2>&1; then
-		echo "not ok - $t exited non-zero" >>"$out"
-	fi
-	cat "$out"
-	s=$(grep -c '^ok .* # SKIP ' "$out")
-	p=$(($(grep -c '^ok ' "$out") - s))
-	f=$(grep -c '^not ok ' "$out")
+	[ -f "$out/$name" ] || echo "not ok - $t did not run" >"$out/$name"
+	cat "$out/$name"
+	s=$(grep -c '^ok .* # SKIP ' "$out/$name")
+	p=$(($(grep -c '^ok ' "$out/$name") - s))
+	f=$(grep -c '^not ok ' "$out/$name")
 	passed=$((passed + p))
 	failed=$((failed + f))
 	skipped=$((skipped + s))
