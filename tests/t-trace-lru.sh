@@ -8,16 +8,28 @@ scripts/trace-lru.sh >/dev/null 2>&1
 check "trace-lru: no command and no -s: usage, exit 2" [ $? -eq 2 ]
 scripts/trace-lru.sh -s 1 true >/dev/null 2>&1
 check "trace-lru: -s and a command: exit 2" [ $? -eq 2 ]
+# lru_instances: trace-lru's trace instances now, a name a line;
+# no_new_instance BEFORE: none that BEFORE did not list (another
+# trace-lru may be running on this machine: its instance is not ours).
+lru_instances() {
+	for i in /sys/kernel/tracing/instances/scan-lru-*; do
+		[ -d "$i" ] && echo "$i"
+	done
+}
+no_new_instance() {
+	! lru_instances | grep -vxF "${1:-none}" | grep -q .
+}
 if [ "$(id -u)" -eq 0 ] && { [ -d /sys/kernel/tracing/events/pagemap/mm_lru_insertion ] ||
 	{ mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null &&
 	  [ -d /sys/kernel/tracing/events/pagemap/mm_lru_insertion ]; }; }; then
+	before=$(lru_instances)
 	scripts/trace-lru.sh -o "$tmp/lru" -b 1024 sh -c "head -c 4M /dev/zero >'$tmp/4m'" 2>"$tmp/lru.err"
 	rc=$?
 	check "trace-lru: a pfn a line and a count" \
 		sh -c "[ $rc -eq 0 ] && [ -s '$tmp/lru' ] && ! grep -qv '^0x[0-9a-f]*\$' '$tmp/lru' &&
 			grep -Eq '^trace-lru.sh: [0-9]+ insertions in .*, [0-9]+ dropped by the buffer\$' '$tmp/lru.err'"
 	check "trace-lru: its trace instance is gone" \
-		sh -c "! ls /sys/kernel/tracing/instances | grep -q '^scan-lru-'"
+		no_new_instance "$before"
 else
 	skip "trace-lru: a live trace" "not root, or no mm_lru_insertion tracepoint"
 fi
@@ -37,13 +49,14 @@ check "trace-lru -o in a missing directory: says so before tracing" err_has 'can
 if [ "$(id -u)" -eq 0 ] && [ -d /sys/kernel/tracing/events/pagemap/mm_lru_insertion ] &&
 	mkdir "$tmp/full" && mount -t tmpfs -o size=4k tmpfs "$tmp/full" 2>/dev/null; then
 	echo old >"$tmp/full/lru"
+	before=$(lru_instances)
 	check "trace-lru -o on a full disk: exit 1, one line" \
 		refused 1 $tl -o "$tmp/full/lru" -b 1024 sh -c "head -c 4M /dev/zero >'$tmp/4m'"
 	check "trace-lru -o on a full disk: says why" err_has 'No space left on device'
 	check "trace-lru -o on a full disk: FILE as it was, nothing beside it" \
 		sh -c "[ \"\$(cat '$tmp/full/lru')\" = old ] && [ \"\$(ls -A '$tmp/full')\" = lru ]"
 	check "trace-lru -o on a full disk: its trace instance is gone" \
-		sh -c "! ls /sys/kernel/tracing/instances | grep -q '^scan-lru-'"
+		no_new_instance "$before"
 	umount "$tmp/full"
 else
 	skip "trace-lru on a full disk" "not root, no mm_lru_insertion tracepoint, or no tmpfs"
