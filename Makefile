@@ -122,6 +122,6 @@ uninstall:
 	-rmdir $(DESTDIR)$(DATADIR)/scan 2>/dev/null
 
 clean:
-	rm -rf scan scan-sanitize fuzz-options yardstick tests/fuzz-corpus.tmp valgrind.tmp
+	rm -rf scan scan-sanitize fuzz-options yardstick limits tests/fuzz-corpus.tmp valgrind.tmp
 
 .PHONY: all run test sanitize valgrind fuzz install uninstall clean
