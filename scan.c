@@ -474,7 +474,8 @@ struct walk_stats {
 static void say(const char *prefix, const char *suffix, const char *fmt,
 		va_list ap)
 {
-	char msg[1024];
+	/* off the stack, whichever thread says it (scan runs in 16 KiB) */
+	static _Thread_local char msg[1024];
 	const unsigned char *c;
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
