@@ -279,9 +279,9 @@ function print_machine(    memmap, sized, t) {
 	printf "caches: L2 %s (%s), LLC %s (%s)\n", size_of(id["l2_bytes"]), from(id["l2_from"]),
 	    size_of(id["llc_bytes"]), from(id["llc_from"])
 	printf "kernel: %s, THP %s\n", known(id["kernel"]), known(id["system_thp"])
-	t = (1 in stream) ? over_runs_1(stream) : ""
-	printf "memory: stream %s ns/line, chase %s ns/hop\n", known(t),
-	    known((1 in chase) ? over_runs_1(chase) : "")
+	printf "memory: stream %s ns/line, chase %s ns/hop\n",
+	    known((1 in stream) ? three_digits(over_runs_1(stream)) : ""),
+	    known((1 in chase) ? three_digits(over_runs_1(chase)) : "")
 	printf "$ %s\n", cmd
 	memmap = id["pages"] * id["struct_page"]
 	if (id["llc_bytes"] == "" || id["llc_bytes"] == 0)
@@ -297,6 +297,13 @@ function print_machine(    memmap, sized, t) {
 	printf "protocol: %s (%s a run, cache %s, --thp=%s)\n",
 	    protocol == "" ? "default" : protocol, plural(rounds, "round"),
 	    known(id["cache"]), known(id["thp"])
+}
+# three_digits(v): a measured figure to three digits, never in
+# e-notation (1.90, 112, 1234); "" stays "".
+function three_digits(v) {
+	if (v == "")
+		return ""
+	return v >= 100 ? sprintf("%.0f", v) : sprintf("%.3g", v)
 }
 function over_runs_1(a,    k, v) {
 	for (k = 1; k <= runs; k++)
