@@ -143,13 +143,13 @@ whole() {
 input_ok() {
 	[ "$1" = - ] && return 0
 	if [ ! -e "$1" ]; then
-		echo "$me: $1: no such file" >&2
+		echo "$me: cannot read $1: no such file" >&2
 	elif [ ! -f "$1" ]; then
-		echo "$me: $1: not a regular file" >&2
+		echo "$me: cannot read $1: not a regular file" >&2
 	elif [ ! -r "$1" ]; then
-		echo "$me: $1: cannot read it (permission denied)" >&2
+		echo "$me: cannot read $1: permission denied" >&2
 	elif [ "$(wc -c <"$1")" -gt 268435456 ]; then
-		echo "$me: $1: over 256 MiB, too large for a CSV of scan's" >&2
+		echo "$me: cannot read $1: over 256 MiB, too large for a CSV of scan's" >&2
 	else
 		return 0
 	fi
