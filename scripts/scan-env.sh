@@ -221,7 +221,7 @@ output_put() {
 		pending=""
 		return 0
 	fi
-	rm -f "$pending"
+	rm -f "$pending" 2>/dev/null
 	pending=""
 	echo "$me: cannot write $2 (disk full, or its directory gone?)" >&2
 	exit 1
