@@ -18,6 +18,15 @@ if [ "$(id -u)" -eq 0 ] && { [ -d /sys/kernel/tracing/events/pagemap/mm_lru_inse
 			grep -Eq '^trace-lru.sh: [0-9]+ insertions in .*, [0-9]+ dropped by the buffer\$' '$tmp/lru.err'"
 	check "trace-lru: its trace instance is gone" \
 		sh -c "! ls /sys/kernel/tracing/instances | grep -q '^scan-lru-'"
+	# -o a FIFO (like /dev/stdout or a device): written in place, not
+	# renamed over (as root that replaced /dev/full with a file)
+	mkfifo "$tmp/lru.fifo"
+	timeout 10 cat "$tmp/lru.fifo" >"$tmp/lru.read" &
+	scripts/trace-lru.sh -o "$tmp/lru.fifo" -b 1024 true 2>/dev/null
+	rc=$?
+	wait
+	check "trace-lru -o a FIFO: written through it, the FIFO stays" \
+		sh -c "[ $rc -eq 0 ] && [ -p '$tmp/lru.fifo' ] && ! grep -qv '^0x[0-9a-f]*\$' '$tmp/lru.read'"
 else
 	skip "trace-lru: a live trace" "not root, or no mm_lru_insertion tracepoint"
 fi
