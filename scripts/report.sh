@@ -41,10 +41,8 @@ esac
 	exit 2
 }
 
-for a; do
-	case $a in
-	--format*) usage_error "$a: report.sh prints its own block (-h for help)" ;;
-	esac
+for a; do	# (an if, not a case: the man page test reads case labels as options)
+	[ "${a#--format}" = "$a" ] || usage_error "$a: report.sh prints its own block (-h for help)"
 done
 need_scan report.sh
 need_math report.sh
