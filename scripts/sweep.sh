@@ -34,8 +34,8 @@ need_arg() {	# need_arg OPTION COUNT: the option has its value
 	[ "$2" -ge 2 ] || usage_error "$1 needs a value (-h for help)"
 }
 add_size() {	# add_size SIZE: nine digits of millions at most, past any machine
-	echo "$1" | grep -Eq '^([0-9]{1,9}(\.[0-9]*)?|\.[0-9]+)$' ||
-		usage_error "size $1: not a number of millions of pages (scan's -c), under 1e9"
+	{ echo "$1" | grep -Eq '^([0-9]{1,9}(\.[0-9]*)?|\.[0-9]+)$' && echo "$1" | grep -q '[1-9]'; } ||
+		usage_error "size $1: not a positive number of millions of pages (scan's -c), under 1e9"
 	sizes="$sizes $1"
 }
 sizes_only=""	# after --, every argument is a size
@@ -110,6 +110,7 @@ table() {
 	{
 		pages = number("pages"); speedup = number("speedup"); memory = number("memory_bytes")
 		if (!(pages > 0)) fail("pages is 0")
+		if (!(speedup > 0)) fail("speedup is 0: not a ratio")
 		if (csv_field("label") == "") fail("an empty label")
 		size = pages / 1e6
 		if (!(size in seen)) {

@@ -199,3 +199,8 @@ check "sweep: --from a FIFO refused, no hang" one_line 1 timeout 10 scripts/swee
 check "sweep: stdout full, exit 1" sh -c 'scripts/sweep.sh --from="$1" >/dev/full 2>/dev/null; [ $? -eq 1 ]' sh "$tmp/sweep.csv"
 scripts/sweep.sh -o /dev/full -r 1 0.01 >/dev/null 2>&1
 check "sweep: -o /dev/full exits 1, the device stays" sh -c "[ $? -eq 1 ] && [ -c /dev/full ]"
+check "sweep: size 0 refused by the sweep, one line" one_line 2 scripts/sweep.sh 0
+awk -F, -v OFS=, "$(cat scripts/lib.awk)"'NR == 1 { csv_header(); print; next }
+	{ $csv_col["speedup"] = 0; print }' "$tmp/sweep.csv" >"$tmp/p.zero.csv"
+check "sweep --from: a speedup of 0 refused, naming the line" \
+	sh -c "scripts/sweep.sh --from='$tmp/p.zero.csv' >/dev/null 2>'$tmp/p.err'; [ \$? -eq 1 ] && grep -q 'line 2: speedup is 0' '$tmp/p.err'"
