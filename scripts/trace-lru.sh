@@ -67,6 +67,7 @@ if [ -n "$seconds" ] && [ $# -gt 0 ]; then
 	usage_error "-s or a command, not both"
 fi
 [ -n "$seconds" ] || [ $# -gt 0 ] || usage_error "give a command to trace, or -s SECONDS"
+[ $# -eq 0 ] || command -v "$1" >/dev/null 2>&1 || usage_error "no command $1 to run"
 
 # The pfns go to a temporary name beside FILE, renamed over it once
 # whole; making it first is the check that FILE can be written.

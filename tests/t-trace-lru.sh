@@ -57,3 +57,9 @@ if [ "$(id -u)" -eq 0 ] && [ -d /sys/kernel/tracing/events/pagemap/mm_lru_insert
 else
 	skip "trace-lru on a full disk" "not root, no mm_lru_insertion tracepoint, or no tmpfs"
 fi
+
+# a command that does not exist: one line before any tracing, not the
+# shell's "not found"
+scripts/trace-lru.sh -o "$tmp/p.lru" /nonexistent/cmd >/dev/null 2>"$tmp/p.err"
+check "trace-lru: a missing command, one line, exit 2" \
+	sh -c "[ $? -eq 2 ] && [ \$(wc -l <'$tmp/p.err') -eq 1 ] && grep -q 'no command /nonexistent/cmd' '$tmp/p.err' && [ ! -e '$tmp/p.lru' ]"
