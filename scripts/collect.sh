@@ -65,6 +65,7 @@ while [ $# -gt 0 ]; do
 	-h | --help) usage; exit 0 ;;
 	-o | -g)
 		[ $# -ge 2 ] || { echo "collect.sh: $1 needs a file name" >&2; exit 2; }
+		[ -n "$2" ] || usage_error "$1 '': give a file name"
 		if [ "$1" = -o ]; then csv=$2; else svg=$2; fi
 		shift 2 ;;
 	--with-2023) with_2023=1; shift ;;
@@ -75,6 +76,8 @@ while [ $# -gt 0 ]; do
 done
 
 need_math collect.sh
+[ -z "$csv" ] || output_ok "$csv"	# before the work, not after
+[ -z "$svg" ] || output_ok "$svg"
 scratch
 # bytes, not characters: the decoders build bytes with %c
 LC_ALL=C
@@ -1457,16 +1460,6 @@ END {
 }'
 }
 
-# put FILE NAME: the finished FILE in NAME, through a temporary name so a
-# failure leaves no half file.
-put() {
-	if ! { cp "$1" "$2.tmp$$" && mv "$2.tmp$$" "$2"; } 2>/dev/null; then
-		rm -f "$2.tmp$$"
-		echo "collect.sh: cannot write $2" >&2
-		exit 1
-	fi
-}
-
 unmail >"$tmp/lines"
 blocks <"$tmp/lines" >"$tmp/rows"
 table <"$tmp/rows" >"$tmp/table"
@@ -1474,10 +1467,12 @@ if [ ! -s "$tmp/table" ]; then
 	echo "collect.sh: no report blocks in $(echo "$*" | sed 's/^-$/stdin/')" >&2
 	exit 1
 fi
-sed 's/ *$//' "$tmp/table"
-[ -z "$csv" ] || put "$tmp/csv" "$csv"
+sed 's/ *$//' "$tmp/table" >"$tmp/out"
+stdout_put "$tmp/out"
+# output_put: through a temporary name, so a failure leaves no half file
+[ -z "$csv" ] || output_put "$tmp/csv" "$csv"
 if [ -n "$svg" ]; then
 	chart <"$tmp/drawn" >"$tmp/svg"
-	put "$tmp/svg" "$svg"
+	output_put "$tmp/svg" "$svg"
 fi
 [ "$(cat "$tmp/broken")" -eq 0 ] || exit 1

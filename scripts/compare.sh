@@ -54,13 +54,13 @@ quote() {
 }
 
 verbose=0
-runs=""
+runs="" runs_given=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
 	-v) verbose=1 ;;
-	-n) [ $# -ge 2 ] || { usage >&2; exit 2; }; runs=$2; shift ;;
-	-n*) runs=${1#-n} ;;
+	-n) [ $# -ge 2 ] || usage_error "-n needs a number of runs (-h for help)"; runs=$2 runs_given=1; shift ;;
+	-n*) runs=${1#-n} runs_given=1 ;;
 	*) break ;;
 	esac
 	shift
@@ -83,7 +83,7 @@ compare_files() {
 	nb=$1
 	shift
 	for f; do
-		[ -r "$f" ] || { echo "compare.sh: cannot read $f" >&2; exit 1; }
+		input_ok "$f"
 		[ -s "$f" ] || { echo "compare.sh: $f is empty" >&2; exit 1; }
 	done
 	# $awk may be a command and its arguments; the program is awk's, not ours
@@ -275,8 +275,10 @@ run_scan() {
 	set -- "$@" --format=csv
 	echo "$scan $*" >"$tmp/cmd"
 	[ "$verbose" -eq 0 ] || echo "compare.sh: $scan $*" >&2
-	if ! "$scan" "$@" >"$out" 2>"$tmp/err"; then
-		echo "compare.sh: $(cat "$tmp/cmd") failed: $(head -n 1 "$tmp/err")" >&2
+	rc=0
+	"$scan" "$@" >"$out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		echo "compare.sh: $(cat "$tmp/cmd") failed: $(grep -m 1 . "$tmp/err" || echo "exit $rc, no message")" >&2
 		exit 1
 	fi
 	cat "$tmp/err" >>"$tmp/warnings"
@@ -285,11 +287,9 @@ run_scan() {
 
 # run_both: N runs a side, interleaved, then their table.
 run_both() {
-	case $runs in
-	'' | *[!0-9]* | 0*) echo "compare.sh: -n $runs: not a whole number of runs from 1" >&2; exit 2 ;;
-	esac
-	[ "$runs" -le "$max_runs" ] || { echo "compare.sh: -n $runs: at most $max_runs" >&2; exit 2; }
-	[ "$nsec" -eq 2 ] || { usage >&2; exit 2; }
+	whole -n "$runs"
+	[ "$runs" -le "$max_runs" ] || usage_error "-n $runs: at most $max_runs"
+	[ "$nsec" -eq 2 ] || usage_error "-n N needs [SCAN_OPTION...] -- [BEFORE_OPTION...] -- [AFTER_OPTION...] (-h for help)"
 	eval "set -- $sec0 $sec1 $sec2"
 	for w; do
 		case $w in
@@ -299,7 +299,6 @@ run_both() {
 		esac
 	done
 	need_scan compare.sh
-	scratch
 	: >"$tmp/warnings"
 	given_seed=0
 	eval "has_seed $sec0 $sec1 $sec2" && given_seed=1
@@ -360,18 +359,22 @@ say_warnings() {
 }
 
 need_math compare.sh
-if [ -n "$runs" ]; then
-	run_both
-elif [ "$nsec" -eq 0 ] && [ -n "$sec0" ]; then
-	eval "set -- $sec0"
-	[ $# -eq 2 ] || { usage >&2; exit 2; }
-	compare_files 1 "$@"
-elif [ "$nsec" -eq 1 ] && [ -n "$sec0" ] && [ -n "$sec1" ]; then
-	eval "set -- $sec0"
-	nb=$#
-	eval "set -- $sec0 $sec1"
-	compare_files "$nb" "$@"
-else
-	usage >&2
-	exit 2
-fi
+scratch
+# the table goes to stdout at the end, so a full or closed stdout is seen
+{
+	if [ -n "$runs_given" ]; then
+		run_both
+	elif [ "$nsec" -eq 0 ] && [ -n "$sec0" ]; then
+		eval "set -- $sec0"
+		[ $# -eq 2 ] || usage_error "give BEFORE.csv AFTER.csv, or BEFORE.csv... -- AFTER.csv... (-h for help)"
+		compare_files 1 "$@"
+	elif [ "$nsec" -eq 1 ] && [ -n "$sec0" ] && [ -n "$sec1" ]; then
+		eval "set -- $sec0"
+		nb=$#
+		eval "set -- $sec0 $sec1"
+		compare_files "$nb" "$@"
+	else
+		usage_error "give BEFORE.csv AFTER.csv, BEFORE.csv... -- AFTER.csv..., or -n N (-h for help)"
+	fi
+} >"$tmp/stdout"
+stdout_put "$tmp/stdout"

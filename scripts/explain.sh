@@ -47,19 +47,20 @@ env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratc
 
 size=4 sized="" runs=1 csv="" svg="" file="" memcg=""
 need_arg() {	# need_arg OPTION COUNT: the option has its value
-	[ "$2" -ge 2 ] || { echo "explain.sh: $1 needs a value" >&2; usage >&2; exit 2; }
+	[ "$2" -ge 2 ] || usage_error "$1 needs a value (-h for help)"
+}
+decimal() {	# decimal OPTION VALUE: a positive decimal, nine digits before the point
+	if ! echo "$2" | grep -Eq '^([0-9]{1,9}(\.[0-9]*)?|\.[0-9]+)$' || ! echo "$2" | grep -q '[1-9]'; then
+		usage_error "$1 '$2': give a positive decimal, millions of pages (e.g. 0.5)"
+	fi
 }
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
-	-c) need_arg "$1" $#; size=$2 sized=1; shift ;;
-	-n) need_arg "$1" $#
-		case $2 in
-		'' | *[!0-9]* | 0*) echo "explain.sh: -n $2: not a whole number from 1" >&2; exit 2 ;;
-		esac
-		runs=$2; shift ;;
-	-o) need_arg "$1" $#; csv=$2; shift ;;
-	-g) need_arg "$1" $#; svg=$2; shift ;;
+	-c) need_arg "$1" $#; decimal -c "$2"; size=$2 sized=1; shift ;;
+	-n) need_arg "$1" $#; whole -n "$2"; runs=$2; shift ;;
+	-o) need_arg "$1" $#; csv=$2; shift; [ -n "$csv" ] || usage_error "-o '': give a file name" ;;
+	-g) need_arg "$1" $#; svg=$2; shift; [ -n "$svg" ] || usage_error "-g '': give a file name" ;;
 	--memmap-from=?*) file=${1#--memmap-from=} ;;
 	--memcg-share=?* | --memcg=?* | --memcg-from=?*) memcg="$memcg $1" ;;
 	*) break ;;
@@ -81,6 +82,8 @@ said() {
 # --kernel-like's values, as scan applies them
 rc=0
 "$scan" -c 0.001 -r 1 --kernel-like -v "$@" >"$tmp/preset" 2>&1 || rc=$?
+# exit 2 there is scan refusing the options given: a usage error here too
+[ "$rc" -ne 2 ] || usage_error "scan refused the options: $(said "$tmp/preset")"
 [ "$rc" -eq 0 ] || {
 	echo "explain.sh: scan --kernel-like -v failed: $(said "$tmp/preset")" >&2
 	exit 1
@@ -142,12 +145,16 @@ step() {	# step N NAME OPTIONS RUN [SCAN_OPTION...]: run scan, keep its rows
 	sed -n "s/^scan: warning: /$n|/p" "$tmp/err" >>"$tmp/warnings"
 	awk -F, -v OFS=, -v n="$n" -v name="$name" -v opts="$with" -v run="$run" \
 	    -v warned="$warned" "$awklib"'
-		NR == 1 { csv_header(); print "step,adds,options," $0, "run", "warnings" >head; next }
-		!csv_has("walk") || !csv_has("speedup") || !csv_has("pages") {
+		function refuse() {
 			print "explain.sh: step " n ": scan printed no scan CSV" > "/dev/stderr"
+			bad = 1
 			exit 1
 		}
-		{ gsub(/,/, " ", opts); print n "," name "," opts "," $0, run, warned }' \
+		NR == 1 { csv_header(); print "step,adds,options," $0, "run", "warnings" >head }
+		!csv_has("walk") || !csv_has("speedup") || !csv_has("pages") { refuse() }
+		NR == 1 { next }
+		{ gsub(/,/, " ", opts); print n "," name "," opts "," $0, run, warned }
+		END { if (!bad && NR < 2) refuse() }' \
 		head="$tmp/head" "$tmp/run" >"$tmp/step.$n.$run" || exit 1
 	if [ "$runs" -eq 1 ]; then
 		echo "explain.sh: step $n of $nsteps done" >&2
@@ -280,7 +287,8 @@ END {
 	for (k = 1; k <= nkinds; k++)
 		say(said[kinds[k]] " (step" (steps_of(kinds[k]) ~ /[-,]/ ? "s " : " ") steps_of(kinds[k]) \
 		    (differ[kinds[k]] ? "; the figures of step " at[kinds[k]] : "") ")", "  -")
-}' "$tmp/all.csv" | sed 's/ *$//'
+}' "$tmp/all.csv" | sed 's/ *$//' >"$tmp/table"
+stdout_put "$tmp/table"
 
 # The chart: a bar a step and walk, from the step before to this one.
 # shellcheck disable=SC2086,SC2016 # $awk: a command, maybe with arguments

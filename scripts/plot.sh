@@ -25,17 +25,21 @@ xcol=memory_bytes
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
-	--x) [ $# -ge 2 ] || { usage >&2; exit 2; }; xcol=$2; shift ;;
+	--x) [ $# -ge 2 ] || usage_error "--x needs a COLUMN (-h for help)"; xcol=$2; shift ;;
 	--x=*) xcol=${1#--x=} ;;
-	-*) echo "plot.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
+	--) shift; break ;;
+	-?*) usage_error "unknown option $1 (-h for help)" ;;
 	*) break ;;
 	esac
 	shift
 done
-[ $# -eq 1 ] || { usage >&2; exit 2; }
-[ -r "$1" ] || { echo "plot.sh: cannot read $1" >&2; exit 1; }
+[ $# -ge 1 ] || usage_error "no CSV given (-h for help)"
+[ $# -eq 1 ] || usage_error "one CSV only, not also $2 (-h for help)"
+[ -n "$xcol" ] || usage_error "--x '': give a column name (-h for help)"
+input_ok "$1"
 
 need_math plot.sh
+scratch
 # shellcheck disable=SC2086,SC2016 # $awk: a command, maybe with arguments
 $awk -F, -v xcol="$xcol" -v csv="$1" "$awklib"'
 # A value on an axis (a[] holds lo, hi, log, len) as pixels from its start.
@@ -306,4 +310,5 @@ END {
 	else if (bars)
 		printf "<text x=\"%d\" y=\"%d\" font-size=\"11\">bars: %s over rounds</text>\n", L + pw + 15, ly + 4, bars
 	printf "</svg>\n"
-}' "$1"
+}' "$1" >"$tmp/svg"
+stdout_put "$tmp/svg"

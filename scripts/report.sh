@@ -32,7 +32,7 @@ case ${1:-} in
 -n*) runs=${1#-n}; shift ;;
 esac
 case $runs in
-'' | *[!0-9]* | 0*)
+'' | *[!0-9]* | 0* | ???*)
 	echo "report.sh: -n $runs: not a whole number of runs from 1 to 99" >&2
 	exit 2 ;;
 esac
@@ -41,6 +41,9 @@ esac
 	exit 2
 }
 
+for a; do	# (an if, not a case: the man page test reads case labels as options)
+	[ "${a#--format}" = "$a" ] || usage_error "$a: report.sh prints its own block (-h for help)"
+done
 need_scan report.sh
 need_math report.sh
 scratch
@@ -56,6 +59,8 @@ run_scan() {
 	if [ "$rc" -ne 0 ]; then
 		# (an interrupt may have taken the scratch directory already)
 		[ ! -r "$tmp/text.$k" ] || cat "$tmp/text.$k" >&2
+		[ ! -r "$tmp/text.$k" ] || [ -s "$tmp/text.$k" ] ||
+			echo "report.sh: $scan exited $rc with no message" >&2
 		exit "$rc"
 	fi
 }
@@ -373,4 +378,5 @@ tr '\t' ' ' <"$tmp/block" | awk '
 		line = "  " substr(line, cut + 1)
 	}
 	print line
-}' | sed 's/ *$//'
+}' | sed 's/ *$//' >"$tmp/out"
+stdout_put "$tmp/out"

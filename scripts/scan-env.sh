@@ -22,6 +22,11 @@
 #                      129 and "NAME: interrupted" (and $interrupt_note)
 #   output_ok PATH     stop (exit 1, a line) unless PATH can be written:
 #                      not a directory, in a directory that takes a file
+#   usage_error MSG    one line on stderr, exit 2
+#   whole OPT VALUE    a usage error unless VALUE is 1 to 999999999
+#   input_ok FILE      stop (exit 1, a line) unless FILE is a readable
+#                      regular file under 256 MiB (or -, stdin)
+#   stdout_put FILE    copy FILE to stdout; exit 1, a line, if it fails
 #   output_put SRC PATH  copy SRC to a temporary name beside PATH, then
 #                      rename it over PATH: PATH is whole or untouched;
 #                      on failure the temporary goes and the script stops
@@ -60,7 +65,7 @@ need_math() {
 		exit 1
 	}
 	# shellcheck disable=SC2086
-	$awk 'BEGIN { x = log(10); exit !(x > 2.3 && x < 2.31) }' 2>/dev/null || {
+	$awk 'BEGIN { x = log(10); exit !(x > 2.3 && x < 2.31) }' >/dev/null 2>&1 || {
 		echo "$1: $awk has no math (log, ^): use gawk or mawk, e.g. AWK=gawk" >&2
 		exit 1
 	}
@@ -118,6 +123,49 @@ need_scan() {
 	exit 1
 }
 
+# usage_error MESSAGE: a usage error, one line on stderr, exit 2.
+usage_error() {
+	echo "$me: $1" >&2
+	exit 2
+}
+
+# whole OPTION VALUE: VALUE is a whole number from 1 to 999999999 (nine
+# digits at most: the shell's arithmetic never overflows on it).
+whole() {
+	case $2 in
+	'' | *[!0-9]* | 0* | ??????????*) usage_error "$1 '$2': not a whole number from 1 to 999999999" ;;
+	esac
+}
+
+# input_ok FILE: FILE (or - for stdin) can be read as a CSV: a regular
+# file, readable, under 256 MiB.  A FIFO, a device or a directory would
+# hang or confuse awk; a huge (sparse) file would take hours.
+input_ok() {
+	[ "$1" = - ] && return 0
+	if [ ! -e "$1" ]; then
+		echo "$me: cannot read $1: no such file" >&2
+	elif [ ! -f "$1" ]; then
+		echo "$me: cannot read $1: not a regular file" >&2
+	elif [ ! -r "$1" ]; then
+		echo "$me: cannot read $1: permission denied" >&2
+	elif [ "$(wc -c <"$1")" -gt 268435456 ]; then
+		echo "$me: cannot read $1: over 256 MiB, too large for a CSV of scan's" >&2
+	else
+		return 0
+	fi
+	exit 1
+}
+
+# stdout_put FILE: copy FILE to stdout, or stop with exit 1 when stdout
+# is closed or full (awk and sed say nothing then, or say it in their
+# own words).
+stdout_put() {
+	cat "$1" 2>/dev/null || {
+		echo "$me: cannot write the output to stdout (closed, or the disk full?)" >&2
+		exit 1
+	}
+}
+
 # The scratch directory and an unfinished output go however the script
 # ends; a signal ends it with 128 + the signal's number.
 cleanup() {
@@ -144,6 +192,11 @@ output_ok() {
 		echo "$me: $1 is a directory; give a file name" >&2
 		exit 1
 	fi
+	if [ -e "$1" ] && [ ! -f "$1" ]; then
+		( : >"$1" ) 2>/dev/null && return 0
+		echo "$me: cannot write $1" >&2
+		exit 1
+	fi
 	pending="$1.tmp$$"
 	( : >"$pending" ) 2>/dev/null || {
 		pending=""
@@ -155,13 +208,20 @@ output_ok() {
 }
 
 # output_put SRC PATH: PATH gets SRC whole, by a rename, or stays as it was.
+# A PATH that exists and is no regular file (/dev/null, a FIFO, a
+# terminal) is written in place: renaming over it would replace a device.
 output_put() {
+	if [ -e "$2" ] && [ ! -f "$2" ]; then
+		cat "$1" 2>/dev/null >"$2" && return 0
+		echo "$me: cannot write $2" >&2
+		exit 1
+	fi
 	pending="$2.tmp$$"
 	if cp "$1" "$pending" 2>/dev/null && mv -f "$pending" "$2" 2>/dev/null; then
 		pending=""
 		return 0
 	fi
-	rm -f "$pending"
+	rm -f "$pending" 2>/dev/null
 	pending=""
 	echo "$me: cannot write $2 (disk full, or its directory gone?)" >&2
 	exit 1

@@ -125,7 +125,15 @@ pfn_file() {
 	bytes=$(wc -c <"$1" | tr -d ' ')
 	[ "$bytes" -gt 0 ] || fail "$1 is empty: no pfns"
 	[ $((bytes % 8)) -eq 0 ] || fail "$1 is $bytes bytes, not a whole number of 8-byte pfns"
+	# 16 GiB is an 8 TiB machine's pfns; more is no kpageflags (a sparse
+	# file?) and would take hours to read
+	[ "$bytes" -le 17179869184 ] || fail "$1 is $bytes bytes, over the 16 GiB of an 8 TiB machine's pfns"
 	echo $((bytes / 8))
+}
+
+# say TEXT: TEXT on stdout, or a line and exit 1 when stdout is closed or full.
+say() {
+	printf '%s\n' "$1" 2>/dev/null || fail "cannot write the summary to stdout (closed, or the disk full?)"
 }
 
 # summary KPAGEFLAGS [KPAGECGROUP]: the composition of saved files.
@@ -158,7 +166,8 @@ dir="" window=""
 case ${1:-} in
 --summary)
 	[ $# -eq 2 ] || [ $# -eq 3 ] || usage_error "--summary takes KPAGEFLAGS [KPAGECGROUP]"
-	summary "$2" "${3:-}"
+	text=$(summary "$2" "${3:-}") || exit 1
+	say "$text"
 	exit 0 ;;
 esac
 while [ $# -gt 0 ]; do
@@ -213,4 +222,4 @@ trap - EXIT INT TERM HUP
 echo "$me: saved $dir" >&2
 cgroups=""
 [ ! -r "$dir/kpagecgroup" ] || cgroups=$dir/kpagecgroup
-composition "$dir/kpageflags" "$cgroups" | cgroup_dirs
+say "$(composition "$dir/kpageflags" "$cgroups" | cgroup_dirs)"

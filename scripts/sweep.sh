@@ -29,40 +29,42 @@ env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratc
 # shellcheck source=scripts/scan-env.sh
 . "$env"
 
-out="" opts="" sizes="" runs=1 budget="" from=""
+out="" opts="" sizes="" runs=1 budget="" from="" from_given=""
 need_arg() {	# need_arg OPTION COUNT: the option has its value
-	[ "$2" -ge 2 ] || { echo "sweep.sh: $1 needs a value" >&2; usage >&2; exit 2; }
+	[ "$2" -ge 2 ] || usage_error "$1 needs a value (-h for help)"
 }
-whole() {	# whole OPTION VALUE: VALUE is a whole number from 1
-	case $2 in
-	'' | *[!0-9]* | 0*) echo "sweep.sh: $1 $2: not a whole number from 1" >&2; exit 2 ;;
-	esac
+add_size() {	# add_size SIZE: nine digits of millions at most, past any machine
+	{ echo "$1" | grep -Eq '^([0-9]{1,9}(\.[0-9]*)?|\.[0-9]+)$' && echo "$1" | grep -q '[1-9]'; } ||
+		usage_error "size $1: not a positive number of millions of pages (scan's -c), under 1e9"
+	sizes="$sizes $1"
 }
+sizes_only=""	# after --, every argument is a size
 while [ $# -gt 0 ]; do
+	if [ -n "$sizes_only" ]; then
+		add_size "$1"
+		shift
+		continue
+	fi
 	case $1 in
 	-h | --help) usage; exit 0 ;;
-	-o) need_arg "$1" $#; out=$2; shift ;;
+	-o) need_arg "$1" $#; out=$2; shift; [ -n "$out" ] || usage_error "-o '': give a file name" ;;
 	-o*) out=${1#-o} ;;
 	-n) need_arg "$1" $#; whole -n "$2"; runs=$2; shift ;;
 	-b) need_arg "$1" $#; whole -b "$2"; budget=$2; shift ;;
-	--from=*) from=${1#--from=} ;;
+	--from=*) from=${1#--from=} from_given=1
+		[ -n "$from" ] || usage_error "--from='': give the CSV of a sweep" ;;
 	-c* | -m* | --format=*)
 		echo "sweep.sh: $1: the sweep sets the size and the format itself" >&2
 		exit 2 ;;
 	-[srt]) need_arg "$1" $#; opts="$opts $1 $2"; shift ;;
-	-*) opts="$opts $1" ;;
-	*)
-		echo "$1" | grep -Eq '^([0-9]+\.?[0-9]*|\.[0-9]+)$' || {
-			echo "sweep.sh: size $1: not a number of millions of pages (scan's -c)" >&2
-			exit 2
-		}
-		sizes="$sizes $1" ;;
+	--) sizes_only=1 ;;
+	-[0-9.]* | [!-]* | '') add_size "$1" ;;
+	*) opts="$opts $1" ;;
 	esac
 	shift
 done
-if [ -n "$from" ] && [ -n "$out$opts$sizes$budget" ] || [ -n "$from" ] && [ "$runs" -ne 1 ]; then
-	echo "sweep.sh: --from reads a CSV and runs nothing: give it alone" >&2
-	exit 2
+if [ -n "$from_given" ] && { [ -n "$out$opts$sizes$budget" ] || [ "$runs" -ne 1 ]; }; then
+	usage_error "--from reads a CSV and runs nothing: give it alone"
 fi
 
 # table CSV: a row per size, a column per walk compared (the median over
@@ -108,6 +110,7 @@ table() {
 	{
 		pages = number("pages"); speedup = number("speedup"); memory = number("memory_bytes")
 		if (!(pages > 0)) fail("pages is 0")
+		if (!(speedup > 0)) fail("speedup is 0: not a ratio")
 		if (csv_field("label") == "") fail("an empty label")
 		size = pages / 1e6
 		if (!(size in seen)) {
@@ -168,17 +171,25 @@ table() {
 }
 
 if [ -n "$from" ]; then
-	if [ ! -r "$from" ] || [ -d "$from" ]; then
-		echo "sweep.sh: cannot read $from" >&2
-		exit 1
-	fi
-	table "$from"
+	input_ok "$from"
+	scratch
+	table "$from" >"$tmp/table" || exit 1
+	stdout_put "$tmp/table"
 	exit
 fi
 
 need_scan sweep.sh
 [ -z "$out" ] || output_ok "$out"
 scratch
+
+# The options for scan, tried on one page first: a usage error in them is
+# one line and exit 2 before any plan or progress is printed.
+rc=0
+# shellcheck disable=SC2086 # opts is a list of options
+"$scan" -c 0.000001 -r 1 $opts --format=csv >/dev/null 2>"$tmp/err" || rc=$?
+if [ "$rc" -eq 2 ]; then
+	usage_error "scan refused the options:$opts: $(grep -m 1 . "$tmp/err" || echo 'exit 2, no message')"
+fi
 
 # The default series: 1-2-5 steps while 80 bytes a page fit in half of
 # the memory available now; the time budget is kept as the runs go.
@@ -315,6 +326,7 @@ while [ "$run" -le "$runs" ]; do
 			;;
 		*)
 			sed -n '1,3p' "$tmp/err" >&2
+			[ -s "$tmp/err" ] || echo "sweep.sh: scan -c $size exited $rc with no message" >&2
 			[ -z "$out" ] || [ "$done_runs" -eq 0 ] ||
 				echo "sweep.sh: $out keeps the $done_runs run$([ "$done_runs" -eq 1 ] || echo s) that finished" >&2
 			exit "$rc"
@@ -328,4 +340,5 @@ while [ "$run" -le "$runs" ]; do
 	run=$((run + 1))
 done
 [ -s "$tmp/all.csv" ] || { echo "sweep.sh: no size ran" >&2; exit 1; }
-table "$tmp/all.csv"
+table "$tmp/all.csv" >"$tmp/table" || exit 1
+stdout_put "$tmp/table"

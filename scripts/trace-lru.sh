@@ -67,11 +67,14 @@ if [ -n "$seconds" ] && [ $# -gt 0 ]; then
 	usage_error "-s or a command, not both"
 fi
 [ -n "$seconds" ] || [ $# -gt 0 ] || usage_error "give a command to trace, or -s SECONDS"
+[ $# -eq 0 ] || command -v "$1" >/dev/null 2>&1 || usage_error "no command $1 to run"
 
 # The pfns go to a temporary name beside FILE, renamed over it once
 # whole; making it first is the check that FILE can be written.
 [ ! -d "$out" ] || fail "$out is a directory; give a file name"
 part=$out.part$$
+# (a device's temporary goes where the scratch files go, not into /dev)
+[ ! -e "$out" ] || [ -f "$out" ] || part=${TMPDIR:-/tmp}/$me.part$$
 ( : >"$part" ) 2>/dev/null || fail "cannot write $out (is $(dirname "$out") there and writable?)"
 inst=""
 # shellcheck disable=SC2317 # cleanup and interrupted run from the traps
@@ -111,8 +114,15 @@ fi
 echo 0 >"$inst/events/pagemap/mm_lru_insertion/enable"
 why=$(sed -n 's/.* mm_lru_insertion: .* pfn=\(0x[0-9a-f]*\) .*/\1/p' "$inst/trace" 2>&1 >"$part") ||
 	fail "cannot write $out: $why"
-mv -f "$part" "$out" 2>/dev/null || fail "cannot rename $part to $out"
+count=$(wc -l <"$part" | tr -d ' ')	# from $part: a FIFO cannot be read back
+if [ -e "$out" ] && [ ! -f "$out" ]; then
+	# a device or a FIFO is written in place: a rename would replace it
+	cat "$part" 2>/dev/null >"$out" || fail "cannot write $out"
+	rm -f "$part"
+else
+	mv -f "$part" "$out" 2>/dev/null || fail "cannot rename $part to $out"
+fi
 lost=$(cat "$inst"/per_cpu/cpu*/stats 2>/dev/null | awk '/^overrun:/ { n += $2 } END { print n + 0 }')
-echo "$me: $(wc -l <"$out" | tr -d ' ') insertions in $out, $lost dropped by the buffer" >&2
+echo "$me: $count insertions in $out, $lost dropped by the buffer" >&2
 [ "$rc" -eq 0 ] || echo "$me: the command exited $rc" >&2
 exit "$rc"

@@ -161,4 +161,5 @@ END {
 		printf "%-34s %4d %7.2f %7.2f-%-7.2f %5.1f %7.3f %6.3f-%-6.3f %5.1f %7.2f\n",
 		    p, n[p], lm, lo, lh, lc, am, ao, ah, ac, median(w, n[p])
 	}
-}' "$log"
+}' "$log" >"$tmp/table"
+stdout_put "$tmp/table"

@@ -231,3 +231,16 @@ check "collect: a forwarded mail's block is its author's" \
 scripts/collect.sh "$tmp/html.mbox" >/dev/null 2>"$tmp/err"
 check "collect: a mail of HTML alone is named on stderr" \
 	grep -q "html.mbox:1: mail 1 (From Pat <pat@example.org>) has only HTML, not read" "$tmp/err"
+
+# probes: -o '' a usage error; -o /dev/full an error that leaves the
+# device be; a full stdout exits 1
+one_line() {	# one_line STATUS CMD...: STATUS, one line on stderr, no stdout
+	want=$1
+	shift
+	"$@" >"$tmp/p.out" 2>"$tmp/p.err"
+	[ $? -eq "$want" ] && [ ! -s "$tmp/p.out" ] && [ "$(wc -l <"$tmp/p.err")" -eq 1 ]
+}
+check "collect: -o '' refused, one line" one_line 2 scripts/collect.sh -o '' tests/mail/block-2.0-c25.txt
+scripts/collect.sh -o /dev/full tests/mail/block-2.0-c25.txt >/dev/null 2>&1
+check "collect: -o /dev/full exits 1, the device stays" sh -c "[ $? -eq 1 ] && [ -c /dev/full ]"
+check "collect: stdout full, exit 1" one_line 1 sh -c 'scripts/collect.sh tests/mail/block-2.0-c25.txt >/dev/full'

@@ -323,3 +323,22 @@ awk 'prev == ".TP" && /^\.B[IR]? \\-[a-z]/ { print substr($2, 2, 2) } { prev = $
 	scripts/scan-compare.1 | sort -u >"$tmp/man-opts"
 check "scan-compare.1: an entry for every option of -h" \
 	sh -c "[ -s '$tmp/h-opts' ] && cmp -s '$tmp/h-opts' '$tmp/man-opts'"
+
+# probes: usage errors in one line; FIFOs, directories and huge files
+# refused before awk reads them; a full stdout is an error
+one_line() {	# one_line STATUS CMD...: STATUS, one line on stderr, no stdout
+	want=$1
+	shift
+	"$@" >"$tmp/p.out" 2>"$tmp/p.err"
+	[ $? -eq "$want" ] && [ ! -s "$tmp/p.out" ] && [ "$(wc -l <"$tmp/p.err")" -eq 1 ]
+}
+./scan -c 0.01 -r 3 -s 1 --format=csv >"$tmp/p1.csv" 2>/dev/null
+check "compare: -n without a value, one line, exit 2" one_line 2 scripts/compare.sh -n
+check "compare: one CSV, one line, exit 2" one_line 2 scripts/compare.sh "$tmp/p1.csv"
+check "compare: -n of 20 digits, one line, exit 2" one_line 2 scripts/compare.sh -n 99999999999999999999 -- --
+check "compare: a directory, one line, exit 1" one_line 1 scripts/compare.sh "$tmp/p1.csv" "$tmp"
+mkfifo "$tmp/p.fifo"
+check "compare: a FIFO refused, no hang" one_line 1 timeout 10 scripts/compare.sh "$tmp/p.fifo" "$tmp/p1.csv"
+check "compare: scan's usage error, one line, exit 1" one_line 1 scripts/compare.sh -n 1 -c 0.01 -- --bogus --
+# shellcheck disable=SC2016 # $1 is the inner shell's
+check "compare: stdout full, exit 1" sh -c 'scripts/compare.sh "$1" "$1" >/dev/full 2>/dev/null; [ $? -eq 1 ]' sh "$tmp/p1.csv"

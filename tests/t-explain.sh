@@ -111,3 +111,22 @@ if have setsid && env --default-signal=INT true 2>/dev/null; then
 else
 	skip "explain: signals" "no setsid or env --default-signal"
 fi
+
+# probes: usage errors in one line; a -c with a space is refused, not
+# split into scan's words; garbage from SCAN is an error; a closed
+# stdout exits 1
+one_line() {	# one_line STATUS CMD...: STATUS, one line on stderr, no stdout
+	want=$1
+	shift
+	"$@" >"$tmp/p.out" 2>"$tmp/p.err"
+	[ $? -eq "$want" ] && [ ! -s "$tmp/p.out" ] && [ "$(wc -l <"$tmp/p.err")" -eq 1 ]
+}
+check "explain: -c without a value, one line" one_line 2 scripts/explain.sh -c
+check "explain: -c ' 3' refused" one_line 2 scripts/explain.sh -c ' 3'
+check "explain: -n of 20 digits, one line" one_line 2 scripts/explain.sh -c 0.01 -n 99999999999999999999
+check "explain: -o '' refused" one_line 2 scripts/explain.sh -c 0.01 -o ''
+check "explain: an option scan refuses, exit 2, one line" one_line 2 scripts/explain.sh -c 0.01 --bogus
+printf '#!/bin/sh\necho garbage\n' >"$tmp/garbage-scan"
+chmod +x "$tmp/garbage-scan"
+check "explain: a SCAN printing no CSV, one line, exit 1" one_line 1 env SCAN="$tmp/garbage-scan" scripts/explain.sh -c 0.01
+check "explain: stdout closed, exit 1" sh -c 'scripts/explain.sh -c 0.001 >&- 2>/dev/null; [ $? -eq 1 ]'

@@ -162,3 +162,21 @@ for s in plot sweep explain; do
 	done
 	check "scan-$s.1: every option of the synopsis on the page" [ -z "$missing" ]
 done
+
+# probes: one line and the documented status, never a hang on a FIFO or
+# a device, never exit 0 when stdout cannot take the SVG
+one_line() {	# one_line STATUS CMD...: STATUS, one line on stderr, no stdout
+	want=$1
+	shift
+	"$@" >"$tmp/p.out" 2>"$tmp/p.err"
+	[ $? -eq "$want" ] && [ ! -s "$tmp/p.out" ] && [ "$(wc -l <"$tmp/p.err")" -eq 1 ]
+}
+check "plot: --x without a column, one line, exit 2" one_line 2 scripts/plot.sh --x
+check "plot: no CSV, one line, exit 2" one_line 2 scripts/plot.sh
+check "plot: a stray argument, one line, exit 2" one_line 2 scripts/plot.sh "$tmp/sweep.csv" stray
+check "plot: a directory, one line, exit 1" one_line 1 scripts/plot.sh "$tmp"
+check "plot: /dev/zero refused, no hang" one_line 1 timeout 10 scripts/plot.sh /dev/zero
+# shellcheck disable=SC2016 # $1 is the inner shell's
+check "plot: stdout full, exit 1" sh -c 'scripts/plot.sh "$1" >/dev/full 2>/dev/null; [ $? -eq 1 ]' sh "$tmp/sweep.csv"
+# shellcheck disable=SC2016
+check "plot: stdout closed, exit 1" sh -c 'scripts/plot.sh "$1" >&- 2>/dev/null; [ $? -eq 1 ]' sh "$tmp/sweep.csv"

@@ -134,3 +134,18 @@ for mangle in 's/^list,/list,extra,/' 's/^list,ListLRU,\([^,]*\),/list,ListLRU,\
 	check "report: a mangled CSV ($mangle) is exit 1 with one line" \
 		sh -c "[ $? -eq 1 ] && [ ! -s '$tmp/out' ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'row 3' '$tmp/err'"
 done
+
+# probes: -n of 20 digits, --format, a silent failing SCAN and a full
+# stdout, each with its one line
+one_line() {	# one_line STATUS CMD...: STATUS, one line on stderr, no stdout
+	want=$1
+	shift
+	"$@" >"$tmp/p.out" 2>"$tmp/p.err"
+	[ $? -eq "$want" ] && [ ! -s "$tmp/p.out" ] && [ "$(wc -l <"$tmp/p.err")" -eq 1 ]
+}
+check "report: -n of 20 digits, one line, no shell error" one_line 2 scripts/report.sh -n 99999999999999999999 -c 0.01
+check "report: --format refused" one_line 2 scripts/report.sh -n 1 -c 0.01 --format=json
+printf '#!/bin/sh\nexit 2\n' >"$tmp/mute-scan"
+chmod +x "$tmp/mute-scan"
+check "report: a SCAN failing silently is named" one_line 2 env SCAN="$tmp/mute-scan" scripts/report.sh -n 1
+check "report: stdout full, exit 1" one_line 1 sh -c 'scripts/report.sh -n 1 -c 0.01 -r 1 >/dev/full'

@@ -84,3 +84,18 @@ if [ "$(id -u)" -eq 0 ] && [ -r /proc/kpageflags ] && head -c 8 /proc/kpageflags
 else
 	skip "snapshot: a live snapshot" "not root, or no /proc/kpageflags"
 fi
+
+# probes: a huge sparse file is refused at once, not read for hours; a
+# full or closed stdout exits 1 with a line, not the shell's printf error
+head -c 80 /dev/zero >"$tmp/p.k80"
+scripts/snapshot.sh --summary "$tmp/p.k80" >/dev/full 2>"$tmp/p.err"
+check "snapshot --summary: stdout full, exit 1, one line" \
+	sh -c "[ $? -eq 1 ] && [ \$(wc -l <'$tmp/p.err') -eq 1 ] && grep -q 'cannot write the summary' '$tmp/p.err'"
+if truncate -s 1T "$tmp/p.sparse" 2>/dev/null; then
+	timeout 10 scripts/snapshot.sh --summary "$tmp/p.sparse" >/dev/null 2>"$tmp/p.err"
+	check "snapshot --summary: a 1 TiB sparse file refused at once" \
+		sh -c "[ $? -eq 1 ] && grep -q 'over the 16 GiB' '$tmp/p.err'"
+	rm -f "$tmp/p.sparse"
+else
+	skip "snapshot --summary: a 1 TiB sparse file refused at once" "no sparse files here"
+fi

@@ -177,3 +177,30 @@ if have setsid && env --default-signal=INT true 2>/dev/null; then
 	check "report.sh: SIGTERM exits 143, says so, no scratch-file noise" \
 		sh -c "[ $rc -eq 143 ] && grep -q '^report.sh: interrupted' '$tmp/sig.err' && ! grep -q 'No such file' '$tmp/sig.err'"
 fi
+
+# probes: usage errors in one line before any plan; FIFOs and devices
+# refused; a full stdout or -o /dev/full exits 1 and leaves /dev/full be
+one_line() {	# one_line STATUS CMD...: STATUS, one line on stderr, no stdout
+	want=$1
+	shift
+	"$@" >"$tmp/p.out" 2>"$tmp/p.err"
+	[ $? -eq "$want" ] && [ ! -s "$tmp/p.out" ] && [ "$(wc -l <"$tmp/p.err")" -eq 1 ]
+}
+check "sweep: -n without a value, one line" one_line 2 scripts/sweep.sh -n
+check "sweep: -n of 20 digits, one line" one_line 2 scripts/sweep.sh -n 99999999999999999999 0.01
+check "sweep: a size of 20 digits, one line" one_line 2 scripts/sweep.sh 99999999999999999999
+check "sweep: a negative size, one line" one_line 2 scripts/sweep.sh -1
+check "sweep: an option scan refuses, one line" one_line 2 scripts/sweep.sh --bogus 0.01
+check "sweep: --from= empty is refused, not a default sweep" one_line 2 timeout 10 scripts/sweep.sh --from=
+check "sweep: --from with a size is refused" one_line 2 scripts/sweep.sh --from="$tmp/sweep.csv" 0.01
+mkfifo "$tmp/p.fifo"
+check "sweep: --from a FIFO refused, no hang" one_line 1 timeout 10 scripts/sweep.sh --from="$tmp/p.fifo"
+# shellcheck disable=SC2016 # $1 is the inner shell's
+check "sweep: stdout full, exit 1" sh -c 'scripts/sweep.sh --from="$1" >/dev/full 2>/dev/null; [ $? -eq 1 ]' sh "$tmp/sweep.csv"
+scripts/sweep.sh -o /dev/full -r 1 0.01 >/dev/null 2>&1
+check "sweep: -o /dev/full exits 1, the device stays" sh -c "[ $? -eq 1 ] && [ -c /dev/full ]"
+check "sweep: size 0 refused by the sweep, one line" one_line 2 scripts/sweep.sh 0
+awk -F, -v OFS=, "$(cat scripts/lib.awk)"'NR == 1 { csv_header(); print; next }
+	{ $csv_col["speedup"] = 0; print }' "$tmp/sweep.csv" >"$tmp/p.zero.csv"
+check "sweep --from: a speedup of 0 refused, naming the line" \
+	sh -c "scripts/sweep.sh --from='$tmp/p.zero.csv' >/dev/null 2>'$tmp/p.err'; [ \$? -eq 1 ] && grep -q 'line 2: speedup is 0' '$tmp/p.err'"

@@ -30,6 +30,15 @@ if [ "$(id -u)" -eq 0 ] && { [ -d /sys/kernel/tracing/events/pagemap/mm_lru_inse
 			grep -Eq '^trace-lru.sh: [0-9]+ insertions in .*, [0-9]+ dropped by the buffer\$' '$tmp/lru.err'"
 	check "trace-lru: its trace instance is gone" \
 		no_new_instance "$before"
+	# -o a FIFO (like /dev/stdout or a device): written in place, not
+	# renamed over (as root that replaced /dev/full with a file)
+	mkfifo "$tmp/lru.fifo"
+	timeout 10 cat "$tmp/lru.fifo" >"$tmp/lru.read" &
+	scripts/trace-lru.sh -o "$tmp/lru.fifo" -b 1024 true 2>/dev/null
+	rc=$?
+	wait
+	check "trace-lru -o a FIFO: written through it, the FIFO stays" \
+		sh -c "[ $rc -eq 0 ] && [ -p '$tmp/lru.fifo' ] && ! grep -qv '^0x[0-9a-f]*\$' '$tmp/lru.read'"
 else
 	skip "trace-lru: a live trace" "not root, or no mm_lru_insertion tracepoint"
 fi
@@ -61,3 +70,9 @@ if [ "$(id -u)" -eq 0 ] && [ -d /sys/kernel/tracing/events/pagemap/mm_lru_insert
 else
 	skip "trace-lru on a full disk" "not root, no mm_lru_insertion tracepoint, or no tmpfs"
 fi
+
+# a command that does not exist: one line before any tracing, not the
+# shell's "not found"
+scripts/trace-lru.sh -o "$tmp/p.lru" /nonexistent/cmd >/dev/null 2>"$tmp/p.err"
+check "trace-lru: a missing command, one line, exit 2" \
+	sh -c "[ $? -eq 2 ] && [ \$(wc -l <'$tmp/p.err') -eq 1 ] && grep -q 'no command /nonexistent/cmd' '$tmp/p.err' && [ ! -e '$tmp/p.lru' ]"

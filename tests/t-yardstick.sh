@@ -53,6 +53,10 @@ if make -s yardstick >/dev/null 2>&1; then
 		sh -c "grep -Eq '^setup [0-9.]+\$' '$tmp/yard' && grep -Eq '^ratio [0-9.]+ [0-9.]+\$' '$tmp/yard'"
 	scripts/vs-yardstick.sh -n 1 -c 0.01 ./yardstick >"$tmp/vs" 2>/dev/null
 	check "vs-yardstick with the project's yardstick" grep -Eq '^naive +1 +[0-9.]+ ' "$tmp/vs"
+	# a full stdout is exit 1 with a line, not awk's close error
+	scripts/vs-yardstick.sh -n 1 -c 0.01 ./yardstick >/dev/full 2>"$tmp/p.err"
+	check "vs-yardstick: stdout full, exit 1, said" \
+		sh -c "[ $? -eq 1 ] && grep -q 'cannot write the output to stdout' '$tmp/p.err' && ! grep -q '^awk' '$tmp/p.err'"
 else
 	check "yardstick: builds" false
 fi
