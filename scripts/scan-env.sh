@@ -125,8 +125,14 @@ need_scan() {
 
 # usage_error MESSAGE: a usage error, one line on stderr, exit 2.
 usage_error() {
-	echo "$me: $1" >&2
+	echo "$me: $1 (-h for help)" >&2
 	exit 2
+}
+
+# fail MESSAGE: a runtime failure, one line, exit 1.
+fail() {
+	echo "$me: $1" >&2
+	exit 1
 }
 
 # whole OPTION VALUE: VALUE is a whole number from 1 to 999999999 (nine

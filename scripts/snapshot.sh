@@ -105,16 +105,7 @@ cgroup_dirs() {
 	done
 }
 
-me=${me:-$(basename "$0")}	# scan-env.sh sets it where it knows the installed name
 
-usage_error() {	# usage_error MESSAGE: one line, exit 2
-	echo "$me: $1 (-h for help)" >&2
-	exit 2
-}
-fail() {	# fail MESSAGE: one line, exit 1
-	echo "$me: $1" >&2
-	exit 1
-}
 
 # pfn_file FILE: the pfns in FILE, a regular file of whole 8-byte
 # entries (/dev/zero or a FIFO would never end; 7 bytes is no pfn).

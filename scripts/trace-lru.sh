@@ -32,16 +32,6 @@ env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratc
 # shellcheck source=scripts/scan-env.sh
 . "$env"
 
-me=${me:-$(basename "$0")}	# scan-env.sh sets it where it knows the installed name
-
-usage_error() {	# usage_error MESSAGE: one line, exit 2
-	echo "$me: $1 (-h for help)" >&2
-	exit 2
-}
-fail() {	# fail MESSAGE: one line, exit 1
-	echo "$me: $1" >&2
-	exit 1
-}
 
 # whole OPTION VALUE: VALUE is a whole number from 1, up to 9 digits.
 whole() {

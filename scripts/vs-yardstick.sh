@@ -27,14 +27,6 @@ env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratc
 # shellcheck source=scripts/scan-env.sh
 . "$env"
 
-me=${me:-$(basename "$0")}	# scan-env.sh sets it where it knows the installed name
-
-# usage_error MESSAGE: one line, exit 2.
-usage_error() {
-	echo "$me: $1" >&2
-	exit 2
-}
-
 runs=8
 size=4
 scratch
