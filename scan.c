@@ -136,6 +136,9 @@
 #define MIN_ROUNDS	2
 #define MAX_ROUNDS	64
 #define MAX_SAMPLES	(MAX_ROUNDS * MAX_REPS)
+/* Tries of each limit at most, spread over the rounds (calibrate_round()):
+ * a median of five, as a short run's walks have. */
+#define BOUND_TRIES	5
 /* A ratio whose rounds spread wider than this (interquartile range over
  * the median) is flagged: a careful reader would not sign it. */
 #define SPREAD_WARN	0.10
@@ -272,7 +275,7 @@ static const char *const access_names[] = {
 	[ACCESS_ISOLATE] = "isolate", [ACCESS_ISOLATE + 1] = NULL
 };
 
-/* The memory's limits a walk is held against (calibrate()): streaming
+/* The memory's limits a walk is held against (calibrate_round()): streaming
  * reads for the physical walk, a dependent chase for ListLRU,
  * independent random loads for the pointer walks. */
 enum bound { BOUND_STREAM, BOUND_CHASE, BOUND_RANDOM, NR_BOUNDS };
@@ -412,8 +415,10 @@ struct lru_model {
 	int xa_height;		/* levels, 1 when the root is a leaf */
 	int clflushopt;		/* the CPU has it: evict() uses it */
 	struct region region[NR_REGIONS]; /* backing of all of it */
-	double bound_ns[NR_BOUNDS]; /* this core's limits (calibrate()) */
-	char **bound_lines;	/* the lines the chase bound reads */
+	char **bound_lines;	/* the lines the chase and random bounds read */
+	double bound_s[NR_BOUNDS][BOUND_TRIES]; /* the tries of each */
+	int bound_tries;	/* taken so far */
+	double bound_ns[NR_BOUNDS]; /* this core's limits: their medians */
 	double calibrate_s;	/* what measuring them cost */
 };
 
@@ -1722,7 +1727,7 @@ static void make_host_id(struct machine *mc)
 	snprintf(mc->host_id, sizeof(mc->host_id), "%08x", (unsigned int)fnv1a(text));
 }
 
-/* Everything but the limits, which the run measures (see calibrate()). */
+/* Everything but the limits, which the run measures (calibrate_round()). */
 static void read_machine(struct machine *mc)
 {
 	static struct utsname u;	/* 390 bytes: off the stack */
@@ -3617,7 +3622,7 @@ static void prepare_xarray(struct lru_model *m, struct region *r,
  *      in its region, after the LRU is linked); the region is mapped,
  *      counted by the fit check, named in the refusal, flushed before
  *      each timed walk and freed for you;
- *   3. add its row here, with the limit calibrate() holds it against.
+ *   3. add its row here, with the limit calibrate_round() measures.
  *
  * Usage, --walks, timing, the self-check, the bounds and every output
  * line read the table; tests/t-codegen.sh finds walk_* kernels by name.
@@ -4565,26 +4570,33 @@ static void evict(const struct lru_model *m)
 
 /*
  * Calibration: this core's limits, measured over the memmap itself (its
- * size, page size and placement) before the rounds, through the team so
- * that -t measures every walker at once.  Each limit is the median of
- * BOUND_REPS tries from the walks' cache state (the walks print medians
- * too), a loop that does nothing but its loads:
+ * size, page size and placement), through the team so that -t measures
+ * every walker at once.  Up to BOUND_TRIES tries of each, spread over
+ * the rounds, so that a limit's median and a walk's span the same
+ * stretch of the run:
+ * a VM's neighbours move both by 15% within seconds (the stream read
+ * 0.85-1.14x the physical walk on an AMD EPYC VM when its five tries
+ * came before the rounds).  Each is a loop that does nothing but its
+ * loads, from the walks' cache state:
  *
  *   stream  one word per 64-byte line of the whole memmap in address
- *           order (the physical walk's bound): a 64 MiB prefix, once
- *           thought to stream as the whole, read 1.05-1.31x faster than
- *           the walk while an AMD EPYC VM was busy, the whole 0.92-1.10x;
- *   chase   a dependent chase through a random permutation of the lines
- *           (ListLRU's): each address waits for the load before it;
- *   random  independent loads at the same addresses (the pointer walks').
+ *           order (the physical walk's limit);
+ *   chase   a dependent chase through BOUND_LINES lines drawn at random
+ *           from the whole memmap (ListLRU's): each address waits for
+ *           the load before it;
+ *   random  independent loads of the same lines, their addresses read
+ *           from an array in that order, as ArrayLRU reads its own.
  *
- * The chase reads lines drawn before timing (see draw_bound_lines()),
- * the random loads lines a Weyl sequence gives (weyl_line()).
+ * docs/limits.c measures the same three apart from scan.
  */
-#define BOUND_REPS	5	/* the stream is as long as a physical walk */
-#define BOUND_WARN	0.15	/* slower than the bound by more: a warning */
-#define BOUND_LOADS	(1UL << 19)
-#define BOUND_STEPS	(1UL << 16)	/* dependent misses: ~10 ms */
+#define BOUND_WARN	0.15	/* off the bound by more: a warning */
+/*
+ * Lines the chase and the random loads read: 32 MiB.  A chase of 65,536
+ * read 0.80-0.91x ListLRU's time per hop at -c 10 on an AMD EPYC VM
+ * (Zen 5), five interleaved runs, and 0.78x at -c 21 on a Zen 4; from
+ * 2^19 lines on it read 0.88-1.07x, as a chase over every line does.
+ */
+#define BOUND_LINES	(1UL << 19)
 
 /* Always 0; read at run time, so the chase cannot be proved independent. */
 static volatile unsigned long bound_zero;
@@ -4595,17 +4607,11 @@ static const char *const bound_names[] = {
 };
 
 /*
- * The chase's lines: distinct, scattered over the whole memmap as an LRU
- * order is, drawn before timing into m->bound_lines and read from there,
- * so that the next address waits for the load and nothing else.  A Weyl
- * sequence computed in the loop (k times an odd number, over a
- * power-of-two part of the memmap) set every address a fixed stride from
- * the last and left up to half the memmap out; held to it, ListLRU ran
- * at 0.88x its chase on a Xeon.
- *
  * scramble() is a bijection of [0, 2^bits): multiplying by an odd
  * number and xor-shifting right are each one-to-one there.  Walking its
- * cycle until a value falls below nr keeps it one-to-one on [0, nr).
+ * cycle until a value falls below nr keeps it one-to-one on [0, nr), so
+ * the lines it gives are distinct: each is a miss, as each folio of an
+ * LRU walk is.
  */
 static uint64_t scramble(uint64_t x, uint64_t mask, int shift)
 {
@@ -4620,49 +4626,23 @@ static unsigned long memmap_lines(const struct lru_model *m)
 	return m->nr_pages * m->desc_size / 64;
 }
 
-static unsigned long at_most(unsigned long n, unsigned long cap)
-{
-	return n < cap ? n : cap;
-}
-
-/* The power-of-two span of lines the random loads spread over. */
-static uint64_t random_mask(const struct lru_model *m)
-{
-	uint64_t span = 1;
-
-	while (span * 2 <= memmap_lines(m))
-		span *= 2;
-	return span - 1;
-}
-
-/* The k-th line of the random loads: k times an odd number, one-to-one
- * on [0, mask].  Consecutive lines lie about 0.62 of the span apart,
- * where no prefetcher follows, and the loop costs one multiply a load:
- * a costlier scramble computed in the loop (two rounds of multiply and
- * xorshift) put the limit 20-40% above ArrayLRU's own time on a Xeon,
- * and these lines read from an array of pointers, as ArrayLRU reads its
- * own, 12-14% above it on an AMD EPYC VM (a separate program's random
- * loads 1.19x, this loop's 0.92x). */
-static inline unsigned long weyl_line(uint64_t k, uint64_t mask)
-{
-	return (k * 0x9e3779b97f4a7c15ULL) & mask;
-}
-
+/* Loads a try of bound b makes: a stream reads every line. */
 static unsigned long bound_loads(const struct lru_model *m, enum bound b)
 {
-	if (b == BOUND_RANDOM)
-		return at_most(random_mask(m) + 1, BOUND_LOADS);
-	return at_most(memmap_lines(m), BOUND_STEPS);
+	unsigned long lines = memmap_lines(m);
+
+	if (b == BOUND_STREAM || lines < BOUND_LINES)
+		return lines;
+	return BOUND_LINES;
 }
 
-/* The chase's lines: the first bound_loads() of scramble()'s order. */
+/* The chase's and the random loads' lines, drawn once, untimed. */
 static void draw_bound_lines(struct lru_model *m)
 {
 	unsigned long nr = memmap_lines(m), k, n = bound_loads(m, BOUND_CHASE);
 	uint64_t mask = 1, x;
 	int bits = 1;
 
-	m->bound_lines = NULL;
 	if (!n)			/* under one line: nothing to read */
 		return;
 	while (mask < nr - 1) {
@@ -4719,13 +4699,11 @@ static NOINLINE struct walk_result bound_random(const struct lru_model *m,
 						int share)
 {
 	unsigned long sum = 0, start, k, end;
-	char *descs = m->descs;
-	uint64_t mask = random_mask(m);
+	char *const *line = m->bound_lines;
 
 	split(bound_loads(m, BOUND_RANDOM), share, m->nr_shares, &start, &end);
 	for (k = start; k < end; k++) {
-		unsigned long *word = (unsigned long *)(descs +
-							weyl_line(k, mask) * 64);
+		unsigned long *word = (unsigned long *)line[k];
 
 		OPAQUE(word);
 		sum += *word;
@@ -4739,20 +4717,13 @@ static struct walk_result (*const bound_fn[NR_BOUNDS])(const struct lru_model *m
 };
 
 /* Flush what bound b will read, and only that: the memmap may be many
- * times the lines a random bound reads. */
+ * times the lines the chase reads. */
 static void flush_bound(const struct lru_model *m, enum bound b)
 {
 	unsigned long k, n = bound_loads(m, b);
-	uint64_t mask = random_mask(m);
 
 	if (b == BOUND_STREAM) {
-		flush_range(m->descs, memmap_lines(m) * 64, m->clflushopt);
-		return;
-	}
-	if (b == BOUND_RANDOM) {
-		for (k = 0; k < n; k++)
-			flush_line(m->descs + weyl_line(k, mask) * 64, m->clflushopt);
-		flush_fence(m->clflushopt);
+		flush_range(m->descs, n * 64, m->clflushopt);
 		return;
 	}
 	for (k = 0; k < n; k++)
@@ -4760,33 +4731,48 @@ static void flush_bound(const struct lru_model *m, enum bound b)
 	flush_range(m->bound_lines, n * sizeof(*m->bound_lines), m->clflushopt);
 }
 
-/* Measure every bound into m->bound_ns: ns per page for the stream
- * (the memmap's bytes per page), ns per load for the others. */
-static void calibrate(struct lru_model *m, struct team *team, enum cache_mode cache)
+/* Rounds from one try of the bounds to the next: BOUND_TRIES spread
+ * over the run's rounds (a round of a small memmap is cheaper than a
+ * try of the chase). */
+static int bound_stride(int rounds)
 {
-	double start = now(), t[NR_BOUNDS][BOUND_REPS];
-	unsigned long loads[NR_BOUNDS] = { 0 };
-	int b, rep;
+	return rounds > BOUND_TRIES ? (rounds + BOUND_TRIES - 1) / BOUND_TRIES : 1;
+}
 
-	draw_bound_lines(m);
-	for (rep = 0; rep < BOUND_REPS; rep++)	/* interleaved, as the rounds */
-		for (b = 0; b < NR_BOUNDS; b++) {
-			if (cache == CACHE_COLD)
-				flush_bound(m, b);
-			t[b][rep] = now();
-			loads[b] = team_walk(team, bound_fn[b]).visits;
-			t[b][rep] = now() - t[b][rep];
-		}
-	for (b = 0; b < NR_BOUNDS; b++) {
-		double median = summarize(t[b], BOUND_REPS).median;
+/* One try of every bound, before a round's walks. */
+static void calibrate_round(struct lru_model *m, struct team *team,
+			    enum cache_mode cache)
+{
+	double start = now(), t;
+	int b, k = m->bound_tries;
 
-		m->bound_ns[b] = loads[b] ? median * 1e9 / loads[b] : 0;
+	if (!k)
+		draw_bound_lines(m);
+	for (b = 0; b < NR_BOUNDS && m->bound_lines; b++) {
+		if (cache == CACHE_COLD)
+			flush_bound(m, b);
+		t = now();
+		team_walk(team, bound_fn[b]);
+		m->bound_s[b][k] = now() - t;
+	}
+	m->bound_tries++;
+	m->calibrate_s += now() - start;
+}
+
+/* The limits from their tries: ns per page for the stream (the
+ * memmap's bytes per page), ns per load for the others. */
+static void calibrate_done(struct lru_model *m)
+{
+	int b;
+
+	for (b = 0; b < NR_BOUNDS && m->bound_lines; b++) {
+		m->bound_ns[b] = summarize(m->bound_s[b], m->bound_tries).median *
+				 1e9 / bound_loads(m, b);
 		if (b == BOUND_STREAM)
 			m->bound_ns[b] *= m->desc_size / 64.0;
 	}
 	free(m->bound_lines);
 	m->bound_lines = NULL;
-	m->calibrate_s = now() - start;
 }
 
 /* ==== Timing ============================================================ */
@@ -5131,11 +5117,14 @@ static int measure(struct lru_model *m, struct team *team,
 		if (p->out.verbose >= 3)
 			check_build(m, p, b);
 		for (r = 0; r < rounds && nr_rounds < MAX_ROUNDS; r++) {
+			if (nr_rounds % bound_stride(rounds * p->run.builds) == 0)
+				calibrate_round(m, team, p->run.cache);
 			run_round(m, team, p, stats, nr_rounds++, last);
 			if (nr_rounds == 1 && !p->run.rounds)
 				rounds = plan_rounds(stats, p->run.nr_walks, p->run.builds);
 		}
 	}
+	calibrate_done(m);
 	return nr_rounds;
 }
 
@@ -5300,9 +5289,9 @@ static int plain_knobs(const struct params *p)
 	return 1;
 }
 
-/* Only a walk slower than its bound: one faster says the bound's loop
- * is not the best this core does (ArrayLRU ran at 0.75x the random
- * loads on an AMD EPYC, Zen 5), not that the code is measured. */
+/* A walk slower than its bound measures the code, not the memory; one
+ * faster beat a limit measured beside it in every round, so that limit
+ * was no limit while it ran: both are said, and the line stays. */
 static void warn_off_bound(const struct reports *r)
 {
 	int s;
@@ -5310,8 +5299,13 @@ static void warn_off_bound(const struct reports *r)
 	for (s = 0; s < r->nr; s++) {
 		const struct walk_report *w = &r->walk[s];
 
-		if (w->walk->at_bound && w->bound_x > 1 + BOUND_WARN)
+		if (!w->walk->at_bound || !w->bound_x)
+			continue;
+		if (w->bound_x > 1 + BOUND_WARN)
 			warn("%s: %.2fx this core's %s, so the code is measured",
+			     w->walk->label, w->bound_x, bound_names[w->walk->bound]);
+		else if (w->bound_x < 1 - BOUND_WARN)
+			warn("%s: %.2fx this core's %s, faster than its limit: the limit did not hold in this run; compare several",
 			     w->walk->label, w->bound_x, bound_names[w->walk->bound]);
 	}
 }
@@ -5946,8 +5940,6 @@ int main(int argc, char **argv)
 	check_fits(&p);			/* exit 1 before allocating */
 	set_up(&m, &p);
 	start_team(&team, &m, &p);	/* setup used every CPU; now pin */
-	if (!p.run.original)	/* which walked right after setup */
-		calibrate(&m, &team, p.run.cache);
 	nr_rounds = measure(&m, &team, &p, stats, last);
 	stop_team(&team);
 	report(&m, &p, stats, last, nr_rounds);
