@@ -1842,6 +1842,40 @@ static void fault_in(struct region *r, size_t start, size_t end)
 }
 
 /*
+ * Fault the first len bytes of a region in one page at a time, in a
+ * random order drawn from seed: which physical page backs which address
+ * follows the order of the faults.  scan.c 1.1 calloc()ed its memmap and
+ * first touched it while writing the links in LRU order, which meets
+ * its pages in a random order; a memmap faulted in address order is
+ * physically contiguous where that one was scattered.
+ */
+static void fault_in_shuffled(struct region *r, size_t len, uint64_t seed)
+{
+	size_t page = sysconf(_SC_PAGESIZE), n, i, j, t, *order;
+	volatile char *p = r->addr;
+	struct rng rng;
+
+	if (len > r->len)
+		len = r->len;
+	n = (len + page - 1) / page;
+	order = malloc(n * sizeof(*order));
+	if (!order && n)
+		die("out of memory for the order of %zu page faults", n);
+	rng_seed(&rng, seed);
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	for (i = n; i > 1; i--) {
+		j = rng_below(&rng, i);
+		t = order[i - 1];
+		order[i - 1] = order[j];
+		order[j] = t;
+	}
+	for (i = 0; i < n; i++)
+		p[order[i] * page] = 0;
+	free(order);
+}
+
+/*
  * Share of the region backed by huge pages, read back from the kernel's
  * smaps; -1 when the system cannot tell.
  */
@@ -3056,6 +3090,21 @@ static struct folio *original_list_from(const struct lru_model *m)
 	return folio;
 }
 
+/*
+ * --original: fault the memory in the order scan.c 1.1 did, before the
+ * layout touches it: the LRU array in address order (its first loop
+ * filled it), then the memmap's pages in a random order (its links).
+ * A stream of its own, so the model does not depend on it.  Returns
+ * what is left for the layout to fault: nothing.
+ */
+static int fault_as_original(struct lru_model *m, uint64_t seed)
+{
+	fault_in(&m->region[R_ARRAY], 0, m->nr_pages * sizeof(union lru_slot));
+	fault_in_shuffled(&m->region[R_MEMMAP], m->nr_pages * m->desc_size,
+			  seed ^ 0xa54ff53a5f1d36f1ULL);
+	return 0;
+}
+
 /* Build the model of seed; fault the memory in first if asked. */
 static void build_model(struct lru_model *m, const struct params *p,
 			uint64_t seed, int fault)
@@ -3079,6 +3128,8 @@ static void build_model(struct lru_model *m, const struct params *p,
 		die("out of memory");
 	if (b.replay >= 0 && is_live(b.replay))
 		find_own(m, &b, nr);
+	if (fault && m->original)
+		b.fault = fault_as_original(m, seed);
 	atomic_init(&b.next_chunk, 0);
 	run_parallel(layout_part, &b, nr);
 	gather_heads(&b);

@@ -124,3 +124,65 @@ cp "$tmp/out" "$tmp/plain.csv"
 check "--original, not stopped: no walk retimed" \
 	[ "$(csv_col "$tmp/plain.csv" retimed | sort -u)" = 0 ]
 check "--original, not stopped: each walk's mark and warning agree" marks_warned "$tmp/plain.csv"
+
+# --original faults the memmap in as scan.c 1.1 did: its pages in a
+# random order (the links, written in LRU order, touched them first), so
+# which physical page backs which address is shuffled.  Seen through
+# /proc/PID/pagemap while the seam holds scan stopped at ListLRU: the
+# share of neighbouring pages that are neighbours in physical memory too.
+# A run that faults in address order (--thp=never, 4 KiB pages) shows
+# whether this host's allocator hands out neighbours at all.
+pages=800			# -c 0.0512: 51,200 64-byte pages
+size=$((pages * 4096))
+
+# neighbours PID: of the memmap's pages (the mapping of $size bytes), the
+# share whose next page is the next or previous physical page, in
+# percent; nothing if the mapping or its page frames cannot be read.
+neighbours() {
+	start=$(awk -v size="$size" '
+	function hex(s,   i, v) { for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+	$2 ~ /^rw/ { split($1, r, "-"); if (hex(r[2]) - hex(r[1]) == size) { printf "%.0f\n", hex(r[1]); exit } }' "/proc/$1/maps")
+	[ -n "$start" ] || return 0
+	# dd seeks to the entries; od -j would read the gigabytes before them
+	dd if="/proc/$1/pagemap" bs=8 skip="$((start / 4096))" count="$pages" 2>/dev/null |
+		od -An -v -t x8 | awk '
+	function hex(s,   i, v) { for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+	{ for (i = 1; i <= NF; i++) {
+		s = substr($i, 3)		# bits 0-55: the frame and soft-dirty
+		d = index("0123456789abcdef", substr(s, 1, 1)) - 1
+		pfn = hex(substr(s, 2)) + (d % 8) * 2 ^ 52
+		if (pfn && prev && (pfn == prev + 1 || pfn == prev - 1)) near++
+		if (pfn) { known++; prev = pfn }
+	} }
+	END { if (known > 1) printf "%d\n", 100 * near / (known - 1) }'
+}
+
+# placed ARGS...: run the seam scan until it first stops in ListLRU, read
+# its memmap's neighbours, and end it.
+placed() {
+	"$stop_scan" "$@" >/dev/null 2>&1 &
+	pid=$!
+	polls=0
+	while [ "$(state "$pid")" != T ] && [ "$polls" -lt 600 ]; do
+		polls=$((polls + 1))
+		nap
+	done
+	neighbours "$pid"
+	kill -KILL "$pid" 2>/dev/null	# its figures are not wanted
+	wait "$pid" 2>/dev/null
+}
+
+in_order=$(placed -c 0.0512 -s 5 -r 1 --thp=never)
+shuffled=$(placed -c 0.0512 -s 5 --original)
+echo "# neighbouring pages also neighbours in memory: ${in_order:-?}% faulted in order, ${shuffled:-?}% under --original"
+if [ -z "$in_order" ] || [ -z "$shuffled" ]; then
+	skip "--original: the memmap faulted in a random page order" "page frames not readable here (/proc/PID/pagemap needs root)"
+elif grep -q '\[always\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
+	skip "--original: the memmap faulted in a random page order" "THP always: the memmap is in 2 MiB pages"
+elif [ "$in_order" -lt 5 ]; then
+	skip "--original: the memmap faulted in a random page order" "this host's allocator gave neighbours to only $in_order% of pages faulted in order"
+else
+	# a random order leaves a page its physical neighbour about once in
+	# as many pages as the machine has
+	check "--original: the memmap faulted in a random page order" [ "$shuffled" -le 2 ]
+fi
