@@ -4642,10 +4642,10 @@ static void evict(const struct lru_model *m)
  */
 #define BOUND_WARN	0.15	/* off the bound by more: a warning */
 /*
- * Lines the chase and the random loads read: 32 MiB.  A chase of 65,536
- * read 0.80-0.91x ListLRU's time per hop at -c 10 on an AMD EPYC VM
- * (Zen 5), five interleaved runs, and 0.78x at -c 21 on a Zen 4; from
- * 2^19 lines on it read 0.88-1.07x, as a chase over every line does.
+ * Lines the chase and the random loads read: 32 MiB.  At -c 10 on an
+ * AMD EPYC VM (Zen 5), ListLRU read 1.10-1.34x a chase of 65,536 lines
+ * in 8 of 9 runs (0.78x at -c 21 on a Zen 4), and 0.88-1.07x one of
+ * 2^19 lines (9 runs), as against 2^20 or 2^21 (0.87-1.08x, 9 runs).
  */
 #define BOUND_LINES	(1UL << 19)
 
