@@ -3094,15 +3094,13 @@ static struct folio *original_list_from(const struct lru_model *m)
  * --original: fault the memory in the order scan.c 1.1 did, before the
  * layout touches it: the LRU array in address order (its first loop
  * filled it), then the memmap's pages in a random order (its links).
- * A stream of its own, so the model does not depend on it.  Returns
- * what is left for the layout to fault: nothing.
+ * A stream of its own, so the model does not depend on it.
  */
-static int fault_as_original(struct lru_model *m, uint64_t seed)
+static void fault_as_original(struct lru_model *m, uint64_t seed)
 {
 	fault_in(&m->region[R_ARRAY], 0, m->nr_pages * sizeof(union lru_slot));
 	fault_in_shuffled(&m->region[R_MEMMAP], m->nr_pages * m->desc_size,
 			  seed ^ 0xa54ff53a5f1d36f1ULL);
-	return 0;
 }
 
 /* Build the model of seed; fault the memory in first if asked. */
@@ -3128,8 +3126,10 @@ static void build_model(struct lru_model *m, const struct params *p,
 		die("out of memory");
 	if (b.replay >= 0 && is_live(b.replay))
 		find_own(m, &b, nr);
-	if (fault && m->original)
-		b.fault = fault_as_original(m, seed);
+	if (fault && m->original) {	/* and the layout faults nothing */
+		fault_as_original(m, seed);
+		b.fault = 0;
+	}
 	atomic_init(&b.next_chunk, 0);
 	run_parallel(layout_part, &b, nr);
 	gather_heads(&b);
@@ -4624,8 +4624,8 @@ static void evict(const struct lru_model *m)
  * size, page size and placement), through the team so that -t measures
  * every walker at once.  Up to BOUND_TRIES tries of each, spread over
  * the rounds, so that a limit's median and a walk's span the same
- * stretch of the run:
- * a VM's neighbours move both by 15% within seconds (the stream read
+ * stretch of the run: a VM's neighbours move both by 15% within
+ * seconds (the stream read
  * 0.85-1.14x the physical walk on an AMD EPYC VM when its five tries
  * came before the rounds).  Each is a loop that does nothing but its
  * loads, from the walks' cache state:

@@ -135,18 +135,23 @@ check "--original, not stopped: each walk's mark and warning agree" marks_warned
 pages=800			# -c 0.0512: 51,200 64-byte pages
 size=$((pages * 4096))
 
+# hex(s): the value of a string of lower-case hex digits, in awk.
+hex='function hex(s,   i, v) {
+	for (i = 1; i <= length(s); i++)
+		v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+	return v
+}'
+
 # neighbours PID: of the memmap's pages (the mapping of $size bytes), the
 # share whose next page is the next or previous physical page, in
 # percent; nothing if the mapping or its page frames cannot be read.
 neighbours() {
-	start=$(awk -v size="$size" '
-	function hex(s,   i, v) { for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+	start=$(awk -v size="$size" "$hex"'
 	$2 ~ /^rw/ { split($1, r, "-"); if (hex(r[2]) - hex(r[1]) == size) { printf "%.0f\n", hex(r[1]); exit } }' "/proc/$1/maps")
 	[ -n "$start" ] || return 0
 	# dd seeks to the entries; od -j would read the gigabytes before them
 	dd if="/proc/$1/pagemap" bs=8 skip="$((start / 4096))" count="$pages" 2>/dev/null |
-		od -An -v -t x8 | awk '
-	function hex(s,   i, v) { for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+		od -An -v -t x8 | awk "$hex"'
 	{ for (i = 1; i <= NF; i++) {
 		s = substr($i, 3)		# bits 0-55: the frame and soft-dirty
 		d = index("0123456789abcdef", substr(s, 1, 1)) - 1
