@@ -36,6 +36,14 @@ WARN     = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 WARN    += $(if $(WERROR),-Werror)
 # Setup and -t share work among threads (older C libraries need this).
 THREADS  = -pthread
+# Bind every library call at start-up, on a shallow stack: a call bound
+# lazily, deep in the report, ran the dynamic linker's resolver (3 KiB
+# of stack with AVX-512's register state) and crashed 2 runs in 300 of a
+# clang build under ulimit -s 16 on an AMD EPYC (Zen 5); 0 in 300 bound
+# at start-up.  GNU and LLVM linkers on Linux take it.
+ifeq ($(shell uname -s),Linux)
+BIND_NOW = -Wl,-z,now
+endif
 # Sanitizers stop at the first report, so a test sees it as a failure.
 SANITIZE = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	   -fno-sanitize-recover=all
@@ -43,7 +51,7 @@ SANITIZE = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 all: scan
 
 scan: scan.c
-	$(CC) $(CPPFLAGS) $(STD) $(WARN) $(THREADS) $(CFLAGS) $(LDFLAGS) -o $@ scan.c $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(STD) $(WARN) $(THREADS) $(CFLAGS) $(BIND_NOW) $(LDFLAGS) -o $@ scan.c $(LDLIBS)
 
 scan-sanitize: scan.c
 	$(CC) $(CPPFLAGS) $(STD) $(WARN) $(THREADS) $(SANITIZE) $(LDFLAGS) -o $@ scan.c $(LDLIBS)
