@@ -5356,7 +5356,7 @@ static void warn_off_bound(const struct reports *r)
 			warn("%s: %.2fx this core's %s, so the code is measured",
 			     w->walk->label, w->bound_x, bound_names[w->walk->bound]);
 		else if (w->bound_x < 1 - BOUND_WARN)
-			warn("%s: %.2fx this core's %s, faster than its limit: the limit did not hold in this run; compare several",
+			warn("%s ran %.2fx this core's %s: that limit did not hold",
 			     w->walk->label, w->bound_x, bound_names[w->walk->bound]);
 	}
 }
