@@ -374,11 +374,11 @@ calc() { $awk "BEGIN { printf \"${2:-%.2f}\", $1 }"; }
 # timed, the time over the pfns of every timed range, whatever they held.
 if [ "$(fig pfn_events)" -ge "$min_events" ]; then
 	kind=took pfn=$(fig pfn_median) pfn_n=$(fig pfn_events) pfn_pfns=$(fig pfn_pfns)
-	pfn_words="median over the ranges where it isolated folios; IQR $(fig pfn_q1)-$(fig pfn_q3)"
+	pfn_words="median over the ranges where it isolated folios; IQR $(calc "$(fig pfn_q1)")-$(calc "$(fig pfn_q3)")"
 	share=$(calc "$(fig pfn_taken) / $(fig pfn_pfns)")
 else
 	kind=all pfn=$(fig pfn_all_mean) pfn_n=$(fig pfn_all_events) pfn_pfns=$(fig pfn_all_pfns)
-	pfn_words="time over pfns of every timed range: only $(fig pfn_events) isolated folios; per range median $(fig pfn_all_median), IQR $(fig pfn_all_q1)-$(fig pfn_all_q3)"
+	pfn_words="time over pfns of every timed range: only $(fig pfn_events) isolated folios; per range median $(calc "$(fig pfn_all_median)"), IQR $(calc "$(fig pfn_all_q1)")-$(calc "$(fig pfn_all_q3)")"
 	share=""
 fi
 
@@ -409,9 +409,9 @@ lru=$(fig lru_median) lru_n=$(fig lru_events)
 lost=$(($(fig lost) + lost))
 
 report() {
-	echo "pfn scanner: $pfn ns/pfn ($pfn_words) over $pfn_n events, $pfn_pfns pfns (compaction's migrate scanner)"
+	echo "pfn scanner: $(calc "$pfn") ns/pfn ($pfn_words) over $pfn_n events, $pfn_pfns pfns (compaction's migrate scanner)"
 	if [ "$lru_n" -ge "$min_events" ]; then
-		echo "LRU scanner: $lru ns/folio (median; IQR $(fig lru_q1)-$(fig lru_q3)) over $lru_n batches, $(fig lru_folios) order-0 folios (reclaim's isolation from inactive_file, $lru_words)"
+		echo "LRU scanner: $(calc "$lru") ns/folio (median; IQR $(calc "$(fig lru_q1)")-$(calc "$(fig lru_q3)")) over $lru_n batches, $(fig lru_folios) order-0 folios (reclaim's isolation from inactive_file, $lru_words)"
 	else
 		echo "LRU scanner: not measured: $lru_n full batches timed, $min_events wanted"
 	fi
@@ -420,10 +420,10 @@ report() {
 		mx=$(calc "$m_lru * $share / $m_pfn" %f)
 		echo "Kernel: physical scan is $x faster than ListLRU"
 		echo "  at $share LRU folios a pfn, the share of the ranges timed"
-		echo "model: Physical $m_pfn ns/page, ListLRU $m_lru ns/folio, ratio $(calc "$mx" %.3f) at the same share (scan --access=isolate, replayed)"
+		echo "model: Physical $(calc "$m_pfn") ns/page, ListLRU $(calc "$m_lru") ns/folio, ratio $(calc "$mx" %.3f) at the same share (scan --access=isolate, replayed)"
 		echo "kernel/model: Physical $(calc "$pfn / $m_pfn"), ListLRU $(calc "$lru / $m_lru"), ratio $(calc "$x / $mx")"
 	else
-		echo "model: Physical $m_pfn ns/page over the same pfns, ListLRU $m_lru ns/folio (scan --access=isolate, replayed)"
+		echo "model: Physical $(calc "$m_pfn" %.3f) ns/page over the same pfns, ListLRU $(calc "$m_lru") ns/folio (scan --access=isolate, replayed)"
 		echo "kernel/model: Physical $(calc "$pfn / $m_pfn"), ListLRU $(calc "$lru / $m_lru"); no kernel ratio without ranges of LRU folios"
 	fi
 	echo "working set $((size / mib)) MiB, memory cgroup v$cgv; load $load_before before, $load_after after ($(getconf _NPROCESSORS_ONLN) CPUs); $lost events lost"
