@@ -117,8 +117,8 @@ stop_midway() {
 	for left in "$cgroot/scan-kernel-$pid" "$tracing/instances/scan-kernel-$pid"; do
 		[ ! -e "$left" ] || { echo "#   left $left"; return 1; }
 	done
-	[ -z "$(ls -A "$tmp/scratch-$1" "$tmp/tmpdir-$1" | grep -v ':$' | grep .)" ] ||
-		{ echo "#   left files:"; ls -AR "$tmp/scratch-$1" "$tmp/tmpdir-$1" | sed 's/^/#   /'; return 1; }
+	find "$tmp/scratch-$1" "$tmp/tmpdir-$1" -mindepth 1 >"$tmp/left"
+	[ ! -s "$tmp/left" ] || { sed 's/^/#   left /' "$tmp/left"; return 1; }
 }
 if [ "$(id -u)" -ne 0 ]; then
 	skip "kernel.sh stopped midway" "not root"
