@@ -375,7 +375,7 @@ calc() { $awk "BEGIN { printf \"${2:-%.2f}\", $1 }"; }
 if [ "$(fig pfn_events)" -ge "$min_events" ]; then
 	kind=took pfn=$(fig pfn_median) pfn_n=$(fig pfn_events) pfn_pfns=$(fig pfn_pfns)
 	pfn_words="median over the ranges where it isolated folios; IQR $(calc "$(fig pfn_q1)")-$(calc "$(fig pfn_q3)")"
-	share=$(calc "$(fig pfn_taken) / $(fig pfn_pfns)")
+	share=$(calc "$(fig pfn_taken) / $(fig pfn_pfns)" %.6f)
 else
 	kind=all pfn=$(fig pfn_all_mean) pfn_n=$(fig pfn_all_events) pfn_pfns=$(fig pfn_all_pfns)
 	pfn_words="time over pfns of every timed range: only $(fig pfn_events) isolated folios; per range median $(calc "$(fig pfn_all_median)"), IQR $(calc "$(fig pfn_all_q1)")-$(calc "$(fig pfn_all_q3)")"
@@ -419,7 +419,7 @@ report() {
 		x=$(calc "$lru * $share / $pfn" %f)
 		mx=$(calc "$m_lru * $share / $m_pfn" %f)
 		echo "Kernel: physical scan is $x faster than ListLRU"
-		echo "  at $share LRU folios a pfn, the share of the ranges timed"
+		echo "  at $(calc "$share" %.4f) LRU folios a pfn, the share of the ranges timed"
 		echo "model: Physical $(calc "$m_pfn") ns/page, ListLRU $(calc "$m_lru") ns/folio, ratio $(calc "$mx" %.3f) at the same share (scan --access=isolate, replayed)"
 		echo "kernel/model: Physical $(calc "$pfn / $m_pfn"), ListLRU $(calc "$lru / $m_lru"), ratio $(calc "$x / $mx")"
 	else
