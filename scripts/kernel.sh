@@ -280,7 +280,7 @@ fi
 inst=$tracing/instances/$name
 mkdir "$inst" 2>/dev/null || { inst=""; fail "cannot make the trace instance $tracing/instances/$name"; }
 echo 4 >"$inst/buffer_size_kb"		# other CPUs: nothing of ours
-kb=$((pages / 8 + 16384))		# a 64-byte insertion a page, and room
+kb=$((pages / 8 + 16384))		# twice a 64-byte insertion a page, and room
 echo "$kb" >"$inst/per_cpu/cpu$cpu/buffer_size_kb" ||
 	fail "the trace buffer cannot be $kb KiB on CPU $cpu"
 echo 1 >"$inst/tracing_on"
