@@ -43,7 +43,9 @@
 # pfn_taken (their pfns and the pages taken), pfn_all_events,
 # pfn_all_median, pfn_all_q1, pfn_all_q3, pfn_all_pfns, pfn_all_mean
 # (every timed event; the mean is their time over their pfns),
-# pfn_left_out; lru_events, lru_median, lru_q1, lru_q3 (ns per folio),
+# pfn_left_out; pfn_ended_early and pfn_stop (the zone compactions that
+# ended early, status=contended, and where the last of them stopped:
+# its migrate_pfn); lru_events, lru_median, lru_q1, lru_q3 (ns per folio),
 # lru_folios, lru_left_out; lost; then "took START END", the pfns
 # [START, END) the timed events that took folios covered, merged, in
 # order, and "all START END" for every timed event.
@@ -130,6 +132,15 @@ function pfn_event(ev, cpu, pid, ns,    r, s, e, taken, v) {
 	range_end_of[cpu] = e
 }
 
+# zone_end(ev): a zone's compaction over; one that ended early
+# (status=contended) is counted and where it stopped kept.
+function zone_end(ev) {
+	if (field(ev, "status") != "contended")
+		return
+	ended_early++
+	stop = hex(field(ev, "migrate_pfn"))
+}
+
 function lru_event(ev, cpu, pid, ns,    scanned) {
 	scanned = field(ev, "nr_scanned") + 0
 	if (last[cpu] == "mm_vmscan_lru_shrink_inactive" && last_pid[cpu] == pid &&
@@ -175,6 +186,8 @@ function raw_line(    line) {
 	sub(/: $/, "", name)
 	if (name == "mm_compaction_begin")
 		range_end_of[cpu] = hex(field(ev, "migrate_pfn"))
+	else if (name == "mm_compaction_end")
+		zone_end(ev)
 	else if (name == "mm_compaction_isolate_migratepages")
 		pfn_event(ev, cpu, pid, ns)
 	else if (name == "mm_vmscan_lru_isolate")
@@ -191,6 +204,7 @@ END {
 	put("pfn_all", all_ns, nr_all)
 	printf "pfn_all_pfns %d\npfn_all_mean %.4f\npfn_left_out %d\n", all_pfns,
 	    all_pfns ? all_time / all_pfns : 0, pfn_left
+	printf "pfn_ended_early %d\npfn_stop %d\n", ended_early, stop
 	put("lru", lru_ns, nr_lru)
 	printf "lru_folios %d\nlru_left_out %d\nlost %d\n", lru_folios, lru_left, lost
 	ranges("took")

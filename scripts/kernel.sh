@@ -328,28 +328,49 @@ take reclaim
 
 # ---- 3. the pfn scanner: compact the machine -----------------------------
 
-# Room to migrate into: compaction's free scanner takes free pages from
-# pageblocks in use, never from wholly free ones, and a migration with
-# nowhere to go ends the zone's compaction.  A file of pages written in
-# turn with data and zeros, its zeros then punched out, leaves a free
-# page beside each used one: an eighth of SIZE of such room.
+# Room to migrate into.  The free scanner takes free pages only from
+# pageblocks in use (suitable_migration_target() in mm/compaction.c
+# refuses a block that starts with a free page of pageblock order), and
+# compaction_alloc() must find a free page as large as each folio it
+# moves.  So: a file of SIZE written a pageblock at a time, which the
+# file system may hold in folios of pageblock order, then punched out
+# but for the first page of each block, leaves a used page and free
+# blocks of order 4 to 8 (and 0 to 3, in per-CPU lists) beside it.
 command -v fallocate >/dev/null 2>&1 || fail "needs fallocate (util-linux) to make room for compaction"
-$awk -v n=$((pages / 8)) 'BEGIN {
-	x = sprintf("%4096s", ""); gsub(/ /, "x", x)
-	for (i = 0; i < n; i++) printf "%s%4096s", x, ""
-}' | tr ' ' '\000' >"$work/room.src" || fail "cannot write in $work"
-in_cgroup dd if="$work/room.src" of="$work/room" bs=4096 conv=fsync status=none ||
+[ "$cgv" = 2 ] || echo "$room" >"$cg/memory.limit_in_bytes"
+blk=$((block * 4096))
+in_cgroup dd if=/dev/zero of="$work/room" bs="$blk" count=$((size / blk)) status=none ||
 	fail "cannot write $work/room"
-rm -f "$work/room.src"
-fallocate -d "$work/room" || fail "cannot punch holes in $work/room"
+i=0
+while [ "$i" -lt $((size / blk)) ]; do
+	fallocate -p -o $((i * blk + 4096)) -l $((blk - 4096)) "$work/room" ||
+		fail "cannot punch holes in $work/room"
+	i=$((i + 1))
+done
 snapshot after
 compact_events="compaction/mm_compaction_isolate_migratepages compaction/mm_compaction_finished
 	compaction/mm_compaction_begin compaction/mm_compaction_end
-	compaction/mm_compaction_migratepages compaction/mm_compaction_isolate_freepages"
+	compaction/mm_compaction_migratepages compaction/mm_compaction_isolate_freepages migrate/mm_migrate_pages"
 # shellcheck disable=SC2086
 events 1 $compact_events
-# shellcheck disable=SC2016
-in_cgroup sh -c 'echo 1 >/proc/sys/vm/compact_memory' || fail "cannot write /proc/sys/vm/compact_memory"
+# A pass ends a zone early (status=contended) where migrate_pages()
+# returns -ENOMEM: compaction_alloc() held free pages, none as large as
+# a large folio to move, and isolates no more while it holds any.  The
+# next pass starts again at the zone's start, holding other free pages
+# when it gets there; up to 8 passes, while each ends early elsewhere.
+pass=0 stop=""
+while [ "$pass" -lt 8 ]; do
+	# shellcheck disable=SC2016 # the inner shell's
+	in_cgroup sh -c 'echo 1 >/proc/sys/vm/compact_memory' || fail "cannot write /proc/sys/vm/compact_memory"
+	pass=$((pass + 1))
+	# shellcheck disable=SC2016 # an awk program
+	end=$($awk '/ mm_compaction_end: / { e = $0 }
+	END { if (e ~ /status=contended/) { sub(/.*migrate_pfn=/, "", e); sub(/ .*/, "", e); print e } }' "$inst/trace")
+	if [ -z "$end" ] || [ "$end" = "$stop" ]; then
+		break
+	fi
+	stop=$end
+done
 # shellcheck disable=SC2086
 events 0 $compact_events sched/sched_switch
 take compact
@@ -446,5 +467,8 @@ stdout_put "$tmp/out.txt"
 [ -z "$csv" ] || output_put "$tmp/out.csv" "$csv"
 if [ "$pfn_n" -lt "$min_events" ] || [ "$lru_n" -lt "$min_events" ]; then
 	fail "too few timed events (see above)"
+fi
+if [ -z "$share" ] && [ "$(fig pfn_ended_early)" -gt 0 ]; then
+	fail "no kernel ratio: compaction isolated folios in $(fig pfn_events) timed ranges, $min_events wanted; $(fig pfn_ended_early) of $pass passes ended early (status=contended: migrate_pages() found no free page as large as a folio to move), the last at pfn $(calc "$(fig pfn_stop)" 0x%x)"
 fi
 [ -n "$share" ] || fail "no kernel ratio: compaction isolated folios in $(fig pfn_events) timed ranges, $min_events wanted"

@@ -7,7 +7,10 @@
 
 # kernel.trace (tests/kernel-trace.txt, with its raw twin .raw): 76
 # events recorded on Linux 6.18 (x86-64, cgroup v1) by kernel.sh -k, a
-# piece of reclaim and a piece of compaction.  By hand, from the raw
+# piece of reclaim and a piece of compaction, and 3 from another run
+# where a zone's compaction ended early (mm_migrate_pages,
+# mm_compaction_migratepages, mm_compaction_end status=contended at
+# migrate_pfn=0x109840 = 1087552).  By hand, from the raw
 # timestamps (ns):
 #   LRU scanner: four batches of 32 follow an mm_vmscan_lru_shrink_inactive
 #   directly: 350739-341902 = 8837, 385946-378191 = 7755,
@@ -44,6 +47,8 @@ for a in awk mawk gawk "busybox awk"; do
 	check "kernel.awk ($a): every timed range: 14, median 4.18 ns/pfn, 1 left out" \
 		eval 'is pfn_all_events 14.00 && is pfn_all_median 4.18 && is pfn_all_pfns 6656.00 &&
 			is pfn_left_out 1.00'
+	check "kernel.awk ($a): one zone's compaction ended early, at pfn 0x109840" \
+		eval 'is pfn_ended_early 1.00 && is pfn_stop 1087552.00'
 	check "kernel.awk ($a): the ranges that took folios, merged: 0x101c00 to 0x101e00" \
 		grep -qx 'took 1055744 1056256' "$tmp/figures"
 done
