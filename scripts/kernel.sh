@@ -14,8 +14,11 @@
 #/     memory.reclaim; v1: a sparse file read inside the cgroup, over its
 #/     limit), timing reclaim's isolation: ns per folio of the LRU
 #/     scanner, isolate_lru_folios() in mm/vmscan.c;
-#/  3. compacts the machine's memory (echo 1 >/proc/sys/vm/compact_memory:
-#/     this moves pages of every process, as that file always does),
+#/  3. leaves SIZE of room for compaction (a file written a pageblock
+#/     at a time, each block punched out but for its first page), then
+#/     compacts the machine's memory (echo 1 >/proc/sys/vm/compact_memory:
+#/     this moves pages of every process, as that file always does; again,
+#/     up to 8 passes, while each ends a zone early somewhere new),
 #/     timing compaction's migrate scanner: ns per pfn of the pfn
 #/     scanner, isolate_migratepages_block() in mm/compaction.c, over the
 #/     ranges where it isolated folios;
@@ -33,10 +36,10 @@
 #/
 #/   -m SIZE      the working set, bytes with K, M or G (4 KiB pages;
 #/                default an eighth of MemAvailable, at most 1G, in 64M
-#/                steps; at least 64M); 1G gives about 4,000 events a
-#/                scanner and takes about half a minute
+#/                steps; at least 64M); 1G gives about 3,000-5,000 events a
+#/                scanner and takes about a minute (under load)
 #/   -d DIR       where the scratch directory goes (default /var/tmp): a
-#/                disk file system, not tmpfs, with room for SIZE
+#/                disk file system, not tmpfs, with room for twice SIZE
 #/   -o FILE.csv  the figures as CSV too, a row per scanner and model walk
 #/   -k DIR       keep the traces and snapshots in DIR (made new)
 #/   -h           this help
