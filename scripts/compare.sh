@@ -39,7 +39,7 @@
 #/ speedup that is not a positive number, two rows for one walk and size
 #/ in a run, or no walk and size on both sides; exit 2 on bad usage.
 set -eu
-env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
+case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
 # shellcheck source=scripts/scan-env.sh
 . "$env"
@@ -59,7 +59,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
 	-v) verbose=1 ;;
-	-n) [ $# -ge 2 ] || usage_error "-n needs a number of runs (-h for help)"; runs=$2 runs_given=1; shift ;;
+	-n) [ $# -ge 2 ] || usage_error "-n needs a number of runs"; runs=$2 runs_given=1; shift ;;
 	-n*) runs=${1#-n} runs_given=1 ;;
 	*) break ;;
 	esac
@@ -289,7 +289,7 @@ run_scan() {
 run_both() {
 	whole -n "$runs"
 	[ "$runs" -le "$max_runs" ] || usage_error "-n $runs: at most $max_runs"
-	[ "$nsec" -eq 2 ] || usage_error "-n N needs [SCAN_OPTION...] -- [BEFORE_OPTION...] -- [AFTER_OPTION...] (-h for help)"
+	[ "$nsec" -eq 2 ] || usage_error "-n N needs [SCAN_OPTION...] -- [BEFORE_OPTION...] -- [AFTER_OPTION...]"
 	eval "set -- $sec0 $sec1 $sec2"
 	for w; do
 		case $w in
@@ -366,7 +366,7 @@ scratch
 		run_both
 	elif [ "$nsec" -eq 0 ] && [ -n "$sec0" ]; then
 		eval "set -- $sec0"
-		[ $# -eq 2 ] || usage_error "give BEFORE.csv AFTER.csv, or BEFORE.csv... -- AFTER.csv... (-h for help)"
+		[ $# -eq 2 ] || usage_error "give BEFORE.csv AFTER.csv, or BEFORE.csv... -- AFTER.csv..."
 		compare_files 1 "$@"
 	elif [ "$nsec" -eq 1 ] && [ -n "$sec0" ] && [ -n "$sec1" ]; then
 		eval "set -- $sec0"
@@ -374,7 +374,7 @@ scratch
 		eval "set -- $sec0 $sec1"
 		compare_files "$nb" "$@"
 	else
-		usage_error "give BEFORE.csv AFTER.csv, BEFORE.csv... -- AFTER.csv..., or -n N (-h for help)"
+		usage_error "give BEFORE.csv AFTER.csv, BEFORE.csv... -- AFTER.csv..., or -n N"
 	fi
 } >"$tmp/stdout"
 stdout_put "$tmp/stdout"

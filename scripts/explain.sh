@@ -40,14 +40,14 @@
 #/ --memmap-from (scan says why when it refuses a step).  SCAN names the
 #/ binary (default ./scan).
 set -eu
-env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
+case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
 # shellcheck source=scripts/scan-env.sh
 . "$env"
 
 size=4 sized="" runs=1 csv="" svg="" file="" memcg=""
 need_arg() {	# need_arg OPTION COUNT: the option has its value
-	[ "$2" -ge 2 ] || usage_error "$1 needs a value (-h for help)"
+	[ "$2" -ge 2 ] || usage_error "$1 needs a value"
 }
 decimal() {	# decimal OPTION VALUE: a positive decimal, nine digits before the point
 	if ! echo "$2" | grep -Eq '^([0-9]{1,9}(\.[0-9]*)?|\.[0-9]+)$' || ! echo "$2" | grep -q '[1-9]'; then

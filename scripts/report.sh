@@ -16,7 +16,7 @@
 #/ command says scan.  Exit status: 0 a block, 1 scan failed or printed no
 #/ CSV of scan's (the reason on stderr), 2 a usage error.
 set -eu
-env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
+case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
 # shellcheck source=scripts/scan-env.sh
 . "$env"
@@ -42,7 +42,7 @@ esac
 }
 
 for a; do	# (an if, not a case: the man page test reads case labels as options)
-	[ "${a#--format}" = "$a" ] || usage_error "$a: report.sh prints its own block (-h for help)"
+	[ "${a#--format}" = "$a" ] || usage_error "$a: report.sh prints its own block"
 done
 need_scan report.sh
 need_math report.sh

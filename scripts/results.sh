@@ -25,7 +25,7 @@
 #/ Exit status: 0 done; 2 usage error; 1 a run failed (its message on
 #/ stderr, what was written so far left in DIR).  SCAN names the binary.
 set -eu
-env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
+case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
 # shellcheck source=scripts/scan-env.sh
 . "$env"

@@ -24,14 +24,14 @@
 #/ table of an earlier sweep's CSV and runs nothing.  SCAN names the
 #/ binary (default ./scan).
 set -eu
-env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
+case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
 # shellcheck source=scripts/scan-env.sh
 . "$env"
 
 out="" opts="" sizes="" runs=1 budget="" from="" from_given=""
 need_arg() {	# need_arg OPTION COUNT: the option has its value
-	[ "$2" -ge 2 ] || usage_error "$1 needs a value (-h for help)"
+	[ "$2" -ge 2 ] || usage_error "$1 needs a value"
 }
 add_size() {	# add_size SIZE: nine digits of millions at most, past any machine
 	{ echo "$1" | grep -Eq '^([0-9]{1,9}(\.[0-9]*)?|\.[0-9]+)$' && echo "$1" | grep -q '[1-9]'; } ||

@@ -27,7 +27,7 @@
 #/ Exit status: COMMAND's (FILE is written either way); 2 a usage error
 #/ (one line); 1 when tracing or writing FILE fails, with FILE untouched.
 set -eu
-env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
+case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
 # shellcheck source=scripts/scan-env.sh
 . "$env"

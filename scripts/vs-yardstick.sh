@@ -22,7 +22,7 @@
 #/ options scan was given; 1 when NAIVE is missing, or a run fails or
 #/ prints no ratios (its first line of stderr is quoted).
 set -eu
-env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
+case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
 # shellcheck source=scripts/scan-env.sh
 . "$env"
@@ -39,8 +39,8 @@ while getopts :hn:c:o: opt; do
 	n) runs=$OPTARG ;;
 	c) size=$OPTARG ;;
 	o) printf '%s\n' "$OPTARG" >>"$configs" ;;
-	:) usage_error "-$OPTARG needs a value (-h for help)" ;;
-	*) usage_error "unknown option -$OPTARG (scan's own options go after NAIVE; -h for help)" ;;
+	:) usage_error "-$OPTARG needs a value" ;;
+	*) usage_error "unknown option -$OPTARG (scan's own options go after NAIVE)" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -54,7 +54,7 @@ case $size in
 *[1-9]*) ;;
 *) usage_error "-c '$size': give a positive decimal, millions of pages (e.g. 0.5)" ;;
 esac
-[ $# -ge 1 ] || usage_error "no yardstick given: make yardstick, then $me ./yardstick (-h for help)"
+[ $# -ge 1 ] || usage_error "no yardstick given: make yardstick, then $me ./yardstick"
 naive=$1
 shift
 case $naive in
