@@ -231,8 +231,9 @@ stdout_put() {
 scratch() {
 	tmp=$(mktemp -d 2>/dev/null) ||
 		fail "cannot make a scratch directory in TMPDIR (${TMPDIR:-/tmp}): not there, not writable or full"
-	{ printf '%65536s' '' >"$tmp/.room"; } 2>/dev/null && rm -f "$tmp/.room" ||
+	{ printf '%65536s' '' >"$tmp/.room"; } 2>/dev/null ||
 		fail "TMPDIR (${TMPDIR:-/tmp}) has no room for scratch files (disk full?)"
+	rm -f "$tmp/.room"
 }
 scratch_ok() {
 	{ printf 'x\n' >"$tmp/.room"; } 2>/dev/null && rm -f "$tmp/.room" && return 0
