@@ -36,6 +36,7 @@
 #   say_line TEXT      TEXT on stderr as one line of printable text: control
 #                      bytes and bytes that are no UTF-8 written \xNN, as
 #                      scan writes them
+#   command_line WORD...  $line: the words quoted as a shell reads them
 #   usage_error MSG    "$me: MSG (-h for help)", one line on stderr, exit 2
 #   fail MSG           "$me: MSG", one line on stderr, exit 1
 #   whole OPT VALUE    a usage error unless VALUE is 1 to 999999999
@@ -136,6 +137,28 @@ say_line() {
 		{ printf '%s' "$1" | tr -c ' -~' '?'; echo; } >&2
 }
 
+# command_line WORD...: $line, the words as a shell reads them back: a
+# word with anything but letters, digits and _.,:=/+%@- in single quotes.
+# (For a message or a report: the scripts run commands as words, never
+# as a line; say_line or plain() then escapes any control byte.)
+command_line() {
+	line=""
+	for w; do
+		case $w in
+		'' | *[!A-Za-z0-9_.,:=/+%@-]*)
+			q=""
+			while :; do
+				case $w in
+				*\'*) q="$q${w%%\'*}'\\''" w=${w#*\'} ;;
+				*) break ;;
+				esac
+			done
+			w="'$q$w'" ;;
+		esac
+		line="$line${line:+ }$w"
+	done
+}
+
 # usage_error MESSAGE: a usage error, one line on stderr, exit 2.
 usage_error() {
 	say_line "$me: $1 (-h for help)"
@@ -231,6 +254,7 @@ stdout_put() {
 scratch() {
 	tmp=$(mktemp -d 2>/dev/null) ||
 		fail "cannot make a scratch directory in TMPDIR (${TMPDIR:-/tmp}): not there, not writable or full"
+	case $tmp in /*) ;; *) tmp=$(pwd)/$tmp ;; esac	# never an awk assignment
 	{ printf '%65536s' '' >"$tmp/.room"; } 2>/dev/null ||
 		fail "TMPDIR (${TMPDIR:-/tmp}) has no room for scratch files (disk full?)"
 	rm -f "$tmp/.room"
