@@ -66,6 +66,35 @@ function whole_chars(s, n,    c) {
 	return n
 }
 
+# wrap(text, width, first, rest, line): text's words (plain(text)'s) in
+# lines of at most width bytes, into line[1..n], returning n (0 for no
+# words): the first line starts with first, the others with rest.  A word
+# longer than a line is cut at a character's start and goes on in the
+# next lines, so every line keeps to width and the wrap always ends.
+function wrap(text, width, first, rest, line,    n, i, nw, word, sep, cut) {
+	nw = split(plain(text), word, " ")
+	if (!nw)
+		return 0
+	line[n = 1] = first
+	for (i = 1; i <= nw; i++) {
+		sep = length(line[n]) > length(n == 1 ? first : rest) ? " " : ""
+		if (length(line[n] sep word[i]) <= width) {
+			line[n] = line[n] sep word[i]
+			continue
+		}
+		if (sep != "")
+			line[++n] = rest
+		while (length(line[n] word[i]) > width) {
+			cut = whole_chars(word[i], width - length(line[n]))
+			line[n] = line[n] substr(word[i], 1, cut)
+			word[i] = substr(word[i], cut + 1)
+			line[++n] = rest
+		}
+		line[n] = line[n] word[i]
+	}
+	return n
+}
+
 # esc(s): s as XML text: plain(s), with the characters XML gives a
 # meaning to as entities.
 function esc(s) {

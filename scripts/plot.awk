@@ -88,27 +88,11 @@ function number(name, positive,    v, a) {
 		fail(name " is " v ", not a number above 0")
 	return v + 0
 }
-# text after prefix into optl[++nol...], lines of at most 110 bytes; a
-# word longer than a line is cut (at a character's start), the rest going
-# on the next lines.
-function wrap(text, prefix,    n, i, word, first, cut) {
-	n = split(plain(text), word, " ")
-	first = nol + 1
+# text after prefix into optl[++nol...], lines of at most 110 bytes
+function wrap_options(text, prefix,    n, i, line) {
+	n = wrap(text, 110, prefix, "", line)
 	for (i = 1; i <= n; i++)
-		if (nol >= first && length(optl[nol] " " word[i]) <= 110)
-			optl[nol] = optl[nol] " " word[i]
-		else {
-			nol++
-			optl[nol] = nol == first ? prefix : ""
-			while (length(optl[nol] word[i]) > 110) {
-				cut = whole_chars(word[i], 110 - length(optl[nol]))
-				optl[nol] = optl[nol] substr(word[i], 1, cut)
-				word[i] = substr(word[i], cut + 1)
-				nol++
-				optl[nol] = ""
-			}
-			optl[nol] = optl[nol] word[i]
-		}
+		optl[++nol] = line[i]
 }
 # Each point: the ratio of its one row, with the spread over rounds, or
 # over several runs (processes) at one x, their median and range.
@@ -192,8 +176,8 @@ END {
 	points()
 	# under the subtitle: the machine identity, then the shared options
 	nol = 0
-	wrap(ids, "machine: ")
-	wrap(shared_options(), "options: ")
+	wrap_options(ids, "machine: ")
+	wrap_options(shared_options(), "options: ")
 	W = 760; H = 500 + 15 * (nol > 1 ? nol - 1 : 0); L = 80; R = 190; B = 60
 	T = 70 + 15 * (nol > 1 ? nol - 1 : 0)
 	# ratios on a log axis that always holds 1x; sizes on a log axis

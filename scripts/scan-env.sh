@@ -19,8 +19,7 @@
 #   run_awk NAME [ARG...]  $awk with lib.awk and NAME.awk, each read
 #                      from $share (-f), never from argv: a program in
 #                      argv fails exec under ulimit -s 16; NAME may be
-#                      "stats compare": every NAME.awk, in any order
-#                      (all but one hold only functions)
+#                      "stats compare": every NAME.awk, in that order
 #   operand FILE       $operand: FILE as awk reads an operand: ./FILE
 #                      when awk would take FILE for an assignment (x=y)
 #                      or an option (-x)
@@ -40,6 +39,8 @@
 #   usage_error MSG    "$me: MSG (-h for help)", one line on stderr, exit 2
 #   fail MSG           "$me: MSG", one line on stderr, exit 1
 #   whole OPT VALUE    a usage error unless VALUE is 1 to 999999999
+#   decimal VALUE      VALUE is a positive decimal, up to 9 digits before
+#                      its point (status 1 if not)
 #   input_ok FILE      stop (exit 1, a line) unless FILE is a readable
 #                      regular file under 256 MiB (or -, stdin)
 #   stdout_put FILE    copy FILE to stdout; exit 1, a line, if it fails
@@ -112,12 +113,18 @@ awk=${AWK:-awk}
 run_awk() {
 	names=$1
 	shift
+	k=$#	# ARG...: moved after the programs, below
 	set -f
+	set -- "$@" -f "$share/lib.awk"
 	for name in $names; do
-		set -- -f "$share/$name.awk" "$@"
+		set -- "$@" -f "$share/$name.awk"
 	done
 	set +f
-	set -- -f "$share/lib.awk" "$@"
+	while [ "$k" -gt 0 ]; do
+		set -- "$@" "$1"
+		shift
+		k=$((k - 1))
+	done
 	# shellcheck disable=SC2086 # $awk: a command, maybe with arguments
 	$awk "$@"
 }
@@ -209,6 +216,16 @@ need_scan() {
 		say_line "$1: no scan: looked beside $me ($here/scan), in its source tree ($here/../scan), on PATH and in $(pwd); run make in the source tree, or set SCAN"
 	fi
 	exit 1
+}
+
+# decimal VALUE: VALUE is a positive decimal with up to nine digits
+# before its point (scan's -c: millions of pages).
+decimal() {
+	case $1 in
+	*[!0-9.]* | *.*.* | . | '') return 1 ;;
+	*[1-9]*) int=${1%%.*}; [ ${#int} -le 9 ] ;;
+	*) return 1 ;;
+	esac
 }
 
 # whole OPTION VALUE: VALUE is a whole number from 1 to 999999999 (nine

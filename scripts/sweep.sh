@@ -33,13 +33,10 @@ out="" sizes="" runs=1 budget="" from="" from_given=""
 need_arg() {	# need_arg OPTION COUNT: the option has its value
 	[ "$2" -ge 2 ] || usage_error "$1 needs a value"
 }
-add_size() {	# add_size SIZE: a positive decimal, nine digits of millions at most
-	int=${1%%.*}
-	case $1 in
-	*[!0-9.]* | *.*.* | . | '') ;;
-	*[1-9]*) [ ${#int} -gt 9 ] || { sizes="$sizes $1"; return 0; } ;;
-	esac
-	usage_error "size $1: not a positive number of millions of pages (scan's -c), under 1e9"
+add_size() {	# add_size SIZE: nine digits of millions at most, past any machine
+	decimal "$1" ||
+		usage_error "size $1: not a positive number of millions of pages (scan's -c), under 1e9"
+	sizes="$sizes $1"
 }
 # The options for scan stay words: each is moved to the end of "$@" as
 # the loop meets it, so that "$@" holds them alone after it.
