@@ -5,6 +5,8 @@
 # scripts/) or installed (BINDIR/scan-x, scan beside it, this file and
 # the .awk files in DATADIR/scan).
 #
+#   (Helpers name their own variables with a prefix: a script's k or dir
+#   survives them.)
 #   $me        the name the script was run as: scan-x installed, else x.sh
 #   $scan      SCAN if set, else scan beside the script, else the source
 #              tree's ./scan, else scan on PATH, else ./scan
@@ -111,19 +113,19 @@ awk=${AWK:-awk}
 # run_awk NAME [ARG...]: see above.  $awk is split into words (it may be a
 # command and its arguments), never globbed.
 run_awk() {
-	names=$1
+	awk_names=$1
 	shift
-	k=$#	# ARG...: moved after the programs, below
+	awk_args=$#	# ARG...: moved after the programs, below
 	set -f
 	set -- "$@" -f "$share/lib.awk"
-	for name in $names; do
-		set -- "$@" -f "$share/$name.awk"
+	for awk_name in $awk_names; do
+		set -- "$@" -f "$share/$awk_name.awk"
 	done
 	set +f
-	while [ "$k" -gt 0 ]; do
+	while [ "$awk_args" -gt 0 ]; do
 		set -- "$@" "$1"
 		shift
-		k=$((k - 1))
+		awk_args=$((awk_args - 1))
 	done
 	# shellcheck disable=SC2086 # $awk: a command, maybe with arguments
 	$awk "$@"
@@ -150,19 +152,19 @@ say_line() {
 # as a line; say_line or plain() then escapes any control byte.)
 command_line() {
 	line=""
-	for w; do
-		case $w in
+	for cl_word; do
+		case $cl_word in
 		'' | *[!A-Za-z0-9_.,:=/+%@-]*)
-			q=""
+			cl_quoted=""
 			while :; do
-				case $w in
-				*\'*) q="$q${w%%\'*}'\\''" w=${w#*\'} ;;
+				case $cl_word in
+				*\'*) cl_quoted="$cl_quoted${cl_word%%\'*}'\\''" cl_word=${cl_word#*\'} ;;
 				*) break ;;
 				esac
 			done
-			w="'$q$w'" ;;
+			cl_word="'$cl_quoted$cl_word'" ;;
 		esac
-		line="$line${line:+ }$w"
+		line="$line${line:+ }$cl_word"
 	done
 }
 
@@ -198,12 +200,12 @@ need_math() {
 # the synopsis's further lines moved to stay under its options, and the
 # scan this copy would run; a closed or full stdout is exit 1 and a line.
 usage() {
-	self=${me#scan-}
+	usage_self=${me#scan-}
 	operand "$0"
-	text=$(installed=$([ "${me#scan-}" != "$me" ] && echo 1) \
-	    self=scripts/${self%.sh}.sh prog=$0 scan=$scan from=$scan_from \
+	usage_text=$(installed=$([ "${me#scan-}" != "$me" ] && echo 1) \
+	    self=scripts/${usage_self%.sh}.sh prog=$0 scan=$scan from=$scan_from \
 	    run_awk usage "$operand") || fail "cannot read its own help in $0"
-	printf '%s\n' "$text" 2>/dev/null ||
+	printf '%s\n' "$usage_text" 2>/dev/null ||
 		fail "cannot write the help to stdout (closed, or the disk full?)"
 }
 
@@ -223,7 +225,7 @@ need_scan() {
 decimal() {
 	case $1 in
 	*[!0-9.]* | *.*.* | . | '') return 1 ;;
-	*[1-9]*) int=${1%%.*}; [ ${#int} -le 9 ] ;;
+	*[1-9]*) dec_int=${1%%.*}; [ ${#dec_int} -le 9 ] ;;
 	*) return 1 ;;
 	esac
 }
@@ -281,12 +283,12 @@ scratch_ok() {
 	fail "TMPDIR (${TMPDIR:-/tmp}) has no room for scratch files (disk full?)"
 }
 
-# dir_of PATH: $dir, the directory PATH is in (no dirname: a name that
+# dir_of PATH: $out_dir, the directory PATH is in (no dirname: a name that
 # ends in a newline would lose it in $(...)).
 dir_of() {
 	case $1 in
-	*/*) dir=${1%/*}; dir=${dir:-/} ;;
-	*) dir=. ;;
+	*/*) out_dir=${1%/*}; out_dir=${out_dir:-/} ;;
+	*) out_dir=. ;;
 	esac
 }
 
@@ -298,17 +300,17 @@ output_ok() {
 		return 0
 	fi
 	dir_of "$1"
-	probe=$(mktemp "$dir/.$me.XXXXXX" 2>/dev/null) ||
-		fail "cannot write $1 (its directory $dir does not take a new file)"
-	rm -f "$probe"
+	out_probe=$(mktemp "$out_dir/.$me.XXXXXX" 2>/dev/null) ||
+		fail "cannot write $1 (its directory $out_dir does not take a new file)"
+	rm -f "$out_probe"
 }
 
 # mode_of FILE: its permission bits as chmod takes them (stat -c where
 # there is one; else ls -l's, without set-id and sticky bits).
 mode_of() {
 	stat -L -c %a -- "$1" 2>/dev/null && return 0
-	perm=$(ls -ldL -- "$1") || return 1
-	printf '%s\n' "${perm%% *}" |
+	out_perm=$(ls -ldL -- "$1") || return 1
+	printf '%s\n' "${out_perm%% *}" |
 		sed 's/^.\(...\)\(...\)\(...\).*/u=\1,g=\2,o=\3/; y/sStT/x-x-/; s/-//g'
 }
 
@@ -320,14 +322,14 @@ output_put() {
 		return 0
 	fi
 	if [ -e "$2" ]; then
-		mode=$(mode_of "$2") || fail "cannot read the mode of $2"
+		out_mode=$(mode_of "$2") || fail "cannot read the mode of $2"
 	else
-		mode=$(printf '%o' $((0666 & ~$(umask))))
+		out_mode=$(printf '%o' $((0666 & ~$(umask))))
 	fi
 	dir_of "$2"
-	pending=$(mktemp "$dir/.$me.XXXXXX" 2>/dev/null) ||
-		fail "cannot write $2 (its directory $dir does not take a new file)"
-	if cat "$1" 2>/dev/null >"$pending" && chmod "$mode" "$pending" 2>/dev/null &&
+	pending=$(mktemp "$out_dir/.$me.XXXXXX" 2>/dev/null) ||
+		fail "cannot write $2 (its directory $out_dir does not take a new file)"
+	if cat "$1" 2>/dev/null >"$pending" && chmod "$out_mode" "$pending" 2>/dev/null &&
 	    mv -f -- "$pending" "$2" 2>/dev/null; then
 		pending=""
 		return 0
