@@ -45,7 +45,8 @@
 #                      its point (status 1 if not)
 #   input_ok FILE      stop (exit 1, a line) unless FILE is a readable
 #                      regular file under 256 MiB (or -, stdin)
-#   stdout_put FILE    copy FILE to stdout; exit 1, a line, if it fails
+#   stdout_put FILE [WHAT]  copy FILE to stdout; exit 1, a line, if it
+#                      fails
 #   output_ok PATH     stop (exit 1, a line) unless PATH can be written:
 #                      not a directory, in a directory that takes a file;
 #                      a FIFO or a device is not opened to check it
@@ -263,9 +264,9 @@ input_ok() {
 # stdout_put FILE: copy FILE to stdout, or stop with exit 1 when stdout
 # is closed or full (awk and sed say nothing then, or say it in their
 # own words).
-stdout_put() {
+stdout_put() {	# stdout_put FILE [WHAT]: WHAT names it in the message
 	cat "$1" 2>/dev/null ||
-		fail "cannot write the output to stdout (closed, or the disk full?)"
+		fail "cannot write ${2:-the output} to stdout (closed, or the disk full?)"
 }
 
 # scratch: $tmp, and a check that it takes 64 KiB (a script's scratch
