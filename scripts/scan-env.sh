@@ -17,6 +17,8 @@
 #              awk'), else awk
 #   LC_ALL     C, exported: every tool reads bytes as bytes, so a name's
 #              invalid UTF-8 is seen, and length() counts bytes
+#   LD_BIND_NOW  1, exported (why: below)
+#   as_user CMD...     CMD with the user's LC_ALL and LD_BIND_NOW
 #
 #   run_awk NAME [ARG...]  $awk with lib.awk and NAME.awk, each read
 #                      from $share (-f), never from argv: a program in
@@ -85,9 +87,15 @@ trap 'interrupted 143' TERM
 trap 'interrupted 129' HUP
 trap '' XFSZ
 
-user_lc_all=${LC_ALL-unset}	# for a command the script runs for the user
+# the user's, for a command run on the user's behalf (as_user)
+user_lc_all=${LC_ALL-} user_lc_all_set=${LC_ALL+1}
+user_bind_now=${LD_BIND_NOW-} user_bind_now_set=${LD_BIND_NOW+1}
 LC_ALL=C
-export LC_ALL
+# glibc binds every call of a tool at its start, on a shallow stack: bound
+# lazily, deep in sed or expr, the resolver's AVX-512 state overran a
+# 16 KiB stack (ulimit -s 16) in about 1 run in 4 on an AMD EPYC (Zen 5)
+LD_BIND_NOW=1
+export LC_ALL LD_BIND_NOW
 if [ -n "${SCAN:-}" ]; then
 	scan=$SCAN
 	scan_from="SCAN"
@@ -132,10 +140,19 @@ run_awk() {
 	$awk "$@"
 }
 
+# as_user CMD ARG...: see above.
+as_user() {
+	(
+		if [ -n "$user_lc_all_set" ]; then LC_ALL=$user_lc_all; else unset LC_ALL; fi
+		if [ -n "$user_bind_now_set" ]; then LD_BIND_NOW=$user_bind_now; else unset LD_BIND_NOW; fi
+		exec "$@"
+	)
+}
+
 # operand FILE: see above (- stays stdin).
 operand() {
 	case $1 in
-	[A-Za-z_]*=* | -?*) operand=./$1 ;;
+	[A-Za-z_]*=* | -?* | +*) operand=./$1 ;;
 	*) operand=$1 ;;
 	esac
 }
@@ -319,7 +336,7 @@ mode_of() {
 output_put() {
 	if [ -e "$2" ] && [ ! -f "$2" ]; then
 		# a device, a FIFO, a terminal: renaming over it would replace it
-		cat "$1" 2>/dev/null >"$2" || fail "cannot write $2"
+		out_why=$(cat "$1" 2>&1 >"$2") || fail "cannot write $2: ${out_why##*: }"
 		return 0
 	fi
 	if [ -e "$2" ]; then
@@ -330,12 +347,13 @@ output_put() {
 	dir_of "$2"
 	pending=$(mktemp "$out_dir/.$me.XXXXXX" 2>/dev/null) ||
 		fail "cannot write $2 (its directory $out_dir does not take a new file)"
-	if cat "$1" 2>/dev/null >"$pending" && chmod "$out_mode" "$pending" 2>/dev/null &&
+	if out_why=$(cat "$1" 2>&1 >"$pending") && chmod "$out_mode" "$pending" 2>/dev/null &&
 	    mv -f -- "$pending" "$2" 2>/dev/null; then
 		pending=""
 		return 0
 	fi
 	rm -f "$pending" 2>/dev/null
 	pending=""
-	fail "cannot write $2 (disk full, or its directory gone?)"
+	# cat's reason, without its "cat: write error: " (No space left on device)
+	fail "cannot write $2${out_why:+: ${out_why##*: }}"
 }
