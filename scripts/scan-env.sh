@@ -287,18 +287,21 @@ stdout_put() {	# stdout_put FILE [WHAT]: WHAT names it in the message
 }
 
 # scratch: $tmp, and a check that it takes 64 KiB (a script's scratch
-# files are that order): a full TMPDIR is named before the work.
+# files are that order): a full TMPDIR (or ulimit -f) is named before the
+# work, not as the step that failed.
 scratch() {
 	tmp=$(mktemp -d 2>/dev/null) ||
 		fail "cannot make a scratch directory in TMPDIR (${TMPDIR:-/tmp}): not there, not writable or full"
 	case $tmp in /*) ;; *) tmp=$(pwd)/$tmp ;; esac	# never an awk assignment
-	{ printf '%65536s' '' >"$tmp/.room"; } 2>/dev/null ||
-		fail "TMPDIR (${TMPDIR:-/tmp}) has no room for scratch files (disk full?)"
-	rm -f "$tmp/.room"
+	scratch_room 65536
 }
 scratch_ok() {
-	{ printf 'x\n' >"$tmp/.room"; } 2>/dev/null && rm -f "$tmp/.room" && return 0
-	fail "TMPDIR (${TMPDIR:-/tmp}) has no room for scratch files (disk full?)"
+	scratch_room 1
+}
+scratch_room() {	# scratch_room BYTES: they fit in $tmp (cat says why not)
+	room_why=$(printf "%${1}s" '' | cat 2>&1 >"$tmp/.room") ||
+		fail "cannot write scratch files in TMPDIR (${TMPDIR:-/tmp}): ${room_why##*: }"
+	rm -f "$tmp/.room"
 }
 
 # dir_of PATH: $out_dir, the directory PATH is in (no dirname: a name that
