@@ -233,21 +233,25 @@ END {
 			key[i] = px[w, i]
 		}
 		sort_by(key, order, m)
-		pts = ""
+		# the points kept apart, printed a piece at a time: a string grown
+		# a point at a time is copied a point at a time, n^2 bytes
 		for (i = 1; i <= m; i++) {
 			j = order[i]
-			x = L + pos(px[w, j], xa)
-			y = T + ph - pos(py[w, j], ya)
-			pts = pts sprintf("%.1f,%.1f ", x, y)
+			ptx[i] = x = L + pos(px[w, j], xa)
+			pty[i] = y = T + ph - pos(py[w, j], ya)
 			if (plo[w, j] < phi[w, j]) {
 				y1 = T + ph - pos(plo[w, j], ya); y2 = T + ph - pos(phi[w, j], ya)
 				printf "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fh8M%.1f %.1fh8\" stroke=\"%s\" fill=\"none\"/>\n", x, y1, y2, x - 4, y1, x - 4, y2, c
 			}
-			pt[i] = sprintf("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"><title>%s: %g (%g to %g) at %s</title></circle>\n", x, y, hollow[w, j] ? "4" : "3.5", hollow[w, j] ? "white" : c, c, esc(w), py[w, j], plo[w, j], phi[w, j], esc(label(px[w, j], xbytes)))
 		}
-		printf "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n", pts, c
+		printf "<polyline points=\""
 		for (i = 1; i <= m; i++)
-			printf "%s", pt[i]
+			printf "%.1f,%.1f ", ptx[i], pty[i]
+		printf "\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n", c
+		for (i = 1; i <= m; i++) {
+			j = order[i]
+			printf "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"><title>%s: %g (%g to %g) at %s</title></circle>\n", ptx[i], pty[i], hollow[w, j] ? "4" : "3.5", hollow[w, j] ? "white" : c, c, esc(w), py[w, j], plo[w, j], phi[w, j], esc(label(px[w, j], xbytes))
+		}
 		ly = T + 10 + 20 * k
 		printf "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>\n", L + pw + 15, ly, L + pw + 40, ly, c
 		printf "<text x=\"%d\" y=\"%d\">%s</text>\n", L + pw + 46, ly + 4, esc(w)
