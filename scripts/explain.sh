@@ -87,7 +87,7 @@ rc=0
 # exit 2 there is scan refusing the options given: a usage error here too
 [ "$rc" -ne 2 ] || usage_error "scan refused the options: $(said "$tmp/preset")"
 [ "$rc" -eq 0 ] || fail "scan --kernel-like -v failed: $(said "$tmp/preset")"
-preset=$(sed -n 's/^--kernel-like set: //p' "$tmp/preset")
+preset=$(awk 'sub(/^--kernel-like set: /, "")' "$tmp/preset")
 knob() {	# knob NAME...: the preset's --NAME=VALUE words (scan's own)
 	set -f
 	for name in "$@"; do
@@ -161,7 +161,7 @@ step() {	# step N NAME KNOBS USES RUN [SCAN_OPTION...]: run scan, keep its rows
 	"$scan" "$@" >"$tmp/run" 2>"$tmp/err" || rc=$?
 	[ "$rc" -eq 0 ] || fail "step $n ($name): $(said "$tmp/err")"
 	warned=$(grep -c '^scan: warning: ' "$tmp/err" || true)
-	sed -n "s/^scan: warning: /$n|/p" "$tmp/err" >>"$tmp/warnings"
+	awk -v n="$n" 'sub(/^scan: warning: /, n "|")' "$tmp/err" >>"$tmp/warnings"
 	head=$tmp/head opts=$with run_awk explain-step -F, -v OFS=, -v n="$n" \
 	    -v name="$name" -v run="$run" -v warned="$warned" \
 	    "$tmp/run" >"$tmp/step.$n.$run" || { scratch_ok; exit 1; }
@@ -211,7 +211,7 @@ done
 
 run_awk "explain-gather explain-table" -F, -v wfile="$tmp/warnings" \
 	"$tmp/all.csv" >"$tmp/table.raw" || { scratch_ok; exit 1; }
-sed 's/ *$//' "$tmp/table.raw" >"$tmp/table" || { scratch_ok; exit 1; }
+awk '{ sub(/ *$/, ""); print }' "$tmp/table.raw" >"$tmp/table" || { scratch_ok; exit 1; }
 stdout_put "$tmp/table"
 
 [ -z "$svg" ] || run_awk "explain-gather explain-chart" -F, "$tmp/all.csv" \

@@ -52,7 +52,7 @@ run_scan() {
 	"$scan" "$@" --format=csv -v >"$tmp/csv.$k" 2>"$tmp/text.$k" || rc=$?
 	if [ "$rc" -ne 0 ]; then
 		# (an interrupt may have taken the scratch directory already)
-		[ ! -r "$tmp/text.$k" ] || cat "$tmp/text.$k" >&2
+		[ ! -r "$tmp/text.$k" ] || run_awk plain-lines "$tmp/text.$k" >&2
 		if [ -r "$tmp/text.$k" ] && [ ! -s "$tmp/text.$k" ]; then
 			scratch_ok
 			say_line "report.sh: $scan exited $rc with no message"
@@ -124,7 +124,7 @@ while [ "$k" -le "$runs" ]; do
 done >"$tmp/index"
 k=1
 while [ "$k" -le "$runs" ]; do
-	sed -n "s/^scan: warning: \([^;]*\).*/warn $k \1/p" "$tmp/text.$k"
+	awk -v k="$k" 'sub(/^scan: warning: /, "") { sub(/;.*/, ""); print "warn " k " " $0 }' "$tmp/text.$k"
 	k=$((k + 1))
 done >>"$tmp/index"
 
@@ -132,5 +132,5 @@ cmd=$cmd protocol=$protocol run_awk report -v runs="$runs" "$tmp/index" \
 	>"$tmp/block" || { scratch_ok; exit 1; }	# not a pipe: a failing awk must fail the script
 tr '\t' ' ' <"$tmp/block" >"$tmp/untabbed" || { scratch_ok; exit 1; }
 run_awk report-wrap "$tmp/untabbed" >"$tmp/wrapped" || { scratch_ok; exit 1; }
-sed 's/ *$//' "$tmp/wrapped" >"$tmp/out" || { scratch_ok; exit 1; }
+awk '{ sub(/ *$/, ""); print }' "$tmp/wrapped" >"$tmp/out" || { scratch_ok; exit 1; }
 stdout_put "$tmp/out"

@@ -107,8 +107,9 @@ model=$(field cpu_model)
 day=$(date -u +%Y-%m-%d)
 # HOST-DATE: the model name's first two words (no (R) or (TM)), the
 # family and model where scan knows them, the date.
-name=$(printf '%s\n' "${cpu:-unknown}" | sed 's/([RrTtMm]*)//g' | tr '[:upper:]' '[:lower:]' |
+name=$(printf '%s\n' "${cpu:-unknown}" |
 	awk -v f="$family" -v m="$model" '{
+		gsub(/\([RrTtMm]*\)/, ""); $0 = tolower($0)
 		s = $1 ($2 != "" ? "-" $2 : "")
 		if (f != "" && m != "") s = s "-" f "-" m
 		gsub(/[^a-z0-9-]/, "", s); print s }')
@@ -157,7 +158,7 @@ if "$plot" "$dir/$base-sweep.csv" >"$tmp/sweep.svg" 2>"$tmp/plot.err"; then
 	output_put "$tmp/sweep.svg" "$dir/$base-sweep.svg"
 	plotted=1
 else
-	cat "$tmp/plot.err" >&2
+	run_awk plain-lines "$tmp/plot.err" >&2
 fi
 if [ "$quick" -eq 0 ]; then
 	say "explain: -c $large"

@@ -72,7 +72,7 @@ cgroup_dirs() {
 		"memcg "*)
 			ino=${line#memcg }
 			ino=${ino%%:*}
-			d=$(find /sys/fs/cgroup -maxdepth 6 -type d -inum "$ino" 2>/dev/null | sed -n 1p)
+			d=$(find /sys/fs/cgroup -maxdepth 6 -type d -inum "$ino" 2>/dev/null | awk 'NR == 1')
 			[ -z "$d" ] || line="$line ($d)" ;;
 		esac
 		printf '%s\n' "$line"
@@ -172,7 +172,7 @@ save() {
 		return
 	fi
 	why=$(dd if="$1" of="$2" bs=8 skip="$start" count="$count" 2>&1) ||
-		fail "cannot save $1 in $dir: $(printf '%s\n' "$why" | grep -v records | sed -n 1p)"
+		fail "cannot save $1 in $dir: $(printf '%s\n' "$why" | grep -v records | awk 'NR == 1')"
 	got=$(($(file_bytes "$2") / 8))
 	[ "$got" -eq "$count" ] ||
 		fail "-p $window: $1 has $got of those pfns on this machine, not $count"
@@ -182,9 +182,9 @@ save /proc/kpageflags "$part/kpageflags"
 why=$({
 	echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "kernel $(uname -srm)"
-	echo "cpu $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | sed -n 1p)"
+	echo "cpu $(awk 'sub(/^model name[^:]*: /, "") { print; exit }' /proc/cpuinfo)"
 	echo "ram_kib $(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)"
-	echo "thp $(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
+	echo "thp $(awk 'match($0, /\[[a-z]*\]/) { print substr($0, RSTART + 1, RLENGTH - 2) }' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
 	echo "pfns ${window:-all}"
 } 2>&1 >"$part/facts") || fail "cannot save the facts in $dir: $why"
 [ ! -e "$dir" ] || fail "$dir exists: give a new directory"

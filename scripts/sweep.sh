@@ -156,10 +156,10 @@ rows() {	# rows RUN: this run's CSV rows, with the sweep's columns
 	want=$header what=$size run_awk sweep-rows -F, -v OFS=, -v run="$1" \
 	    -v warned="$warned" "$tmp/run.csv" >"$tmp/rows.csv" || { scratch_ok; exit 1; }
 	if [ -z "$header" ]; then
-		header=$(sed -n 1p "$tmp/run.csv")
+		header=$(awk 'NR == 1 { print; exit }' "$tmp/run.csv")
 		cat "$tmp/rows.csv" >"$tmp/all.csv"
 	else
-		sed 1d "$tmp/rows.csv" >>"$tmp/all.csv"
+		awk 'NR > 1' "$tmp/rows.csv" >>"$tmp/all.csv"
 	fi
 }
 
@@ -208,11 +208,11 @@ while [ "$run" -le "$runs" ]; do
 			fi
 			;;
 		1)
-			say_line "sweep: -c $size skipped: $(grep -m 1 '^scan: ' "$tmp/err" | sed 's/^scan: //')"
+			say_line "sweep: -c $size skipped: $(awk 'sub(/^scan: /, "") { print; exit }' "$tmp/err")"
 			skipped=$((skipped + runs - run + 1))
 			;;
 		*)
-			sed -n '1,3p' "$tmp/err" | run_awk plain-lines >&2
+			awk 'NR <= 3' "$tmp/err" | run_awk plain-lines >&2
 			[ -s "$tmp/err" ] || { scratch_ok; say_line "sweep.sh: scan -c $size exited $rc with no message"; }
 			[ -z "$out" ] || [ "$done_runs" -eq 0 ] ||
 				say_line "sweep.sh: $out keeps the $done_runs run$([ "$done_runs" -eq 1 ] || echo s) that finished"

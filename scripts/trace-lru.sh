@@ -89,7 +89,8 @@ else
 	as_user "$@" || rc=$?
 fi
 echo 0 >"$inst/events/pagemap/mm_lru_insertion/enable"
-sed -n 's/.* mm_lru_insertion: .* pfn=\(0x[0-9a-f]*\) .*/\1/p' "$inst/trace" >"$tmp/pfns" ||
+awk '/ mm_lru_insertion: / && match($0, / pfn=0x[0-9a-f]* /) { print substr($0, RSTART + 5, RLENGTH - 6) }' \
+	"$inst/trace" >"$tmp/pfns" ||
 	{ scratch_ok; fail "cannot read the trace"; }
 count=$(grep -c '' "$tmp/pfns" || true)
 lost=$(cat "$inst"/per_cpu/cpu*/stats 2>/dev/null | awk '/^overrun:/ { n += $2 } END { print n + 0 }')

@@ -60,7 +60,7 @@ shift
 case $naive in
 */*) [ -f "$naive" ] && [ -x "$naive" ] ;;
 *) command -v "$naive" >/dev/null 2>&1 ;;
-esac || { echo "$me: no yardstick program at $naive (make yardstick builds ./yardstick)" >&2; exit 1; }
+esac || fail "no yardstick program at $naive (make yardstick builds ./yardstick)"
 need_scan "$me"
 [ -s "$configs" ] || printf '%s\n' "$*" >>"$configs"
 
