@@ -96,7 +96,8 @@ has_seed() {
 }
 
 # run_scan OUT SIDE SEED ARG...: one scan process of side SIDE (1 before,
-# 2 after): the ARGs of section 0 and of section SIDE, each one word.
+# 2 after): the ARGs of section 0 and of section SIDE, each one word;
+# side_line_SIDE, that side's command as a shell reads it.
 run_scan() {
 	out=$1 side=$2 seed=$3
 	shift 3
@@ -110,6 +111,8 @@ run_scan() {
 		shift
 		k=$((k - 1))
 	done
+	command_line scan "$@"
+	if [ "$side" -eq 1 ]; then side_line_1=$line; else side_line_2=$line; fi
 	[ -z "$seed" ] || set -- "$@" -s "$seed"
 	set -- "$@" --format=csv
 	command_line "$scan" "$@"
@@ -122,23 +125,6 @@ run_scan() {
 	fi
 	cat "$tmp/err" >>"$tmp/warnings"
 	[ "$verbose" -eq 0 ] || run_awk plain-lines <"$tmp/err" >&2
-}
-
-# side_line SIDE ARG...: "scan" and the options of side SIDE, as words.
-side_line() {
-	side=$1
-	shift
-	k=$# sec=0
-	while [ "$k" -gt 0 ]; do
-		if [ "$1" = -- ]; then
-			sec=$((sec + 1))
-		elif [ "$sec" -eq 0 ] || [ "$sec" -eq "$side" ]; then
-			set -- "$@" "$1"
-		fi
-		shift
-		k=$((k - 1))
-	done
-	command_line scan "$@"
 }
 
 # run_both ARG...: N runs a side, interleaved, then their table.
@@ -167,10 +153,7 @@ run_both() {
 		seeds="$seeds${seeds:+ }$seed"
 		i=$((i + 1))
 	done
-	side_line 1 "$@"
-	printf 'before: %s\n' "$line" | run_awk plain-lines
-	side_line 2 "$@"
-	printf 'after:  %s\n' "$line" | run_awk plain-lines
+	printf 'before: %s\nafter:  %s\n' "$side_line_1" "$side_line_2" | run_awk plain-lines
 	if [ "$given_seed" -eq 1 ]; then
 		echo "$runs runs a side, interleaved, seeds as given"
 	else

@@ -21,12 +21,8 @@ cases=${INJECT_CASES:-24}
 
 mkdir "$tmp/cwd"
 "$SCAN" -c 0.01 -r 2 -s 1 --format=csv >"$tmp/good.csv" 2>/dev/null
-printf '\040\000\000\000\000\000\000\000' >"$tmp/pfn"
-: >"$tmp/good.kpf"
-i=0
-while [ $i -lt 64 ]; do cat "$tmp/pfn" >>"$tmp/good.kpf"; i=$((i + 1)); done
-printf '#!/bin/sh\necho "ratio 10 2"\n' >"$tmp/naive"
-chmod +x "$tmp/naive"
+kpageflags "$tmp/good.kpf" 64
+fake_yardstick "$tmp/naive"
 root=""
 [ "$(id -u)" -eq 0 ] && [ -r /proc/kpageflags ] && root=1
 

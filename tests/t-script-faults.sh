@@ -8,11 +8,7 @@
 case $SCAN in /*) ;; *) SCAN=$(pwd)/$SCAN ;; esac	# the checks run in other directories
 
 "$SCAN" -c 0.01 -r 2 -s 1 --format=csv >"$tmp/a.csv" 2>/dev/null
-# a kpageflags of 96 order-0 LRU pfns (bit 5), for replays
-printf '\040\000\000\000\000\000\000\000' >"$tmp/pfn"
-: >"$tmp/kpf"
-i=0
-while [ $i -lt 96 ]; do cat "$tmp/pfn" >>"$tmp/kpf"; i=$((i + 1)); done
+kpageflags "$tmp/kpf" 96
 esc=$(printf '\033')
 
 # plain FILE: no control byte but newline, and valid UTF-8
@@ -97,8 +93,7 @@ touch "$tmp/names/zz1" "$tmp/names/zz2"
 (cd "$tmp/names" && sh "$OLDPWD/scripts/sweep.sh" -s '*' 0.01) >/dev/null 2>"$tmp/err"
 check "sweep -s '*': the star goes to scan, unglobbed" \
 	sh -c "[ $? -eq 2 ] && grep -q \"scan: -s '\\*'\" '$tmp/err'"
-printf '#!/bin/sh\necho "ratio 10 2"\n' >"$tmp/naive"
-chmod +x "$tmp/naive"
+fake_yardstick "$tmp/naive"
 (cd "$tmp/names" && sh "$OLDPWD/scripts/vs-yardstick.sh" -n 1 -c 0.01 -o '-s *' "$tmp/naive") >/dev/null 2>"$tmp/err"
 check "vs-yardstick -o '-s *': the star goes to scan, unglobbed" \
 	sh -c "[ $? -eq 2 ] && grep -q \"scan: -s '\\*'\" '$tmp/err' && ! grep -q zz1 '$tmp/err'"

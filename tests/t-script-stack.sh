@@ -26,12 +26,8 @@ case $SCAN in /*) ;; *) SCAN=$(pwd)/$SCAN ;; esac
 tries=${STACK_TRIES:-4}
 "$SCAN" -c 0.01 -r 2 -s 1 --format=csv >"$tmp/a.csv" 2>/dev/null
 "$SCAN" -c 0.01 -r 2 -s 2 --format=csv >"$tmp/b.csv" 2>/dev/null
-printf '\040\000\000\000\000\000\000\000' >"$tmp/pfn"
-: >"$tmp/kpf"
-i=0
-while [ $i -lt 16 ]; do cat "$tmp/pfn" >>"$tmp/kpf"; i=$((i + 1)); done
-printf '#!/bin/sh\necho "ratio 10 2"\n' >"$tmp/naive"
-chmod +x "$tmp/naive"
+kpageflags "$tmp/kpf" 16
+fake_yardstick "$tmp/naive"
 scripts/report.sh -n 1 -c 0.01 -r 1 >"$tmp/block" 2>/dev/null
 
 # stack SCRIPT MARK ARG...: SCRIPT under ulimit -s 16, TRIES times; its
