@@ -3,16 +3,17 @@
 # shellcheck disable=SC2034 # sourced: the scripts read $scan, $awk, $share
 # A script runs from the source tree (scripts/x.sh, scan built beside
 # scripts/) or installed (BINDIR/scan-x, scan beside it, this file and
-# the .awk files in DATADIR/scan).
+# the .awk files in DATADIR/scan).  The helpers below name their own
+# variables with a prefix (awk_, cl_, out_...): a script's k or dir
+# survives them, as POSIX sh has no local variables.
 #
-#   (Helpers name their own variables with a prefix: a script's k or dir
-#   survives them.)
 #   $me        the name the script was run as: scan-x installed, else x.sh
 #   $scan      SCAN if set, else scan beside the script, else the source
 #              tree's ./scan, else scan on PATH, else ./scan
 #   $scan_from where $scan came from, in words (for -h and need_scan)
 #   $share     the directory of lib.awk and the scripts' NAME.awk files
-#   $awklib    the text of lib.awk (for a program still given as text)
+#   $awklib    the text of lib.awk, for collect.sh's programs still given
+#              as text (in argv: they fail under ulimit -s 16)
 #   $awk       AWK if set (a command, maybe with arguments: AWK='busybox
 #              awk'), else awk
 #   LC_ALL     C, exported: every tool reads bytes as bytes, so a name's
