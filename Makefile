@@ -18,7 +18,9 @@ MANDIR  ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
 # The scripts, installed as scan-NAME; what they share goes to DATADIR/scan.
 SCRIPTS  = sweep plot report compare explain snapshot trace-lru vs-yardstick collect results kernel
-SHARED   = scan-env.sh lib.awk stats.awk kernel.awk
+# The awk programs are files (run_awk reads them with -f): a program in
+# argv fails exec under ulimit -s 16.
+SHARED   = scan-env.sh $(notdir $(wildcard scripts/*.awk))
 # Data a script reads (collect.sh --with-2023), installed beside SHARED.
 DATA     = docs/thread-2023.txt
 # scan.1, and a page per script, scripts/scan-NAME.1, for those that have one.

@@ -158,3 +158,22 @@ csv_ok() {
 	NF != nf { print "# row " NR " has " NF " fields"; bad = 1 }
 	END { exit bad || NR != rows + 1 }' "$1"
 }
+
+# kpageflags FILE N: FILE, a kpageflags of N order-0 LRU pfns (bit 5), for
+# replays and snapshot --summary.
+kpageflags() {
+	printf '\040\000\000\000\000\000\000\000' >"$1.pfn"
+	: >"$1"
+	k=0
+	while [ "$k" -lt "$2" ]; do
+		cat "$1.pfn" >>"$1"
+		k=$((k + 1))
+	done
+	rm -f "$1.pfn"
+}
+
+# fake_yardstick FILE: a program that prints the yardstick's ratio line.
+fake_yardstick() {
+	printf '#!/bin/sh\necho "ratio 10 2"\n' >"$1"
+	chmod +x "$1"
+}

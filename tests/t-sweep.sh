@@ -139,7 +139,7 @@ check "sweep -h: the source tree's name, and which scan" \
 mkdir -p "$tmp/inst/bin" "$tmp/inst/share/scan"
 cp scripts/sweep.sh "$tmp/inst/bin/scan-sweep"
 cp scripts/explain.sh "$tmp/inst/bin/scan-explain"
-cp scripts/scan-env.sh scripts/lib.awk "$tmp/inst/share/scan/"
+cp scripts/scan-env.sh scripts/*.awk "$tmp/inst/share/scan/"
 cp "$SCAN" "$tmp/inst/bin/scan"
 (unset SCAN; "$tmp/inst/bin/scan-sweep" -h) >"$tmp/h"
 check "installed scan-sweep -h: its installed name, no scripts/ path" \
