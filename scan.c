@@ -3019,15 +3019,10 @@ static int has_clflushopt(void)
 /* ==== Calibration ======================================================= */
 
 /*
- * Calibration: this core's limits, measured over the memmap itself (its
- * size, page size and placement), through the team so that -t measures
- * every walker at once.  Up to BOUND_TRIES tries of each, spread over
- * the rounds, so that a limit's median and a walk's span the same
- * stretch of the run: a VM's neighbours move both by 15% within
- * seconds (the stream read
- * 0.85-1.14x the physical walk on an AMD EPYC VM when its five tries
- * came before the rounds).  Each is a loop that does nothing but its
- * loads, from the walks' cache state:
+ * Calibration: this core's limits, each a loop that does nothing but
+ * the loads a walk's kernel must make, timed over the memmap itself (its
+ * size, page size and placement), from the walks' cache state and
+ * through the team, so that -t measures every walker at once:
  *
  *   stream  one word per 64-byte line of the whole memmap in address
  *           order (the physical walk's limit);
@@ -3037,24 +3032,35 @@ static int has_clflushopt(void)
  *   random  independent loads of the same lines, their addresses read
  *           from an array in that order, as ArrayLRU reads its own.
  *
- * docs/limits.c measures the same three apart from scan.
+ * Up to BOUND_TRIES tries of each are spread over the rounds, so that a
+ * limit's median and a walk's span the same stretch of the run: a VM's
+ * neighbours move both within seconds (docs/method.md).  A walk's row
+ * names its limit (.bound); docs/limits.c measures the same three apart
+ * from scan.
  */
+struct bound_spec {
+	const char *name;	/* in "%.2fx this core's %s" */
+	struct walk_result (*fn)(const struct lru_model *m, int share);
+};
+
+static struct walk_result bound_stream(const struct lru_model *m, int share);
+static struct walk_result bound_chase(const struct lru_model *m, int share);
+static struct walk_result bound_random(const struct lru_model *m, int share);
+
+static const struct bound_spec bounds[NR_BOUNDS] = {
+	[BOUND_STREAM] = { "streaming read", bound_stream },
+	[BOUND_CHASE] = { "dependent chase", bound_chase },
+	[BOUND_RANDOM] = { "independent random loads", bound_random },
+};
+
 #define BOUND_WARN	0.15	/* off the bound by more: a warning */
-/*
- * Lines the chase and the random loads read: 32 MiB.  At -c 10 on an
- * AMD EPYC VM (Zen 5), ListLRU read 1.10-1.34x a chase of 65,536 lines
- * in 8 of 9 runs (0.78x at -c 21 on a Zen 4), and 0.88-1.07x one of
- * 2^19 lines (9 runs), as against 2^20 or 2^21 (0.87-1.08x, 9 runs).
- */
+/* Lines the chase and the random loads read: 32 MiB, enough that the
+ * chase pays what a list walk over a large memmap pays per hop
+ * (docs/method.md gives the sizes tried). */
 #define BOUND_LINES	(1UL << 19)
 
 /* Always 0; read at run time, so the chase cannot be proved independent. */
 static volatile unsigned long bound_zero;
-
-static const char *const bound_names[] = {
-	[BOUND_STREAM] = "streaming read", [BOUND_CHASE] = "dependent chase",
-	[BOUND_RANDOM] = "independent random loads"
-};
 
 /*
  * scramble() is a bijection of [0, 2^bits): multiplying by an odd
@@ -3161,11 +3167,6 @@ static NOINLINE struct walk_result bound_random(const struct lru_model *m,
 	return result(sum, end - start, 0);
 }
 
-static struct walk_result (*const bound_fn[NR_BOUNDS])(const struct lru_model *m,
-							int share) = {
-	bound_stream, bound_chase, bound_random
-};
-
 /* Flush what bound b will read, and only that: the memmap may be many
  * times the lines the chase reads. */
 static void flush_bound(const struct lru_model *m, enum bound b)
@@ -3202,7 +3203,7 @@ static void calibrate_round(struct lru_model *m, struct team *team,
 		if (cache == CACHE_COLD)
 			flush_bound(m, b);
 		t = now();
-		team_walk(team, bound_fn[b]);
+		team_walk(team, bounds[b].fn);
 		m->bound_s[b][k] = now() - t;
 	}
 	m->bound_tries++;
@@ -4808,7 +4809,7 @@ static void walk_fields(struct fields *f, const struct lru_model *m,
 	add_field(f, "speedup", "%.6f", w->ratio.median);
 	add_field(f, "speedup_min", "%.6f", w->ratio.min);
 	add_field(f, "speedup_max", "%.6f", w->ratio.max);
-	add_string(f, "bound", bound_names[w->walk->bound]);
+	add_string(f, "bound", bounds[w->walk->bound].name);
 	add_field(f, "bound_ns", "%.4f", w->bound_ns);
 	add_field(f, "bound_ratio", "%.4f", w->bound_x);
 	add_field(f, "retimed", "%d", w->st->retimed);
@@ -5088,7 +5089,7 @@ static void print_spread(const struct output *out, const struct run_knobs *run,
 			fprintf(out->text, "%s %.2f ns/%s, %.2fx this core's %s (%.2f)\n",
 				w->walk->label, w->walk_ns,
 				w->walk->bound == BOUND_STREAM ? "page" : "folio", w->bound_x,
-				bound_names[w->walk->bound], w->bound_ns);
+				bounds[w->walk->bound].name, w->bound_ns);
 		flush += w->st->flush_s;
 		relink += w->st->relink_s;
 		retimed += w->st->retimed;
@@ -5150,10 +5151,10 @@ static void warn_off_bound(const struct reports *r)
 			continue;
 		if (w->bound_x > 1 + BOUND_WARN)
 			warn("%s: %.2fx this core's %s, so the code is measured",
-			     w->walk->label, w->bound_x, bound_names[w->walk->bound]);
+			     w->walk->label, w->bound_x, bounds[w->walk->bound].name);
 		else if (w->bound_x < 1 - BOUND_WARN)
 			warn("%s ran %.2fx this core's %s: that limit did not hold",
-			     w->walk->label, w->bound_x, bound_names[w->walk->bound]);
+			     w->walk->label, w->bound_x, bounds[w->walk->bound].name);
 	}
 }
 
