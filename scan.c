@@ -2152,15 +2152,6 @@ static void build_model(struct lru_model *m, const struct params *p,
 
 /* ==== The walk table ==================================================== */
 
-/* The kernels and the XArray's structure, defined below the table. */
-static struct walk_result walk_physical(const struct lru_model *m, int share);
-static struct walk_result walk_list(const struct lru_model *m, int share);
-static struct walk_result walk_array(const struct lru_model *m, int share);
-static struct walk_result walk_xarray(const struct lru_model *m, int share);
-static double xarray_bytes(const struct params *p, int worst);
-static void prepare_xarray(struct lru_model *m, struct region *r,
-			   struct rng *rng, int fault);
-
 /*
  * The walk table.  The first entry is the baseline every ratio divides
  * by.  label names the walk in the ratio lines ("faster than %s"),
@@ -2186,6 +2177,8 @@ struct walk {
 	const char *time_label;	/* in "%s scan in %fs" */
 	struct walk_result (*fn)(const struct lru_model *m, int share);
 	const char *help;	/* one line for usage */
+	int original_turn;	/* --original times it in this turn, from 1,
+				 * as scan.c 1.1 did; 0: not the original's */
 	enum bound bound;	/* the limit its loop is held against */
 	int at_bound;		/* at the defaults its loop is that bound's
 				 * loads and no more: off it, a warning */
@@ -2196,13 +2189,25 @@ struct walk {
 			struct rng *rng, int fault);
 };
 
+/* The kernels and the XArray's structure, defined below the table. */
+static struct walk_result walk_physical(const struct lru_model *m, int share);
+static struct walk_result walk_list(const struct lru_model *m, int share);
+static struct walk_result walk_array(const struct lru_model *m, int share);
+static struct walk_result walk_xarray(const struct lru_model *m, int share);
+static double xarray_bytes(const struct params *p, int worst);
+static void prepare_xarray(struct lru_model *m, struct region *r,
+			   struct rng *rng, int fault);
+
 static const struct walk walks[] = {
 	{ "physical", "Physical", "Physical", walk_physical,
-	  "every descriptor in pfn order", .bound = BOUND_STREAM, .at_bound = 1 },
+	  "every descriptor in pfn order", .original_turn = 1,
+	  .bound = BOUND_STREAM, .at_bound = 1 },
 	{ "list", "ListLRU", "ListLRU", walk_list,
-	  "follow lru.next around each list", .bound = BOUND_CHASE, .at_bound = 1 },
+	  "follow lru.next around each list", .original_turn = 3,
+	  .bound = BOUND_CHASE, .at_bound = 1 },
 	{ "array", "ArrayLRU", "Array", walk_array,
-	  "folio pointers in LRU order", .bound = BOUND_RANDOM, .at_bound = 1 },
+	  "folio pointers in LRU order", .original_turn = 2,
+	  .bound = BOUND_RANDOM, .at_bound = 1 },
 	{ "xarray", "XArrayLRU", "XArray", walk_xarray,
 	  "the same pointers in a 64-way radix tree", .bound = BOUND_RANDOM,
 	  .region_name = "XArray nodes", .bytes = xarray_bytes,
@@ -3478,18 +3483,21 @@ static int plan_rounds(struct walk_stats *stats, int nr_walks, int builds)
 	return rounds < 1 ? 1 : rounds;
 }
 
-/* The i-th walk in the order --original times and prints them, the
- * original's: Physical, Array, ListLRU.  Otherwise the table's. */
-static int timing_order(const struct params *p, int i)
+/* The i-th walk to time and print: with --original in the original's
+ * order (each row's .original_turn), else in the table's. */
+static int timing_order(const struct run_knobs *run, int i)
 {
-	static const int original[] = { 0, 2, 1 };
+	int s;
 
-	return p->run.original ? original[i] : i;
+	for (s = 0; run->original && s < run->nr_walks; s++)
+		if (walks[run->walk[s]].original_turn == i + 1)
+			return s;
+	return i;
 }
 
 /*
  * The 2023 protocol (--original): right after setup, each walk timed
- * once in the original's order (physical, array, list), from the cache
+ * once in the original's order (the walk table's .original_turn), from the cache
  * state setup left, never timed again; the self-check stays, and a walk
  * that lost its CPU is marked disturbed (warn_disturbed() says so).
  */
@@ -3502,7 +3510,7 @@ static int original_round(struct lru_model *m, struct team *team,
 	int i, s;
 
 	for (i = 0; i < p->run.nr_walks; i++) {
-		s = timing_order(p, i);
+		s = timing_order(&p->run, i);
 		t = timed_once(m, team, p->run.walk[s], CACHE_WARM, &last[s], &stats[s], &d);
 		stats[s].sample[0] = stats[s].round_time[0] = t;
 		stats[s].nr_samples = 1;
@@ -5052,8 +5060,11 @@ static void print_plan(const struct output *out, const struct run_knobs *run,
 
 	if (run->original) {
 		fprintf(out->text, "the original's protocol (scan.c 1.1, 2023): each walk timed once\n"
-			"right after setup (Physical, Array, ListLRU), caches as setup left them,\n"
-			"THP as the system sets it\n");
+			"right after setup (");
+		for (s = 0; s < r->nr; s++)
+			fprintf(out->text, "%s%s", s ? ", " : "",
+				r->walk[timing_order(run, s)].walk->time_label);
+		fprintf(out->text, "), caches as setup left them,\nTHP as the system sets it\n");
 		return;
 	}
 
@@ -5114,7 +5125,7 @@ static void print_ratios(const struct output *out, const struct reports *r)
 	int s;
 
 	for (s = 1; s < r->nr; s++)
-		fprintf(out->text, "Physical scan is %f faster than %s\n",
+		fprintf(out->text, "%s scan is %f faster than %s\n", r->walk[0].walk->label,
 			r->walk[s].ratio.median, r->walk[s].walk->label);
 }
 
@@ -6001,7 +6012,7 @@ static void report(const struct lru_model *m, const struct params *p,
 		print_machine(out, &mc);
 		print_plan(out, &p->run, &r);
 		for (i = 0; i < r.nr; i++) {
-			s = timing_order(p, i);
+			s = timing_order(&p->run, i);
 			print_walk_line(out, &r.walk[s], last[s]);
 		}
 	}
