@@ -62,6 +62,7 @@
 #endif
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -3651,7 +3652,7 @@ static void check_build(const struct lru_model *m, const struct params *p, int b
 /* How the custom rows read their values, defined below the table. */
 typedef void option_setter(struct params *p, const char *opt, const char *arg);
 static option_setter set_count, set_verbose, set_folios, set_rmap, set_struct_page,
-	set_walks, set_pfns, show_help, show_version;
+	set_walks, set_pfns, show_help, show_version, show_fields;
 
 /* How an option's value reaches its field of struct params. */
 enum opt_kind {
@@ -3771,7 +3772,7 @@ static const struct option_spec options[] = {
 	  .kernel_like = "pageblock",	/* grouped by migratetype */
 	  .show_def = 1, .help = "where the other pages sit" },
 	{ 0, "folio-order", "K", CUSTOM(layout.folio_share, set_folios),
-	  .csv = "folios", .model = 1, .file_decides = 1,
+	  .model = 1, .file_decides = 1,
 	  .help = "LRU folios of 2^K pages, K = 0..10 (default 0)" },
 	{ 0, "folios", "ORDER:PCT,...", CUSTOM(layout.folio_share, set_folios),
 	  .csv = "folios", .model = 1, .file_decides = 1,
@@ -3823,6 +3824,8 @@ static const struct option_spec options[] = {
 	  .help = "realistic values for every knob not given" },
 	{ 0, "original", NULL, FLAG(run.original), .csv = "original",
 	  .help = "the 2023 protocol: walks once, no flush, system THP" },
+	{ 0, "fields", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_fields,
+	  .help = "list the CSV and JSON columns and exit" },
 	{ 'h', "help", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_help,
 	  .help = "print this help and exit" },
 	{ 'V', "version", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_version,
@@ -4732,6 +4735,22 @@ struct machine {
 	char host_id[9];	/* a hash of the fields above but the limits */
 };
 
+/* The bytes of descriptors the walks read: the memmap, and with 8-byte
+ * descriptors their folios. */
+static double memmap_bytes(const struct lru_model *m)
+{
+	return m->region[R_MEMMAP].used + m->region[R_FOLIOS].used;
+}
+
+/* Is the memmap under LLC_FACTOR times the last-level cache, so that the
+ * walks time caches?  -1 where no LLC size is known. */
+static int cache_sized(const struct lru_model *m, const struct machine *mc)
+{
+	if (mc->llc <= 0)
+		return -1;
+	return memmap_bytes(m) < LLC_FACTOR * mc->llc;
+}
+
 /* The folio mix as ORDER:PERCENT,... */
 static const char *folio_mix(const struct params *p, char *buf, size_t len)
 {
@@ -4746,281 +4765,458 @@ static const char *folio_mix(const struct params *p, char *buf, size_t len)
 	return buf;
 }
 
-/* ==== Reporting as CSV and JSON ========================================= */
+/* ==== The field table =================================================== */
 
 /*
- * Machine formats: --format=csv writes a header and one row per walk,
- * --format=json one object with the run's fields and a "walks" array.
- * Both come from one list of named fields, so their names agree; string
- * fields never hold a comma or a quote, so the CSV needs no quoting.
+ * The field table: one row per column of --format=csv and json, in
+ * column order.  CSV writes the names, then a row per walk; JSON one
+ * object of the columns that are not a walk's, then a "walks" array of
+ * each walk's own; scan --fields lists every name with its scope and
+ * meaning.  Scripts read the columns by name, other readers by place,
+ * so none moves.  To add a column:
+ *
+ *   1. write its getter below the table: a number (NAN when unknown,
+ *      written empty, JSON's null) or a text (a comma, quote, backslash
+ *      or control in it is written as a space, so CSV needs no quoting);
+ *   2. add its row at the end: name, scope, meaning, then NUMBER(its
+ *      printf format, getter) or TEXT(getter);
+ *   3. its line in docs/output.md.
+ *
+ * A knob's column comes from its row of the option table: .csv names
+ * it, and its value and meaning come from that row.  Columns a knob had
+ * by 2.1 are placed here by KNOB(its field of struct params), with a
+ * getter where its grammar is custom; a knob added since needs no row
+ * here, and its column follows this table's, in the option table's
+ * order (place it with a KNOB row before adding a column after it).
  */
-
-#define MAX_FIELDS	80
-
-/*
- * A walk's row of results: named values in CSV order, strings marked for
- * JSON's quotes, each the walk's own or the run's (JSON prints the run's
- * once, above the walks).  Scripts read some columns by place, so none
- * moves: a new one goes at the end of result_row(), a knob's from its
- * row (knob_fields()).
- */
-struct fields {
-	int nr;
-	int walk_now;		/* the fields added now are the walk's */
-	const char *name[MAX_FIELDS];
-	char value[MAX_FIELDS][160];
-	char string[MAX_FIELDS];
-	char walk[MAX_FIELDS];
+enum field_scope { SCOPE_RUN, SCOPE_MACHINE, SCOPE_KNOB, SCOPE_WALK };
+static const char *const scope_names[] = {
+	[SCOPE_RUN] = "run", [SCOPE_MACHINE] = "machine",
+	[SCOPE_KNOB] = "knob", [SCOPE_WALK] = "walk",
 };
 
-static PRINTF(3, 4) void add_field(struct fields *f, const char *name,
-				   const char *fmt, ...)
-{
-	va_list ap;
+/* What a getter reads: the run, and the walk whose row it is writing
+ * (JSON's top-level columns are read in the first walk's row). */
+struct answer {
+	const struct lru_model *m;
+	const struct params *p;
+	const struct machine *mc;
+	const struct reports *r;
+	const struct walk_report *w;
+};
 
-	if (f->nr == MAX_FIELDS)	/* a new column wants a larger table */
-		die("internal error: more than %d fields a row", MAX_FIELDS);
-	f->name[f->nr] = name;
-	f->string[f->nr] = 0;
-	f->walk[f->nr] = (char)f->walk_now;
-	va_start(ap, fmt);
-	vsnprintf(f->value[f->nr], sizeof(f->value[0]), fmt, ap);
-	va_end(ap);
-	f->nr++;
+typedef double field_number(const struct answer *a);
+typedef const char *field_text(const struct answer *a);
+
+struct field {
+	const char *name;	/* NULL: a KNOB row, named by its option */
+	enum field_scope scope;	/* a walk's own, or the run's (JSON) */
+	const char *meaning;	/* one line for --fields */
+	const char *format;	/* a number's printf format */
+	field_number *number;	/* its value, NAN if unknown */
+	field_text *text;	/* or its text */
+	size_t knob;		/* a KNOB row: offsetof(struct params, it) */
+};
+
+#define NUMBER(fmt, fn)	.format = fmt, .number = fn
+#define TEXT(fn)	.text = fn
+#define KNOB(f)		{ .scope = SCOPE_KNOB, .knob = offsetof(struct params, f) }
+#define KNOB_AS(f, value, what) { .scope = SCOPE_KNOB, \
+			  .knob = offsetof(struct params, f), value, .meaning = what }
+
+static field_text get_walk, get_label, get_bound, get_folios, get_cpu,
+	get_kernel, get_system_thp, get_version, get_cpu_vendor,
+	get_hypervisor, get_l2_from, get_llc_from, get_host_id;
+static field_number get_timed, get_median_s, get_min_s, get_max_s,
+	get_ns_per_page, get_ns_per_folio, get_speedup, get_speedup_min,
+	get_speedup_max, get_bound_ns, get_bound_ratio, get_retimed,
+	get_disturbed, get_pages, get_memory_bytes, get_rounds, get_lru_folios,
+	get_lru_pages, get_rmap_share, get_rmap_hops, get_struct_page,
+	get_huge_share, get_cpus, get_ram_bytes, get_speedup_q1,
+	get_speedup_q3, get_llc_bytes, get_cpu_family, get_cpu_model,
+	get_cpu_stepping, get_l2_bytes, get_numa_nodes, get_stream_ns,
+	get_chase_ns, get_memmap_bytes, get_memmap_over_llc, get_cache_sized;
+
+static const struct field fields[] = {
+	/* 2.0's columns */
+	{ "walk", SCOPE_WALK, "its short name, as --walks takes it", TEXT(get_walk) },
+	{ "label", SCOPE_WALK, "its name in the ratio lines", TEXT(get_label) },
+	{ "timed", SCOPE_WALK, "walks timed (rounds x repetitions)",
+	  NUMBER("%.0f", get_timed) },
+	{ "median_s", SCOPE_WALK, "median time of a walk, s", NUMBER("%.9f", get_median_s) },
+	{ "min_s", SCOPE_WALK, "fastest walk, s", NUMBER("%.9f", get_min_s) },
+	{ "max_s", SCOPE_WALK, "slowest walk, s", NUMBER("%.9f", get_max_s) },
+	{ "ns_per_page", SCOPE_WALK, "median time per pfn of the memmap, ns",
+	  NUMBER("%.4f", get_ns_per_page) },
+	{ "ns_per_folio", SCOPE_WALK, "median time per LRU folio, ns",
+	  NUMBER("%.4f", get_ns_per_folio) },
+	{ "speedup", SCOPE_WALK, "median over rounds of its time / the physical walk's",
+	  NUMBER("%.6f", get_speedup) },
+	{ "speedup_min", SCOPE_WALK, "smallest of those ratios",
+	  NUMBER("%.6f", get_speedup_min) },
+	{ "speedup_max", SCOPE_WALK, "largest of those ratios",
+	  NUMBER("%.6f", get_speedup_max) },
+	{ "bound", SCOPE_WALK, "the limit it is held against", TEXT(get_bound) },
+	{ "bound_ns", SCOPE_WALK, "that limit: ns per page (stream), per load (others); 0: none",
+	  NUMBER("%.4f", get_bound_ns) },
+	{ "bound_ratio", SCOPE_WALK, "its ns per page or folio over the limit",
+	  NUMBER("%.4f", get_bound_ratio) },
+	{ "retimed", SCOPE_WALK, "walks timed again: they lost their CPU",
+	  NUMBER("%.0f", get_retimed) },
+	{ "disturbed", SCOPE_WALK, "walks still disturbed after retiming",
+	  NUMBER("%.0f", get_disturbed) },
+	{ "pages", SCOPE_RUN, "pfns in the memmap", NUMBER("%.0f", get_pages) },
+	{ "memory_bytes", SCOPE_RUN, "memory simulated, 4 KiB a pfn",
+	  NUMBER("%.0f", get_memory_bytes) },
+	KNOB(layout.seed),
+	{ "rounds", SCOPE_RUN, "rounds timed", NUMBER("%.0f", get_rounds) },
+	KNOB(run.builds),
+	{ "lru_folios", SCOPE_RUN, "folios the layout put on the walked LRU",
+	  NUMBER("%.0f", get_lru_folios) },
+	{ "lru_pages", SCOPE_RUN, "pages in those folios", NUMBER("%.0f", get_lru_pages) },
+	KNOB(layout.lru_fraction),
+	KNOB(layout.non_lru),
+	KNOB_AS(layout.folio_share, TEXT(get_folios),
+		"--folios: the folio mix, ORDER:PCT items separated by spaces"),
+	KNOB(work.phys),
+	KNOB(layout.locality),
+	KNOB(work.access),
+	KNOB(work.nr_lists),
+	KNOB(work.chunk),
+	KNOB(run.threads),
+	KNOB_AS(work.rmap_share, NUMBER("%g", get_rmap_share),
+		"--rmap: the share of folios mapped"),
+	{ "rmap_hops", SCOPE_KNOB, "--rmap: dependent misses per mapped folio",
+	  NUMBER("%.0f", get_rmap_hops) },
+	KNOB_AS(layout.desc_size, NUMBER("%.0f", get_struct_page), NULL),
+	KNOB(run.thp),
+	{ "huge_share", SCOPE_RUN, "share of the memmap in huge pages, from smaps; -1: unknown",
+	  NUMBER("%.3f", get_huge_share) },
+	KNOB(run.cache),
+	KNOB(run.kernel_like),
+	KNOB(run.original),
+	{ "cpu", SCOPE_MACHINE, "the CPU's model name", TEXT(get_cpu) },
+	{ "cpus", SCOPE_MACHINE, "online CPUs", NUMBER("%.0f", get_cpus) },
+	{ "ram_bytes", SCOPE_MACHINE, "RAM", NUMBER("%.0f", get_ram_bytes) },
+	{ "kernel", SCOPE_MACHINE, "uname: system, release, machine", TEXT(get_kernel) },
+	{ "system_thp", SCOPE_MACHINE, "the system's THP policy", TEXT(get_system_thp) },
+	{ "version", SCOPE_RUN, "scan's version", TEXT(get_version) },
+	/* added since, each at the end */
+	KNOB(layout.memmap_from),
+	KNOB(layout.memcg_share),
+	{ "speedup_q1", SCOPE_WALK, "first quartile of its ratios over rounds",
+	  NUMBER("%.6f", get_speedup_q1) },
+	{ "speedup_q3", SCOPE_WALK, "third quartile of its ratios over rounds",
+	  NUMBER("%.6f", get_speedup_q3) },
+	{ "llc_bytes", SCOPE_MACHINE, "the last-level cache; 0: unknown",
+	  NUMBER("%.0f", get_llc_bytes) },
+	KNOB(layout.memcg),
+	{ "cpu_vendor", SCOPE_MACHINE, "CPUID's vendor id, or arm64's implementer",
+	  TEXT(get_cpu_vendor) },
+	{ "cpu_family", SCOPE_MACHINE, "CPU family (arm64: variant)",
+	  NUMBER("%.0f", get_cpu_family) },
+	{ "cpu_model", SCOPE_MACHINE, "CPU model (arm64: part)", NUMBER("%.0f", get_cpu_model) },
+	{ "cpu_stepping", SCOPE_MACHINE, "CPU stepping (arm64: revision)",
+	  NUMBER("%.0f", get_cpu_stepping) },
+	{ "hypervisor", SCOPE_MACHINE, "the hypervisor's vendor, unknown or none",
+	  TEXT(get_hypervisor) },
+	{ "l2_bytes", SCOPE_MACHINE, "the L2 cache of a core; 0: unknown",
+	  NUMBER("%.0f", get_l2_bytes) },
+	{ "l2_from", SCOPE_MACHINE, "where its size came from: sysfs, cpuid, getconf, none",
+	  TEXT(get_l2_from) },
+	{ "llc_from", SCOPE_MACHINE, "where the LLC's size came from", TEXT(get_llc_from) },
+	{ "numa_nodes", SCOPE_MACHINE, "NUMA nodes online", NUMBER("%.0f", get_numa_nodes) },
+	{ "stream_ns", SCOPE_MACHINE, "this run's streaming read, ns per 64-byte line",
+	  NUMBER("%.4f", get_stream_ns) },
+	{ "chase_ns", SCOPE_MACHINE, "this run's dependent chase, ns per hop",
+	  NUMBER("%.4f", get_chase_ns) },
+	{ "host_id", SCOPE_MACHINE, "a hash of the machine's identity", TEXT(get_host_id) },
+	{ "memmap_bytes", SCOPE_RUN, "what the walks' descriptors take: the memmap, and 8-byte descriptors' folios",
+	  NUMBER("%.0f", get_memmap_bytes) },
+	{ "memmap_over_llc", SCOPE_RUN, "memmap_bytes over llc_bytes; empty: no LLC known",
+	  NUMBER("%.4g", get_memmap_over_llc) },
+	{ "cache_sized", SCOPE_RUN, "1: memmap_bytes under 4x llc_bytes (from llc_from): the ratios measure caches",
+	  NUMBER("%.0f", get_cache_sized) },
+};
+
+#define NR_FIELDS	((int)ARRAY_SIZE(fields))
+#define FIELD_MAX	160	/* a cell's bytes, as 2.0 wrote them: longer is cut */
+
+/* The getters, in the table's order; a text lives at least until the
+ * next getter's call. */
+static const char *get_walk(const struct answer *a) { return a->w->walk->name; }
+static const char *get_label(const struct answer *a) { return a->w->walk->label; }
+static double get_timed(const struct answer *a) { return a->w->st->nr_samples; }
+static double get_median_s(const struct answer *a) { return a->w->time.median; }
+static double get_min_s(const struct answer *a) { return a->w->time.min; }
+static double get_max_s(const struct answer *a) { return a->w->time.max; }
+static double get_ns_per_page(const struct answer *a) { return a->w->time.median * 1e9 / a->m->nr_pages; }
+static double get_ns_per_folio(const struct answer *a) { return a->w->time.median * 1e9 / a->m->nr_lru; }
+static double get_speedup(const struct answer *a) { return a->w->ratio.median; }
+static double get_speedup_min(const struct answer *a) { return a->w->ratio.min; }
+static double get_speedup_max(const struct answer *a) { return a->w->ratio.max; }
+static const char *get_bound(const struct answer *a) { return bounds[a->w->walk->bound].name; }
+static double get_bound_ns(const struct answer *a) { return a->w->bound_ns; }
+static double get_bound_ratio(const struct answer *a) { return a->w->bound_x; }
+static double get_retimed(const struct answer *a) { return a->w->st->retimed; }
+static double get_disturbed(const struct answer *a) { return a->w->st->disturbed; }
+static double get_pages(const struct answer *a) { return a->m->nr_pages; }
+static double get_memory_bytes(const struct answer *a) { return a->m->nr_pages * SIM_PAGE_SIZE; }
+static double get_rounds(const struct answer *a) { return a->r->rounds; }
+static double get_lru_folios(const struct answer *a) { return a->m->nr_lru; }
+static double get_lru_pages(const struct answer *a) { return a->m->lru_pages; }
+static double get_rmap_share(const struct answer *a) { return a->p->work.rmap_share; }
+static double get_rmap_hops(const struct answer *a) { return a->p->work.rmap_hops; }
+static double get_struct_page(const struct answer *a) { return a->p->layout.desc_size; }
+static double get_huge_share(const struct answer *a) { return huge_share(&a->m->region[R_MEMMAP]); }
+static const char *get_cpu(const struct answer *a) { return a->mc->cpu; }
+static double get_cpus(const struct answer *a) { return a->mc->cpus; }
+static double get_ram_bytes(const struct answer *a) { return a->mc->memory; }
+static const char *get_kernel(const struct answer *a) { return a->mc->kernel; }
+static const char *get_system_thp(const struct answer *a) { return a->mc->thp; }
+static const char *get_version(const struct answer *a) { (void)a; return SCAN_VERSION; }
+static double get_speedup_q1(const struct answer *a) { return a->w->ratio.q1; }
+static double get_speedup_q3(const struct answer *a) { return a->w->ratio.q3; }
+static double get_llc_bytes(const struct answer *a) { return a->mc->llc; }
+static const char *get_cpu_vendor(const struct answer *a) { return a->mc->vendor; }
+static double get_cpu_family(const struct answer *a) { return a->mc->family < 0 ? NAN : a->mc->family; }
+static double get_cpu_model(const struct answer *a) { return a->mc->model < 0 ? NAN : a->mc->model; }
+static double get_cpu_stepping(const struct answer *a) { return a->mc->stepping < 0 ? NAN : a->mc->stepping; }
+static const char *get_hypervisor(const struct answer *a) { return a->mc->hypervisor; }
+static double get_l2_bytes(const struct answer *a) { return a->mc->l2; }
+static const char *get_l2_from(const struct answer *a) { return a->mc->l2_from; }
+static const char *get_llc_from(const struct answer *a) { return a->mc->llc_from; }
+static double get_numa_nodes(const struct answer *a) { return a->mc->numa_nodes; }
+static double get_stream_ns(const struct answer *a) { return a->mc->stream_ns > 0 ? a->mc->stream_ns : NAN; }
+static double get_chase_ns(const struct answer *a) { return a->mc->chase_ns > 0 ? a->mc->chase_ns : NAN; }
+static const char *get_host_id(const struct answer *a) { return a->mc->host_id; }
+static double get_memmap_bytes(const struct answer *a) { return memmap_bytes(a->m); }
+
+static const char *get_folios(const struct answer *a)
+{
+	static char mix[128];
+
+	return folio_mix(a->p, mix, sizeof(mix));
 }
 
-/* A string field: commas, quotes, backslashes and controls become spaces. */
-static void add_string(struct fields *f, const char *name, const char *s)
+static double get_memmap_over_llc(const struct answer *a)
 {
-	char *c;
-
-	add_field(f, name, "%s", s);
-	for (c = f->value[f->nr - 1]; *c; c++)
-		if (*c == ',' || *c == '"' || *c == '\\' || (unsigned char)*c < ' ')
-			*c = ' ';
-	f->string[f->nr - 1] = 1;
+	return a->mc->llc > 0 ? memmap_bytes(a->m) / a->mc->llc : NAN;
 }
 
-/* Walk w's times and its speedup (ratio) over rounds. */
-static void walk_fields(struct fields *f, const struct lru_model *m,
-			const struct walk_report *w)
+static double get_cache_sized(const struct answer *a)
 {
-	f->walk_now = 1;
-	add_string(f, "walk", w->walk->name);
-	add_string(f, "label", w->walk->label);
-	add_field(f, "timed", "%d", w->st->nr_samples);
-	add_field(f, "median_s", "%.9f", w->time.median);
-	add_field(f, "min_s", "%.9f", w->time.min);
-	add_field(f, "max_s", "%.9f", w->time.max);
-	add_field(f, "ns_per_page", "%.4f", w->time.median * 1e9 / m->nr_pages);
-	add_field(f, "ns_per_folio", "%.4f", w->time.median * 1e9 / m->nr_lru);
-	add_field(f, "speedup", "%.6f", w->ratio.median);
-	add_field(f, "speedup_min", "%.6f", w->ratio.min);
-	add_field(f, "speedup_max", "%.6f", w->ratio.max);
-	add_string(f, "bound", bounds[w->walk->bound].name);
-	add_field(f, "bound_ns", "%.4f", w->bound_ns);
-	add_field(f, "bound_ratio", "%.4f", w->bound_x);
-	add_field(f, "retimed", "%d", w->st->retimed);
-	add_field(f, "disturbed", "%d", w->st->disturbed);
+	int sized = cache_sized(a->m, a->mc);
+
+	return sized < 0 ? NAN : sized;
 }
 
-/* The run's: size, seed, rounds, every knob, the machine. */
-static void run_fields(struct fields *f, const struct lru_model *m,
-		       const struct params *p, const struct machine *mc,
-		       int nr_rounds)
+/* The option row a knob's column comes from: the first that sets its
+ * field and names a column. */
+static const struct option_spec *knob_option(size_t field)
 {
-	char mix[128], *c;
+	size_t i;
 
-	for (c = (char *)folio_mix(p, mix, sizeof(mix)); *c; c++)
-		if (*c == ',')
-			*c = ' ';
-	f->walk_now = 0;
-	add_field(f, "pages", "%lu", m->nr_pages);
-	add_field(f, "memory_bytes", "%.0f", m->nr_pages * SIM_PAGE_SIZE);
-	add_field(f, "seed", "%lu", p->layout.seed);
-	add_field(f, "rounds", "%d", nr_rounds);
-	add_field(f, "builds", "%d", p->run.builds);
-	add_field(f, "lru_folios", "%lu", m->nr_lru);
-	add_field(f, "lru_pages", "%lu", m->lru_pages);
-	add_field(f, "lru_fraction", "%g", p->layout.lru_fraction);
-	add_string(f, "non_lru", non_lru_names[p->layout.non_lru]);
-	add_string(f, "folios", mix);
-	add_string(f, "phys", phys_names[p->work.phys]);
-	add_field(f, "locality", "%g", p->layout.locality);
-	add_string(f, "access", access_names[p->work.access]);
-	add_field(f, "lists", "%d", p->work.nr_lists);
-	add_field(f, "chunk", "%lu", p->work.chunk);
-	add_field(f, "threads", "%d", p->run.threads);
-	add_field(f, "rmap_share", "%g", p->work.rmap_share);
-	add_field(f, "rmap_hops", "%d", p->work.rmap_hops);
-	add_field(f, "struct_page", "%d", p->layout.desc_size);
-	add_string(f, "thp", thp_names[p->run.thp]);
-	add_field(f, "huge_share", "%.3f", huge_share(&m->region[R_MEMMAP]));
-	add_string(f, "cache", cache_names[p->run.cache]);
-	add_field(f, "kernel_like", "%d", p->run.kernel_like);
-	add_field(f, "original", "%d", p->run.original);
-	add_string(f, "cpu", mc->cpu);
-	add_field(f, "cpus", "%ld", mc->cpus);
-	add_field(f, "ram_bytes", "%.0f", mc->memory);
-	add_string(f, "kernel", mc->kernel);
-	add_string(f, "system_thp", mc->thp);
-	add_string(f, "version", SCAN_VERSION);
+	for (i = 0; i < ARRAY_SIZE(options); i++)
+		if (options[i].field == field && options[i].csv)
+			return &options[i];
+	die("internal error: a KNOB row of the field table names no option's column");
+	return NULL;
 }
 
-/* The machine's identity (see struct machine); unknown numbers empty. */
-static void machine_fields(struct fields *f, const struct machine *mc)
-{
-	char text[16];
-
-	add_string(f, "cpu_vendor", mc->vendor);
-	add_field(f, "cpu_family", "%s", known(mc->family, text, sizeof(text)));
-	add_field(f, "cpu_model", "%s", known(mc->model, text, sizeof(text)));
-	add_field(f, "cpu_stepping", "%s", known(mc->stepping, text, sizeof(text)));
-	add_string(f, "hypervisor", mc->hypervisor);
-	add_field(f, "l2_bytes", "%.0f", mc->l2);
-	add_string(f, "l2_from", mc->l2_from);
-	add_string(f, "llc_from", mc->llc_from);
-	add_field(f, "numa_nodes", "%d", mc->numa_nodes);
-	if (mc->stream_ns > 0)
-		add_field(f, "stream_ns", "%.4f", mc->stream_ns);
-	else
-		add_field(f, "stream_ns", "%s", "");
-	if (mc->chase_ns > 0)
-		add_field(f, "chase_ns", "%.4f", mc->chase_ns);
-	else
-		add_field(f, "chase_ns", "%s", "");
-	add_string(f, "host_id", mc->host_id);
-}
-
-/* Was a field of that name added? */
-static int has_field(const struct fields *f, const char *name)
+/* Does a KNOB row of the table place the column of option o? */
+static int knob_placed(const struct option_spec *o)
 {
 	int i;
 
-	for (i = 0; i < f->nr; i++)
-		if (!strcmp(f->name[i], name))
+	for (i = 0; i < NR_FIELDS; i++)
+		if (!fields[i].name && fields[i].knob == o->field)
 			return 1;
 	return 0;
 }
 
-/* The column of every typed row that names one and has none yet, at the
- * end in table order: a new knob's column comes from its row alone. */
-static void knob_fields(struct fields *f, const struct params *p)
+/* Column i, NULL past the last: the table's rows, then a row for each
+ * knob whose column the table does not place. */
+static const struct field *column(int i)
 {
-	size_t i;
+	static struct field later[ARRAY_SIZE(options)];
+	static int nr_later = -1;
+	size_t o;
 
-	f->walk_now = 0;
-	for (i = 0; i < ARRAY_SIZE(options); i++) {
-		const struct option_spec *o = &options[i];
-		const void *field = (const char *)p + o->field;
+	if (nr_later < 0)
+		for (nr_later = 0, o = 0; o < ARRAY_SIZE(options); o++)
+			if (options[o].csv && knob_option(options[o].field) == &options[o] &&
+			    !knob_placed(&options[o]))
+				later[nr_later++] = (struct field){ .scope = SCOPE_KNOB,
+								    .knob = options[o].field };
+	if (i < NR_FIELDS)
+		return &fields[i];
+	return i - NR_FIELDS < nr_later ? &later[i - NR_FIELDS] : NULL;
+}
 
-		if (!o->csv || has_field(f, o->csv))
-			continue;
-		switch (o->kind) {
-		case OPT_FLAG:
-		case OPT_INT:
-			add_field(f, o->csv, "%d", *(const int *)field);
-			break;
-		case OPT_ULONG:
-			add_field(f, o->csv, "%lu", *(const unsigned long *)field);
-			break;
-		case OPT_REAL:
-			add_field(f, o->csv, "%g", *(const double *)field);
-			break;
-		case OPT_CHOICE:
-			add_string(f, o->csv, o->names[*(const int *)field]);
-			break;
-		case OPT_FILE:
-			add_string(f, o->csv, *(const char *const *)field ?
-				   *(const char *const *)field : "");
-			break;
-		case OPT_CUSTOM:
-			break;	/* its grammar's column needs its own code */
-		}
+static const char *field_name(const struct field *f)
+{
+	return f->name ? f->name : knob_option(f->knob)->csv;
+}
+
+/* A column's one line for --fields: a knob's says its option. */
+static const char *field_meaning(const struct field *f, char *buf, size_t len)
+{
+	const struct option_spec *o;
+
+	if (f->meaning)
+		return f->meaning;
+	o = knob_option(f->knob);
+	if (o->long_name)
+		snprintf(buf, len, "--%s: %s", o->long_name, o->help);
+	else
+		snprintf(buf, len, "-%c: %s", o->short_name, o->help);
+	return buf;
+}
+
+/* A typed knob's value, as its option row says; *quoted for a name. */
+static const char *knob_text(const struct option_spec *o, const struct params *p,
+			     char *buf, size_t len, int *quoted)
+{
+	const void *field = (const char *)p + o->field;
+
+	*quoted = o->kind == OPT_CHOICE || o->kind == OPT_FILE;
+	switch (o->kind) {
+	case OPT_FLAG:
+	case OPT_INT:
+		snprintf(buf, len, "%d", *(const int *)field);
+		break;
+	case OPT_ULONG:
+		snprintf(buf, len, "%lu", *(const unsigned long *)field);
+		break;
+	case OPT_REAL:
+		snprintf(buf, len, "%g", *(const double *)field);
+		break;
+	case OPT_CHOICE:
+		return o->names[*(const int *)field];
+	case OPT_FILE:
+		return *(const char *const *)field ? *(const char *const *)field : "";
+	case OPT_CUSTOM:	/* its KNOB_AS row gives a getter */
+		die("internal error: --%s's column needs a getter in the field table",
+		    o->long_name);
+	}
+	return buf;
+}
+
+/*
+ * Column f's value in a's row, in buf (FIELD_MAX bytes, as the longest
+ * column wants); *quoted if it is a text, which JSON quotes.  A text's
+ * commas, quotes, backslashes and controls become spaces.
+ */
+static const char *cell(const struct field *f, const struct answer *a,
+			char *buf, int *quoted)
+{
+	const char *text;
+	char *c;
+	double v;
+
+	*quoted = f->text != NULL;
+	if (f->number) {
+		v = f->number(a);
+		if (isnan(v))
+			*buf = 0;
+		else
+			snprintf(buf, FIELD_MAX, f->format, v);
+		return buf;
+	}
+	text = f->text ? f->text(a) : knob_text(knob_option(f->knob), a->p, buf, FIELD_MAX, quoted);
+	if (text != buf)
+		snprintf(buf, FIELD_MAX, "%s", text);
+	for (c = buf; *quoted && *c; c++)
+		if (*c == ',' || *c == '"' || *c == '\\' || (unsigned char)*c < ' ')
+			*c = ' ';
+	return buf;
+}
+
+/* A header, then a row per walk. */
+static void print_csv(struct answer *a)
+{
+	char buf[FIELD_MAX];
+	const struct field *f;
+	int i, s, quoted;
+
+	for (i = 0; (f = column(i)); i++)
+		printf("%s%s", i ? "," : "", field_name(f));
+	printf("\n");
+	for (s = 0; s < a->r->nr; s++) {
+		a->w = &a->r->walk[s];
+		for (i = 0; (f = column(i)); i++)
+			printf("%s%s", i ? "," : "", cell(f, a, buf, &quoted));
+		printf("\n");
 	}
 }
 
-/* Walk w's row, in CSV order: 2.0's columns, then those added since,
- * then those of rows added since knob_fields() (no column moves). */
-static void result_row(struct fields *f, const struct lru_model *m,
-		       const struct params *p, const struct machine *mc,
-		       int nr_rounds, const struct walk_report *w)
+/* The columns of a's row that are a walk's (walk 1) or the run's (walk
+ * 0) as JSON members; the last without a comma unless more follow. */
+static void print_json_members(const struct answer *a, int walk,
+			       const char *indent, int more)
 {
-	walk_fields(f, m, w);
-	run_fields(f, m, p, mc, nr_rounds);
-	add_string(f, "memmap_from", p->layout.memmap_from ? p->layout.memmap_from : "");
-	add_field(f, "memcg_share", "%g", p->layout.memcg_share);
-	f->walk_now = 1;
-	add_field(f, "speedup_q1", "%.6f", w->ratio.q1);
-	add_field(f, "speedup_q3", "%.6f", w->ratio.q3);
-	f->walk_now = 0;
-	add_field(f, "llc_bytes", "%.0f", mc->llc);
-	add_field(f, "memcg", "%lu", p->layout.memcg);
-	machine_fields(f, mc);
-	knob_fields(f, p);
-}
+	char buf[FIELD_MAX];
+	const struct field *f;
+	int i, last = -1, quoted;
 
-static void print_csv(const struct fields *row, int nr)
-{
-	int s, i;
-
-	for (i = 0; i < row[0].nr; i++)
-		printf("%s%s", row[0].name[i], i + 1 < row[0].nr ? "," : "\n");
-	for (s = 0; s < nr; s++)
-		for (i = 0; i < row[s].nr; i++)
-			printf("%s%s", row[s].value[i], i + 1 < row[s].nr ? "," : "\n");
-}
-
-/* The fields of f that are a walk's (walk 1) or the run's (walk 0) as
- * JSON members, the last without a comma unless more follow. */
-static void print_json_fields(const struct fields *f, int walk, const char *indent,
-			      int more)
-{
-	int i, last = -1;
-
-	for (i = 0; i < f->nr; i++)
-		if (f->walk[i] == walk)
+	for (i = 0; (f = column(i)); i++)
+		if ((f->scope == SCOPE_WALK) == walk)
 			last = i;
-	for (i = 0; i < f->nr; i++)
-		if (f->walk[i] == walk)
-			printf("%s\"%s\": %s%s%s%s\n", indent, f->name[i],
-			       f->string[i] ? "\"" : "",
-			       f->string[i] || *f->value[i] ? f->value[i] : "null",
-			       f->string[i] ? "\"" : "", more || i < last ? "," : "");
+	for (i = 0; (f = column(i)); i++) {
+		if ((f->scope == SCOPE_WALK) != walk)
+			continue;
+		cell(f, a, buf, &quoted);
+		printf("%s\"%s\": %s%s%s%s\n", indent, field_name(f), quoted ? "\"" : "",
+		       quoted || *buf ? buf : "null", quoted ? "\"" : "",
+		       more || i < last ? "," : "");
+	}
 }
 
-static void print_json(const struct fields *row, int nr)
+/* The run's columns, read in the first walk's row, then each walk's. */
+static void print_json(struct answer *a)
 {
 	int s;
 
 	printf("{\n");
-	print_json_fields(&row[0], 0, "  ", 1);
+	a->w = &a->r->walk[0];
+	print_json_members(a, 0, "  ", 1);
 	printf("  \"walks\": [\n");
-	for (s = 0; s < nr; s++) {
+	for (s = 0; s < a->r->nr; s++) {
+		a->w = &a->r->walk[s];
 		printf("    {\n");
-		print_json_fields(&row[s], 1, "      ", 0);
-		printf("    }%s\n", s + 1 < nr ? "," : "");
+		print_json_members(a, 1, "      ", 0);
+		printf("    }%s\n", s + 1 < a->r->nr ? "," : "");
 	}
 	printf("  ]\n}\n");
 }
 
-/* A row of fields per walk, then CSV or JSON from them. */
 static void print_results(const struct lru_model *m, const struct params *p,
 			  const struct machine *mc, const struct reports *r)
 {
-	/* 13 KiB of fields a walk: on the heap, not the stack */
-	struct fields *row = calloc(r->nr, sizeof(*row));
-	int s;
+	struct answer a = { m, p, mc, r, NULL };
 
-	if (!row)
-		die("out of memory");
-	for (s = 0; s < r->nr; s++)
-		result_row(&row[s], m, p, mc, r->rounds, &r->walk[s]);
 	if (p->out.format == FORMAT_JSON)
-		print_json(row, r->nr);
+		print_json(&a);
 	else
-		print_csv(row, r->nr);
-	free(row);
+		print_csv(&a);
+}
+
+/* --fields: every column's name, scope and meaning, in column order. */
+static void show_fields(struct params *p, const char *opt, const char *arg)
+{
+	char buf[256];
+	const struct field *f;
+	int i;
+
+	(void)p;
+	(void)opt;
+	(void)arg;
+	for (i = 0; (f = column(i)); i++)
+		printf("%-16s %-8s %s\n", field_name(f), scope_names[f->scope],
+		       field_meaning(f, buf, sizeof(buf)));
+	flush_results(1);
+	exit(0);
 }
 
 /* ==== Reporting as text ================================================= */
@@ -5223,7 +5419,6 @@ static void warn_untrusted(const struct lru_model *m, const struct params *p,
 			   const struct machine *mc, const struct reports *r)
 {
 	double tick = clock_tick();
-	double bytes = m->region[R_MEMMAP].used + m->region[R_FOLIOS].used;
 	int s;
 
 	for (s = 0; s < r->nr; s++)
@@ -5234,8 +5429,8 @@ static void warn_untrusted(const struct lru_model *m, const struct params *p,
 	for (s = 0; s < r->nr; s++)
 		if (r->walk[s].st->disturbed)
 			warn_disturbed(p, &r->walk[s]);
-	if (mc->llc > 0 && bytes < LLC_FACTOR * mc->llc)
-		warn_cache_sized(m, p, mc, bytes);
+	if (cache_sized(m, mc) == 1)
+		warn_cache_sized(m, p, mc, memmap_bytes(m));
 	else if (plain_knobs(p))
 		warn_off_bound(r);
 	for (s = 1; s < r->nr && r->rounds > 1; s++) {
