@@ -17,12 +17,11 @@
 #/ -s 5 or -s5 (-c and -m are the sweep's).  -n N runs N processes a
 #/ size, interleaved (every size once, then again), and the table gives
 #/ their median and range; the CSV tells the processes apart by its run
-#/ column (1..N).  -o writes the CSV (scan --format=csv, one header, and
-#/ the columns run, memmap_over_llc, cache_sized and warnings) to FILE,
-#/ updated as each run finishes, so a stopped sweep keeps what ran;
-#/ progress and the time left go to stderr.  --from=FILE.csv prints the
-#/ table of an earlier sweep's CSV and runs nothing.  SCAN names the
-#/ binary (default ./scan).
+#/ column (1..N).  -o writes the CSV (scan --format=csv, one header, then
+#/ the columns run and warnings) to FILE, updated as each run finishes,
+#/ so a stopped sweep keeps what ran; progress and the time left go to
+#/ stderr.  --from=FILE.csv prints the table of an earlier sweep's CSV
+#/ and runs nothing.  SCAN names the binary (default ./scan).
 set -eu
 env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
@@ -255,17 +254,13 @@ rows() {	# rows RUN: this run's CSV rows, with the sweep's columns
 			fail("scan printed no scan CSV (its header: " substr($0, 1, 40) ")")
 		if (want != "" && $0 != want)
 			fail("scan printed another CSV header than the runs before")
-		print $0, "run", "memmap_over_llc", "cache_sized", "warnings"
+		print $0, "run", "warnings"
 		next
 	}
 	NF != nf || csv_field("pages") !~ /^[0-9]+$/ || csv_field("speedup") !~ /^[0-9.]+$/ {
 		fail("line " FNR " of what scan printed is not a row of its CSV")
 	}
-	{	# the memmap over the LLC scan saw, a flag under 4x, the warnings
-		llc = csv_field("llc_bytes") + 0
-		r = llc > 0 ? csv_field("pages") * csv_field("struct_page") / llc : 0
-		print $0, run, sprintf("%.2f", r), (llc > 0 && r < 4 ? 1 : 0), warned
-	}
+	{ print $0, run, warned }	# the row scan gave, its verdicts included
 	END { if (!bad && FNR < 2) fail("scan printed no rows") }' "$tmp/run.csv" >"$tmp/rows.csv" || exit 1
 	if [ -z "$header" ]; then
 		header=$(head -n 1 "$tmp/run.csv")
