@@ -27,34 +27,42 @@
  */
 
 /*
- * The file, section by section (each opens with a "==== Title ====" banner);
- * types and helpers first, main() last, each defined before its use:
+ * The file, in three parts, each opening with what it does and what it
+ * keeps, and each section (a "==== Title ====" banner) with its subject;
+ * every function is defined before its use or declared where it is used
+ * first, and main() comes last:
  *
+ * Part I, the measurement
  *   Defaults, each with its reason  the constants behind defaults and limits
  *   Data model                      struct page, folio, the knobs, the model
  *   Messages, exit, clocks          say/warn/die, the results buffer, now()
  *   Statistics and the PRNG         medians, quantiles, seeded xoshiro256**
- *   Parsing values                  strict numbers, sizes, choices, folio mixes
- *   Setup threads                   run_parallel(): setup work on every CPU
- *   The machine and its limits      RAM room, CPUID, identity, LLC, clock tick
  *   Memory regions                  mappings, THP, faulting in, sizes, RAM fit
  *   The synthetic layout            which pfn is which folio or other page
  *   Replay of a real memmap         kpageflags, kpagecgroup, trace, file sizes
  *   Build passes                    lay out, fault in, gather, on every CPU
  *   LRU order and links             shuffle, runs, lists, links, rmap, XArray
- *   A build and its self-check      build_model(), check_lru()
+ *   A build                         build_model()
+ *   The walk table                  walks[]: a walk's row, its regions
  *   Per-folio work                  isolate, rmap walks, visit(), dispatch
  *   Walk kernels                    the Physical, List, Array, XArray walks
- *   The walk table                  walks[], their regions, preparing them
- *   The option table                options[]: a knob's row, setters, defaults
- *   The command line                help, argv, presets, --original, checks
- *   Threads and CPUs                allowed CPUs, pinning, the team of walkers
+ *   Threads                         setup on every CPU, the team of walkers
  *   Cache state                     flushing lines before a cold walk
- *   Calibration                     this core's stream, chase, random limits
+ *   Calibration                     bounds[]: this core's limits
  *   Timing                          a timed walk, disturbances, measure()
- *   Reporting as text               the original's lines, the model, warnings
- *   Reporting as CSV and JSON       named fields, one row per walk
- *   Main                            signals, params, set-up, report, main()
+ *   The self-check                  every walk's sum, the links, fingerprint
+ * Part II, the request
+ *   The option table                options[]: a knob's row
+ *   Parsing values                  strict numbers, sizes, choices, mixes
+ *   The command line                set_option(), setters, help, argv
+ *   Presets and --original          --kernel-like, --original, the defaults
+ *   Checks across options           check_params(), parse_params()
+ * Part III, the answer
+ *   The run summarized              each walk's figures, the machine, verdicts
+ *   The field table                 fields[]: a CSV and JSON column's row
+ *   Text lines and warnings         the original's lines, -v's, warnings
+ *   The host (appendix)             memory limits, CPUID, identity, caches
+ *   Main                            signals, set-up, report, main()
  */
 
 #ifndef _GNU_SOURCE
@@ -93,6 +101,26 @@
 #include <signal.h>
 
 #define SCAN_VERSION "2.0"
+
+/* #### Part I: the measurement ########################################### */
+
+/*
+ * Part I, the measurement: scan.c 1.1 grown up.  It builds a memmap and
+ * its LRU from a seed (the model), times each walk over it from a known
+ * cache state, holds each walk against this core's limit for its loop,
+ * and proves that every walk did its work.  It keeps:
+ *
+ *   1. A walk only walks: no allocation, timing, printing or page fault
+ *      inside it, and no choice per folio that the kernel's loop would
+ *      not make (tests/t-codegen.sh reads the machine code).
+ *   2. Every timed walk returns the ages it summed and the folios it
+ *      counted, and both must be the model's, or scan exits 1.
+ *   3. The same seed and options build the same model, whatever the
+ *      threads, CPUs or descriptor size: random streams belong to
+ *      chunks of the memmap, not to threads.
+ *   4. Every timed walk starts from the same cache state, and nothing
+ *      untimed (flushing, relinking, calibrating) is in its time.
+ */
 
 /* ==== Defaults, each with its reason ==================================== */
 
@@ -154,8 +182,6 @@
 #define RETIMES		3
 /* The memmap should dwarf the last-level cache, or the walks time caches. */
 #define LLC_FACTOR	4.0
-
-/* #### Part I: the measurement ########################################### */
 
 /* ==== Data model ======================================================== */
 
@@ -426,7 +452,7 @@ struct lru_model {
 };
 
 /* Where walk_list is in one list: kept in the model, one per list of
- * every share, so a thousand lists need no 16 KiB on a walker's stack. */
+ * every share, so a thousand lists cost a walker no stack. */
 struct list_cursor {
 	struct folio *folio;	/* the next folio to visit */
 	unsigned long left;	/* folios still to visit */
@@ -459,6 +485,9 @@ struct walk_stats {
 
 /* ==== Messages, exit, clocks ============================================ */
 
+/* How scan speaks: results on stdout, from one buffer checked before
+ * exit; each error and warning one line on stderr; and its clocks. */
+
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 #ifdef __GNUC__
@@ -482,7 +511,7 @@ struct walk_stats {
 static void say(const char *prefix, const char *suffix, const char *fmt,
 		va_list ap)
 {
-	/* off the stack, whichever thread says it (scan runs in 16 KiB) */
+	/* off the stack, whichever thread says it */
 	static _Thread_local char msg[1024];
 	const unsigned char *c;
 
@@ -618,6 +647,9 @@ static const char *known(int v, char *buf, size_t len)
 
 /* ==== Statistics and the PRNG =========================================== */
 
+/* Medians, quartiles and ranges (a figure is never a lone mean), and the
+ * seeded PRNG that every random choice of a build draws from. */
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -644,7 +676,7 @@ struct summary {
 
 static struct summary summarize(const double *v, int n)
 {
-	double *sorted = malloc(n * sizeof(*v));	/* up to 16 KiB: not on the stack */
+	double *sorted = malloc(n * sizeof(*v));	/* up to 16 KiB: off the stack */
 	struct summary s;
 
 	if (!sorted)
@@ -735,6 +767,13 @@ static uint64_t rng_below(struct rng *rng, uint64_t bound)
 }
 
 /* ==== Memory regions ==================================================== */
+
+/*
+ * The model's memory: each part in a region of its own (struct region),
+ * mapped between guards with the page size --thp asks for, faulted in
+ * by setup, never by a timed walk, and refused whole, before anything is
+ * mapped, when it cannot fit (check_fits()).
+ */
 
 static uintptr_t round_up(uintptr_t x, uintptr_t to)
 {
@@ -921,7 +960,8 @@ struct mem_limit {
 	const char *name;
 };
 
-/* Defined in the appendix, The host, and in Cache state. */
+/* mem_available() is in The host (the appendix), has_clflushopt() in
+ * Cache state. */
 static struct mem_limit mem_available(void);
 static int has_clflushopt(void);
 
@@ -1216,6 +1256,13 @@ static size_t nr_chunks(const struct lru_model *m)
 /* ==== Replay of a real memmap =========================================== */
 
 /*
+ * Replay: --memmap-from lays the memmap out as a /proc/kpageflags file
+ * (live or saved) says, --memcg with --memcg-from takes one memcg's
+ * folios as the walked LRU, and --lru-order orders them as a trace of
+ * mm_lru_insertion did (scripts/trace-lru.sh).  docs/replay.md.
+ */
+
+/*
  * --memmap-from: the bits of /proc/kpageflags a layout needs
  * (include/uapi/linux/kernel-page-flags.h).
  */
@@ -1251,7 +1298,7 @@ static uint64_t *read_pfns(int fd, const char *opt, unsigned long start,
 static long own_range(int pagemap, unsigned long lo, unsigned long hi,
 		      unsigned long start, unsigned long n, unsigned char *own)
 {
-	uint64_t e[64], pfn;	/* 512 bytes: scan runs on a small stack */
+	uint64_t e[64], pfn;	/* 512 bytes at a time, on the stack */
 	unsigned long page = sysconf(_SC_PAGESIZE), va, k, nr;
 	long found = 0;
 	ssize_t got;
@@ -1622,6 +1669,9 @@ static void size_from_file(struct params *p)
 
 /* ==== Build passes ====================================================== */
 
+/* The passes of a build that share their work among the CPUs, each
+ * thread over a part, with the same result whatever the threads. */
+
 /* Defined in Threads: setup's work on every CPU. */
 static void run_parallel(void (*fn)(void *arg, int i, int nr), void *arg,
 			 int nr);
@@ -1738,6 +1788,9 @@ static void make_folios(struct lru_model *m, int fault)
 }
 
 /* ==== LRU order and links =============================================== */
+
+/* The LRU's order (a shuffle, runs of pfn-adjacent folios, or a trace's),
+ * its lists and links, and the structures some walks read beside it. */
 
 /*
  * Fisher-Yates from the top.  The partner of slot i is drawn
@@ -2028,6 +2081,9 @@ static void build_xarray(struct lru_model *m, struct xa_node *pool,
 
 /* ==== A build =========================================================== */
 
+/* build_model(): one model from a seed, every pass in turn; the first
+ * build faults the memory in.  Its helpers first. */
+
 /* A live replay: fault the memmap and LRU array in first, so the pages
  * they take are scan's own before the flags are read, and find them. */
 static void find_own(struct lru_model *m, struct build *b, int nr)
@@ -2086,7 +2142,7 @@ static void build_model(struct lru_model *m, const struct params *p,
 			uint64_t seed, int fault)
 {
 	int nr = setup_threads(m);
-	/* off the small stack (see main); main builds one model at a time */
+	/* off the stack; main builds one model at a time */
 	static struct layout lay;
 	static struct stat st;
 	struct build b = { .m = m, .lay = &lay, .seed = seed, .fault = fault,
@@ -2445,6 +2501,9 @@ static struct walk_result result(unsigned long sum, unsigned long visits,
 
 /* ==== Walk kernels ====================================================== */
 
+/* A kernel per walk: a template over the per-folio work (see WITH_WORK)
+ * and, at the defaults, the original's loop itself (walk_*_plain). */
+
 /*
  * Every pfn of the share in order, as a pfn scanner must: read the
  * descriptor, visit LRU folios, skip a free buddy block after reading
@@ -2470,9 +2529,8 @@ static ALWAYS_INLINE struct walk_result physical(const struct lru_model *m,
 		OPAQUE(word);
 		w = *word;
 		/* The common case in one test: each test waits for its
-		 * load, and the fewer of them in flight, the more misses
-		 * the CPU keeps going (1.17x to 1.15x the streaming read
-		 * on a Xeon). */
+		 * load, and the fewer in flight, the more misses the CPU
+		 * keeps going (docs/method.md, Honest loops). */
 		if (size != MEMDESC_SIZE &&
 		    (w & (PD_TYPE | PG_LRU | PG_MEMCG)) == (PD_FOLIO | PG_LRU)) {
 			sum += visit(m, (struct folio *)word, access, rmap,
@@ -2505,9 +2563,9 @@ static ALWAYS_INLINE struct walk_result physical(const struct lru_model *m,
  * The original's physical loop, for the original's model: when every
  * pfn is an order-0 LRU folio there is nothing to skip, and the test a
  * pfn scanner makes would always pass.  Its cost is real (each test
- * waits for its load, and fewer misses stay in flight: 1.1-1.2x the
- * streaming read on a Xeon), so it is modelled where it decides
- * something: with any pfn off the LRU, physical() tests every page.
+ * waits for its load, and fewer misses stay in flight), so it is
+ * modelled where it decides something: with any pfn off the LRU,
+ * physical() tests every page.
  */
 static NOINLINE struct walk_result walk_physical_plain(const struct lru_model *m,
 						       int share)
@@ -2698,7 +2756,12 @@ static NOINLINE struct walk_result walk_xarray(const struct lru_model *m,
 /* ==== Threads =========================================================== */
 
 /*
- * Threads: setup shares large, memory-bound work among the CPUs.
+ * Threads, for two jobs.  Setup shares large, memory-bound work among
+ * every CPU (run_parallel()), each thread with a part whose result does
+ * not depend on which thread took it.  With -t, a team of walkers, one
+ * to a CPU, walks the shares at once (team_walk()); they are pinned
+ * only after setup.  What threads work on lives in the model, so their
+ * stacks are small (THREAD_STACK).
  */
 
 struct job {
@@ -2737,7 +2800,7 @@ static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
 static void run_parallel(void (*fn)(void *arg, int i, int nr), void *arg,
 			 int nr)
 {
-	/* on the heap: 64 jobs are 3 KiB, and scan runs on a small stack */
+	/* on the heap: 64 jobs are 3 KiB */
 	struct job *job = calloc(nr, sizeof(*job));
 	int i;
 
@@ -2933,7 +2996,7 @@ static struct walk_result team_walk(struct team *team,
  * Evict the model from every cache level, so each timed walk starts
  * from memory, as reclaim does on a large machine.  Flushing by address
  * needs no buffer of its own.  On x86, clflush is ordered against every
- * other clflush and costs 40-50x clflushopt on some Intel cores, so
+ * other clflush, which makes it many times slower than clflushopt, so
  * clflushopt (then one sfence) is used where CPUID has it; arm64 cleans
  * and invalidates with dc civac.  Where no flush instruction exists,
  * reading a buffer larger than the caches is the fallback.
@@ -3234,6 +3297,13 @@ static void calibrate_done(struct lru_model *m)
 
 /* ==== Timing ============================================================ */
 
+/*
+ * Timing: a walk timed from the chosen cache state, timed again while
+ * it lost its CPU (time_walk()), the walks interleaved within rounds
+ * (run_round()), the rounds planned by cost (plan_rounds()), or the
+ * 2023 protocol (original_round()); measure() runs it all.
+ */
+
 /* Defined in The self-check. */
 static void check_result(const struct lru_model *m, int w,
 			 struct walk_result got);
@@ -3443,12 +3513,12 @@ static void run_round(struct lru_model *m, struct team *team,
 
 /*
  * Choose repetitions and rounds from the first round's costs: repeat
- * the cheap walks (a 20 ms physical walk is noisy and cheap) until each
+ * the cheap walks (a short physical walk is noisy and cheap) until each
  * takes about REP_SHARE of the slowest, and run as many rounds as fit
  * ROUND_BUDGET_S of wall, within [MIN_ROUNDS, MAX_ROUNDS].  The wall
  * counts each walk's untimed work (flushing, relinking) beside it, so a
- * walk of 19 us behind a flush of 12 MiB is not repeated a thousand
- * times; repetitions shrink first, so MIN_ROUNDS fit the budget.
+ * walk of microseconds behind a flush of megabytes is not repeated a
+ * thousand times; repetitions shrink first, so MIN_ROUNDS fit the budget.
  */
 static int plan_rounds(struct walk_stats *stats, int nr_walks, int builds)
 {
@@ -3498,9 +3568,10 @@ static int timing_order(const struct run_knobs *run, int i)
 
 /*
  * The 2023 protocol (--original): right after setup, each walk timed
- * once in the original's order (the walk table's .original_turn), from the cache
- * state setup left, never timed again; the self-check stays, and a walk
- * that lost its CPU is marked disturbed (warn_disturbed() says so).
+ * once in the original's order (the walk table's .original_turn), from
+ * the cache state setup left, never timed again; the self-check stays,
+ * and a walk that lost its CPU is marked disturbed (warn_disturbed()
+ * says so).
  */
 static int original_round(struct lru_model *m, struct team *team,
 			  const struct params *p, struct walk_stats *stats,
@@ -3559,6 +3630,10 @@ static int measure(struct lru_model *m, struct team *team,
 }
 
 /* ==== The self-check ==================================================== */
+
+/* As STREAM checks its own: every timed walk must return the sum of the
+ * ages and the count of the folios the model holds, and -vvv checks every
+ * link and prints the LRU's fingerprint.  A failure is exit 1. */
 
 /* What every walk must return: the ages 0..n-1 summed, n folios counted.
  * Computed so it wraps exactly as the walks' unsigned long sums do. */
@@ -3647,12 +3722,43 @@ static void check_build(const struct lru_model *m, const struct params *p, int b
 
 /* #### Part II: the request ############################################## */
 
+/*
+ * Part II, the request: the command line into struct params.  The option
+ * table is the only list of options; parse_params() the one way in (main
+ * and tests/fuzz-options.c).  It keeps: a bad value, or options that
+ * contradict each other, is one line on stderr and exit 2, before
+ * anything is allocated; an option given wins over the preset; nothing
+ * is rounded silently.
+ */
+
 /* ==== The option table ================================================== */
 
-/* How the custom rows read their values, defined below the table. */
-typedef void option_setter(struct params *p, const char *opt, const char *arg);
-static option_setter set_count, set_verbose, set_folios, set_rmap, set_struct_page,
-	set_walks, set_pfns, show_help, show_version, show_fields;
+/*
+ * The option table: one row per option.  Parsing, the defaults, the
+ * usage text, the knobs' CSV and JSON columns, the preset, plain_knobs()
+ * and the checks of --original and --memmap-from all read it, and
+ * tests/fuzz-options.c feeds it.  .field is the option's knob: options
+ * that set the same field (-c and -m, --folio-order and --folios) are
+ * one knob, so the preset and --original can tell what the command line
+ * set.  A typed row's .def is its default (the only one); its help gets
+ * "(default ...)" from it when .show_def says so.  To add a knob:
+ *
+ *   1. its field in the group it belongs to: layout_knobs (what the
+ *      memmap holds), work_knobs (what a walk does: the model copies
+ *      them, so walks read m->work) or run_knobs (how the run goes);
+ *   2. its row here: kind, field, limits, default, help, and what it
+ *      is: .csv its column (the field table's recipe says where it
+ *      goes), .model if off its default the walks measure code
+ *      (plain_knobs()), .kernel_like its preset value, .file_decides
+ *      if a --memmap-from file sets it, .original_fixes if --original
+ *      rules it out;
+ *   3. its use, where the layout, a walk or the run needs it;
+ *   4. its line in scan.1 (tests/t-knobs.sh holds every option -h lists
+ *      to scan.1, and every column to an option).
+ *
+ * A -v line about it or a check across options (check_params()) only
+ * where a reader needs one.
+ */
 
 /* How an option's value reaches its field of struct params. */
 enum opt_kind {
@@ -3668,15 +3774,9 @@ enum opt_kind {
 _Static_assert(sizeof(enum access) == sizeof(int) && sizeof(enum thp_mode) == sizeof(int),
 	       "OPT_CHOICE writes enums as int");
 
-/*
- * The option table: parsing, the defaults, the usage text, the CSV and
- * JSON columns, the preset, plain_knobs() and the checks of --original
- * and --memmap-from all read it.  .field is the option's knob: options
- * that set the same field (-c and -m, --folio-order and --folios) are
- * one knob, so the preset and --original can tell what the command
- * line set.  A typed row's .def is its default (the only one); its
- * help gets "(default ...)" from it when .show_def says so.
- */
+/* A custom row's reader, or -h's, -V's and --fields' printer. */
+typedef void option_setter(struct params *p, const char *opt, const char *arg);
+
 struct option_spec {
 	char short_name;	/* 0 for a long option only */
 	const char *long_name;	/* NULL for a short option only */
@@ -3688,7 +3788,7 @@ struct option_spec {
 	int above, hex, show_def;
 	const char *const *names; /* OPT_CHOICE */
 	double def;		/* a typed row's default */
-	void (*set)(struct params *p, const char *opt, const char *arg);
+	option_setter *set;	/* OPT_CUSTOM */
 	const char *help;
 	size_t size;		/* sizeof its field */
 	const char *csv;	/* its CSV and JSON column, if it has one */
@@ -3709,26 +3809,11 @@ struct option_spec {
 #define CHOICE(f, n, d)	.kind = OPT_CHOICE, FIELD(f), .names = n, .def = d
 #define FILE_NAME(f)	.kind = OPT_FILE, FIELD(f)
 
-/*
- * The option table: parsing, defaults, help and the fuzz target read it.
- * To add a knob of the kinds above:
- *
- *   1. its field in the group it belongs to: layout_knobs (what the
- *      memmap holds), work_knobs (what a walk does: the model copies
- *      them, so walks read m->work) or run_knobs (how the run goes);
- *   2. its row here: kind, field, limits, default, help, and what it
- *      is: .csv its column (knob_fields() adds it at the end, so no
- *      column moves), .model if off its default the walks measure code
- *      (plain_knobs()), .kernel_like its preset value, .file_decides
- *      if a --memmap-from file sets it, .original_fixes if --original
- *      rules it out;
- *   3. its use, where the layout, a walk or the run needs it;
- *   4. its line in scan.1 (tests/t-knobs.sh holds every row to scan.1
- *      and to the CSV header).
- *
- * A -v line about it or a check across options (check_params()) only
- * where a reader needs one.
- */
+/* The custom rows' readers, defined below the table; --fields' with the
+ * field table. */
+static option_setter set_count, set_verbose, set_folios, set_rmap, set_struct_page,
+	set_walks, set_pfns, show_help, show_version, show_fields;
+
 static const struct option_spec options[] = {
 	{ 'c', NULL, "N", CUSTOM(layout.nr_pages, set_count),
 	  .help = "N million pages (decimals allowed; default 1)" },
@@ -4178,6 +4263,9 @@ static void parse_folios(const char *opt, const char *s, double *share)
 
 /* ==== The command line ================================================== */
 
+/* Each argument to its option's row, whose value set_option() reads
+ * into struct params (a custom row's own setter for its grammar). */
+
 /* Read one option's value into its field. */
 static void set_option(struct params *p, const struct option_spec *o,
 		       const char *opt, const char *arg)
@@ -4368,8 +4456,6 @@ static void set_pfns(struct params *p, const char *opt, const char *arg)
 	p->layout.pfn_count = parse_ulong(what, count, 1, UINT32_MAX);
 }
 
-static void show_help(struct params *p, const char *opt, const char *arg);
-
 static void show_version(struct params *p, const char *opt, const char *arg)
 {
 	(void)p;
@@ -4525,6 +4611,9 @@ static void parse_options(struct params *p, int argc, char **argv)
 
 /* ==== Presets and --original ============================================ */
 
+/* What the command line left alone: --kernel-like's values, --original's
+ * protocol, and the defaults every run starts from. */
+
 /* Was o's knob set on the command line, by o or by another option of
  * the same field? */
 static int knob_given(const struct params *p, const struct option_spec *o)
@@ -4563,6 +4652,15 @@ static void apply_preset(struct params *p, char *shown, size_t len)
 				 " %s=%s", opt, o->kernel_like);
 	}
 	p->given = given;
+}
+
+/* --original: as scan.c 1.1 ran (see original_round()): the memmap
+ * backed as the system backs it, caches as setup left them, one round. */
+static void apply_original(struct params *p)
+{
+	p->run.thp = THP_SYSTEM;
+	p->run.cache = CACHE_WARM;
+	p->run.rounds = 1;
 }
 
 static unsigned long clock_seed(void)
@@ -4642,11 +4740,8 @@ static void parse_params(struct params *p, int argc, char **argv)
 	if (p->run.kernel_like)
 		apply_preset(p, p->preset, sizeof(p->preset));
 	check_params(p);
-	if (p->run.original) {	/* as scan.c 1.1 ran: see original_round() */
-		p->run.thp = THP_SYSTEM;
-		p->run.cache = CACHE_WARM;
-		p->run.rounds = 1;
-	}
+	if (p->run.original)
+		apply_original(p);
 	if (p->layout.memmap_from)
 		size_from_file(p);
 	if (!p->size_opt) {
@@ -4656,6 +4751,16 @@ static void parse_params(struct params *p, int argc, char **argv)
 }
 
 /* #### Part III: the answer ############################################## */
+
+/*
+ * Part III, the answer: what the run found, as the original's lines and
+ * -v's detail, or as data (CSV, JSON) from the field table, with the
+ * warnings that say which figure cannot be trusted.  It keeps: results
+ * on stdout, through one buffer checked before exit (flush_results()),
+ * and warnings on stderr; the original's lines and the columns as they
+ * were, new ones after them.  The host's identity, which only the answer
+ * and the size check read, is the appendix; main() comes last.
+ */
 
 /* ==== The run summarized ================================================ */
 
@@ -4699,10 +4804,9 @@ static void build_reports(struct reports *r, const struct lru_model *m,
 }
 
 /*
- * What the run was on: enough to tell two hosts apart in a pasted
- * result (two KVM guests both "Intel Xeon, family 6 model 167" differed
- * only in their L3, 105 MiB against 480 MiB, and read 23-25x against
- * 48-55x), and where each figure came from.
+ * What the run was on: enough to tell apart two hosts that a CPU's name
+ * alone does not (VMs of one model name may differ in their caches, and
+ * so in their ratios: docs/method.md), and where each figure came from.
  *
  *   vendor, family, model, stepping: CPUID leaves 0 and 1 on x86, else
  *       /proc/cpuinfo (arm64: the implementer, variant, part, revision);
@@ -4713,8 +4817,7 @@ static void build_reports(struct reports *r, const struct lru_model *m,
  *       prints, built from CPUID leaf 4 (Intel) or 0x8000001D (AMD) or
  *       the firmware's tables (arm64), for one CPU's view.  getconf is
  *       the C library's guess: glibc reads AMD's leaf 0x80000006, the
- *       whole package's L3 (320 MiB on an AMD EPYC VM whose core reaches
- *       the 32 MiB its CCX holds, as sysfs and 0x8000001D say).
+ *       whole package's L3, where a core reaches only its CCX's.
  *
  * SCAN_MACHINE_ROOT=DIR reads the /proc and /sys files below under DIR
  * and leaves CPUID and getconf out: the tests fake hosts with it.
@@ -5219,7 +5322,14 @@ static void show_fields(struct params *p, const char *opt, const char *arg)
 	exit(0);
 }
 
-/* ==== Reporting as text ================================================= */
+/* ==== Text lines and warnings =========================================== */
+
+/*
+ * The original's lines keep their text: two ratio lines by default, the
+ * time lines with -v, the setup lines and totals with -vvv; each -v
+ * adds lines beside them, never changes them.  The warnings say on
+ * stderr which printed figure cannot be trusted, and what clears it.
+ */
 
 static void print_walk_line(const struct output *out, const struct walk_report *w,
 			    struct walk_result last)
@@ -5558,7 +5668,15 @@ static void print_break_even(const struct output *out, const struct lru_model *m
 
 /* ==== The host (appendix) =============================================== */
 
-/* Bytes of RAM the kernel says it can give us; 0 if it cannot say. */
+/*
+ * The host: what may still be allocated (RAM, the memory cgroups v1 and
+ * v2 up each hierarchy, the rlimits), for check_fits(); and what the run
+ * was on (struct machine: CPU identity from CPUID or /proc/cpuinfo, the
+ * hypervisor, caches from sysfs, CPUID or getconf, NUMA nodes, RAM,
+ * kernel, THP), for the machine line, its columns and the cache-sized
+ * verdict.
+ */
+
 /* The first line of file that starts with key, after its colon. */
 static int read_key(const char *file, const char *key, char *out, size_t len)
 {
@@ -5648,9 +5766,8 @@ static double hierarchy_room(const char *root, const char *cgroup,
 
 /* What the memory cgroups leave: v2 memory.max less memory.current, or
  * v1 memory.limit_in_bytes less memory.usage_in_bytes, the tightest up
- * each hierarchy.  /proc/self/cgroup is read whole and closed first, so
- * one free descriptor (ulimit -n 4) is enough; on the heap, since scan
- * runs on a small stack (see main). */
+ * each hierarchy.  /proc/self/cgroup is read whole, on the heap, and
+ * closed first, so one free descriptor (ulimit -n 4) is enough. */
 static double cgroup_room(void)
 {
 	const size_t size = 8192;
@@ -5734,8 +5851,8 @@ static struct mem_limit mem_available(void)
 #define MACHINE_PATH	512
 
 /* A machine file's path, under SCAN_MACHINE_ROOT when that is set, in
- * one static buffer: each caller opens it at once, one thread reads the
- * machine, and the stack stays small (scan runs in 16 KiB: see main). */
+ * one static buffer, off the stack: each caller opens it at once, and
+ * one thread reads the machine. */
 static const char *machine_file(const char *path)
 {
 	static char buf[MACHINE_PATH];
@@ -5749,7 +5866,6 @@ static int faked_machine(void)
 {
 	return getenv("SCAN_MACHINE_ROOT") != NULL;
 }
-
 
 /* The first line of a machine file (after the root), without its newline. */
 static int machine_line(const char *path, char *out, size_t len)
@@ -6195,7 +6311,7 @@ static void report(const struct lru_model *m, const struct params *p,
 		   const struct walk_result *last, int nr_rounds)
 {
 	const struct output *out = &p->out;
-	static struct reports r;	/* 2 KiB: off the small stack (see main) */
+	static struct reports r;	/* 2 KiB: off the stack */
 	static struct machine mc;	/* half a KiB, likewise */
 	int i, s;
 
@@ -6225,7 +6341,12 @@ static void report(const struct lru_model *m, const struct params *p,
 
 int main(int argc, char **argv)
 {
-	/* static, as they are big: scan runs on a 16 KiB stack (ulimit -s) */
+	/*
+	 * The stack rule: scan runs on a stack of 16 KiB (ulimit -s 16;
+	 * tests/t-edges.sh holds it there), so what is larger than a few
+	 * hundred bytes is static, as here, or on the heap, and threads get
+	 * THREAD_STACK.
+	 */
 	static struct walk_stats stats[NR_WALKS_MAX];
 	static struct walk_result last[NR_WALKS_MAX];
 	static struct lru_model m;
