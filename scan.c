@@ -5038,7 +5038,7 @@ static const struct field fields[] = {
 	  NUMBER("%.0f", get_memmap_bytes) },
 	{ "memmap_over_llc", SCOPE_RUN, "memmap_bytes over llc_bytes; empty: no LLC known",
 	  NUMBER("%.4g", get_memmap_over_llc) },
-	{ "cache_sized", SCOPE_RUN, "1: memmap_bytes under 4x llc_bytes (from llc_from): the ratios measure caches",
+	{ "cache_sized", SCOPE_RUN, "1: memmap_bytes under 4x llc_bytes (from llc_from), so the walks time caches; 0: not; empty: no LLC known",
 	  NUMBER("%.0f", get_cache_sized) },
 };
 
