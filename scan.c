@@ -4886,11 +4886,12 @@ static const char *folio_mix(const struct params *p, char *buf, size_t len)
  *   3. its line in docs/output.md.
  *
  * A knob's column comes from its row of the option table: .csv names
- * it, and its value and meaning come from that row.  Columns a knob had
- * by 2.1 are placed here by KNOB(its field of struct params), with a
- * getter where its grammar is custom; a knob added since needs no row
- * here, and its column follows this table's, in the option table's
- * order (place it with a KNOB row before adding a column after it).
+ * it, and its value and meaning come from that row.  The knobs' columns
+ * that were there before this table are placed in it by KNOB(the field
+ * of struct params), with a getter where the grammar is custom; a knob
+ * added since needs no row here, and its column follows this table's,
+ * in the option table's order (give it a KNOB row at the end before a
+ * column is added after it, so that it does not move).
  */
 enum field_scope { SCOPE_RUN, SCOPE_MACHINE, SCOPE_KNOB, SCOPE_WALK };
 static const char *const scope_names[] = {
