@@ -158,10 +158,7 @@ csv_field("walk") != "physical" {
 	k = at[w, x]
 	runs[w, k]++
 	ys[w, k, runs[w, k]] = y
-	if (csv_has("cache_sized"))
-		hollow[w, k] = csv_field("cache_sized") == 1
-	else if (csv_field("llc_bytes") > 0)
-		hollow[w, k] = csv_field("pages") * csv_field("struct_page") < 4 * csv_field("llc_bytes")
+	hollow[w, k] = csv_field("cache_sized") == 1	# the verdict scan gives
 	if (npoints++ == 0)
 		title = machine_title("scan")
 		ids = machine_ids()

@@ -73,7 +73,7 @@ function read_csv(file, k,    line, n, fs) {
 }
 
 function keep_machine(    f, i, n) {
-	n = split("version cpu cpu_vendor cpu_family cpu_model cpu_stepping hypervisor host_id cpus numa_nodes ram_bytes l2_bytes l2_from llc_bytes llc_from kernel system_thp pages memory_bytes struct_page huge_share rounds cache thp", f, " ")
+	n = split("version cpu cpu_vendor cpu_family cpu_model cpu_stepping hypervisor host_id cpus numa_nodes ram_bytes l2_bytes l2_from llc_bytes llc_from kernel system_thp pages memory_bytes struct_page huge_share rounds cache thp cache_sized", f, " ")
 	for (i = 1; i <= n; i++)
 		id[f[i]] = plain(csv_field(f[i]))
 	if (id["struct_page"] == "")
@@ -129,9 +129,9 @@ function print_machine(    memmap, sized, t) {
 	    known((1 in chase) ? three_digits(over_runs_1(chase)) : "")
 	printf "$ %s\n", cmd
 	memmap = id["pages"] * id["struct_page"]
-	if (id["llc_bytes"] == "" || id["llc_bytes"] == 0)
+	if (id["cache_sized"] == "")	# the verdict scan gives; empty: no LLC known
 		sized = "cache-sized unknown"
-	else if (memmap < 4 * id["llc_bytes"])
+	else if (id["cache_sized"] == 1)
 		sized = "cache-sized"
 	else
 		sized = "not cache-sized"

@@ -90,9 +90,10 @@ if [ "$quick" -eq 1 ]; then
 else
 	small=10
 	if [ -z "$large" ]; then
-		# 4x the LLC in 64-byte pages, in millions, rounded up; 10 at least
-		large=$(awk -v llc="$(field llc_bytes)" 'BEGIN {
-			c = int(4 * llc / 64 / 1e6 + 0.999999)
+		# 4x the LLC, from scan's memmap over it at -c 0.01, rounded up;
+		# 10 at least
+		large=$(awk -v r="$(field memmap_over_llc)" 'BEGIN {
+			c = r > 0 ? int(4 * 0.01 / r + 0.999999) : 0
 			print (c > 10 ? c : 10) }')
 	fi
 	sweep_sizes=$(awk -v top="$large" 'BEGIN {
@@ -168,8 +169,8 @@ fi
 
 # times_llc: the large memmap over the LLC, "4.2 times" or "unknown to".
 times_llc() {
-	awk -v c="$large" -v llc="$(field llc_bytes)" 'BEGIN {
-		if (llc > 0) printf "%.3g times", c * 1e6 * 64 / llc
+	awk -v c="$large" -v r="$(field memmap_over_llc)" 'BEGIN {
+		if (r > 0) printf "%.3g times", r * c / 0.01
 		else printf "unknown to" }'
 }
 

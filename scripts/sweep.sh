@@ -17,12 +17,11 @@
 #/ -s 5 or -s5 (-c and -m are the sweep's).  -n N runs N processes a
 #/ size, interleaved (every size once, then again), and the table gives
 #/ their median and range; the CSV tells the processes apart by its run
-#/ column (1..N).  -o writes the CSV (scan --format=csv, one header, and
-#/ the columns run, memmap_over_llc, cache_sized and warnings) to FILE,
-#/ updated as each run finishes, so a stopped sweep keeps what ran;
-#/ progress and the time left go to stderr.  --from=FILE.csv prints the
-#/ table of an earlier sweep's CSV and runs nothing.  SCAN names the
-#/ binary (default ./scan).
+#/ column (1..N).  -o writes the CSV (scan --format=csv, one header, then
+#/ the columns run and warnings) to FILE, updated as each run finishes,
+#/ so a stopped sweep keeps what ran; progress and the time left go to
+#/ stderr.  --from=FILE.csv prints the table of an earlier sweep's CSV
+#/ and runs nothing.  SCAN names the binary (default ./scan).
 set -eu
 case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
