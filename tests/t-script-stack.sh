@@ -84,7 +84,14 @@ under "vs-yardstick under ulimit -s 16" vs-yardstick '^naive ' -n 1 -c 0.01 "$tm
 under "collect under ulimit -s 16" collect 'ListLRU' "$tmp/block"
 under "results -q under ulimit -s 16" results '\.md$' -q -o "$tmp/res"
 if [ "$(id -u)" -eq 0 ] && [ -d /sys/kernel/tracing/events/pagemap/mm_lru_insertion ]; then
+	# a run the stack kills cannot remove its trace instance: the test does
+	ls /sys/kernel/tracing/instances >"$tmp/before" 2>/dev/null
 	under "trace-lru under ulimit -s 16" trace-lru '2:insertions in' -o "$tmp/lru" -b 1024 true
+	for i in /sys/kernel/tracing/instances/scan-lru-*; do
+		[ -d "$i" ] || continue
+		grep -qx "${i##*/}" "$tmp/before" || kill -0 "${i##*-}" 2>/dev/null ||
+			rmdir "$i"
+	done
 else
 	under "trace-lru -h under ulimit -s 16" trace-lru '^usage: ' -h
 fi
