@@ -3578,7 +3578,9 @@ static int plan_rounds(struct walk_stats *stats, int nr_walks, int builds)
 		for (s = 0, round = 0; s < nr_walks; s++) {
 			double t = stats[s].round_time[0] + stats[s].first_untimed;
 			int reps = (int)(stats[s].reps * fit / planned);
-			int least = (int)(REP_FLOOR * slowest / stats[s].round_time[0]);
+			double share = REP_FLOOR * slowest;
+			int least = share < MAX_REPS * stats[s].round_time[0] ?
+				    (int)(share / stats[s].round_time[0]) : MAX_REPS;
 
 			reps = reps > least ? reps : least;
 			stats[s].reps = reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : reps;
