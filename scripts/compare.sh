@@ -44,7 +44,7 @@ env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratc
 # shellcheck source=scripts/scan-env.sh
 . "$env"
 # the statistics live beside scan-env.sh, installed or not
-statslib=$(cat "$(dirname "$env")/stats.awk") || exit 1
+statslib=$(cat "${env%/*}/stats.awk") || exit 1
 
 max_runs=200	# 200 a side is 40,000 ratios to sort per walk and size
 

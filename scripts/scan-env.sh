@@ -30,8 +30,14 @@
 #   output_put SRC PATH  copy SRC to a temporary name beside PATH, then
 #                      rename it over PATH: PATH is whole or untouched;
 #                      on failure the temporary goes and the script stops
-here=$(dirname "$0")
-me=$(basename "$0")
+# dirname and basename by expansion: every script starts here, and each
+# would be a process of its own.
+case $0 in
+*/*) here=${0%/*} ;;
+*) here=. ;;
+esac
+here=${here:-/}
+me=${0##*/}
 if [ -n "${SCAN:-}" ]; then
 	scan=$SCAN
 	scan_from="SCAN"
@@ -49,9 +55,8 @@ else
 	scan=./scan
 	scan_from="nowhere"
 fi
-for awklib in "$here/lib.awk" "$(dirname "$0")/../share/scan/lib.awk"; do
-	[ -r "$awklib" ] && break
-done
+awklib=$here/lib.awk
+[ -r "$awklib" ] || awklib=$(dirname "$0")/../share/scan/lib.awk
 awklib=$(cat "$awklib")
 awk=${AWK:-awk}
 tmp=""
