@@ -23,10 +23,17 @@ lanes=${TEST_LANES:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 case $lanes in '' | *[!0-9]*) lanes=2 ;; esac
 [ "$lanes" -ge 2 ] || lanes=2
 [ "$lanes" -le 4 ] || lanes=4
-# t-codegen compiles scan.c four times: start it first
-queue=tests/t-codegen.sh
+# The longest files first, so that no lane starts one near the end:
+# t-codegen compiles scan.c four times, t-docs runs every documented
+# command, t-hardening builds scan.c without its Linux parts and
+# t-compare runs compare.sh some sixty times.
+first="tests/t-codegen.sh tests/t-docs.sh tests/t-hardening.sh tests/t-compare.sh"
+queue=""
+for t in $first; do
+	[ -f "$t" ] && queue="$queue $t"
+done
 for t in tests/t-*.sh; do
-	[ "$t" = tests/t-codegen.sh ] || queue="$queue $t"
+	case " $first " in *" $t "*) ;; *) queue="$queue $t" ;; esac
 done
 
 lane() {
