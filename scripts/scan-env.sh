@@ -114,9 +114,8 @@ else
 	scan=./scan
 	scan_from="nowhere"
 fi
-for share in "$here" "$(dirname "$0")/../share/scan"; do
-	[ -r "$share/lib.awk" ] && break
-done
+share=$here
+[ -r "$share/lib.awk" ] || share=$(dirname "$0")/../share/scan
 awklib=$(cat "$share/lib.awk")
 awk=${AWK:-awk}
 
