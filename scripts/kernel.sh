@@ -129,6 +129,21 @@ case $keep in -*) keep=./$keep ;; esac
 
 # ---- can it work here? -------------------------------------------------
 
+# proc_value FILE LABEL: the first word after LABEL that starts a line of
+# FILE ("MemAvailable:   24166304 kB": 24166304), nothing where none
+# does.  Read by the shell: sed's regular expressions overran a 16 KiB
+# stack (ulimit -s 16), and a crash in $(...) would end the script silently.
+proc_value() {
+	pv=""
+	while IFS= read -r pv_line; do
+		case $pv_line in "$2"*) pv=${pv_line#"$2"}; break ;; esac
+	done <"$1"
+	while :; do
+		case $pv in [[:blank:]]*) pv=${pv#?} ;; *) break ;; esac
+	done
+	echo "${pv%%[[:blank:]]*}"
+}
+
 [ -d "$base" ] || fail "-d $base: no such directory"
 case $(stat -f -c %T -- "$base" 2>/dev/null) in
 tmpfs | ramfs) fail "-d $base is on $(stat -f -c %T -- "$base"): its pages are not page cache that reclaim can drop; give a disk file system" ;;
@@ -138,7 +153,9 @@ esac
 [ -z "$keep" ] || [ ! -e "$keep" ] || fail "-k $keep exists: give a new directory"
 
 [ "$(id -u)" -eq 0 ] || fail "needs root: it makes a memory cgroup and a trace instance and compacts memory"
-lockdown=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/security/lockdown 2>/dev/null || true)
+lockdown=""
+[ ! -r /sys/kernel/security/lockdown ] || read -r lockdown </sys/kernel/security/lockdown || true
+case $lockdown in *"[confidentiality]"*) lockdown=confidentiality ;; esac
 [ "$lockdown" != confidentiality ] ||
 	fail "kernel lockdown (confidentiality) forbids tracing; boot without lockdown=confidentiality"
 tracing=${SCAN_TRACEFS:-/sys/kernel/tracing}
@@ -185,8 +202,9 @@ else
 	lru_words="MGLRU (lru_gen enabled: scan_folios())"
 fi
 
-avail=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB$/\1/p' /proc/meminfo)
-avail=$((${avail:-0} * 1024))
+avail=$(proc_value /proc/meminfo MemAvailable:)
+case $avail in '' | *[!0-9]*) fail "cannot read MemAvailable in /proc/meminfo" ;; esac
+avail=$((avail * 1024))
 if [ -z "$size" ]; then
 	size=$((avail / 8))
 	size=$((size - size % (64 * mib)))
@@ -199,9 +217,12 @@ fi
 [ "$size" -le $((avail / 4)) ] ||
 	fail "-m $((size / mib))M is over a quarter of MemAvailable ($((avail / mib)) MiB): it would press on the rest of the machine"
 pages=$((size / 4096))
-cpu=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*\([0-9]*\).*/\1/p' /proc/self/status)
-block=$(sed -n 's/^Pages per block: *\([0-9]*\)/\1/p' /proc/pagetypeinfo 2>/dev/null || true)
-block=${block:-512}
+cpu=$(proc_value /proc/self/status Cpus_allowed_list:)	# the shell's: the work's
+cpu=${cpu%%[!0-9]*}
+case $cpu in '' | *[!0-9]*) fail "cannot read the CPUs it may run on in /proc/self/status" ;; esac
+block=""
+[ ! -r /proc/pagetypeinfo ] || block=$(proc_value /proc/pagetypeinfo "Pages per block:")
+case $block in '' | *[!0-9]* | 0*) block=512 ;; esac
 scratch
 
 name=scan-kernel-$$
