@@ -54,6 +54,7 @@ explain|kpf slow|-o out.csv --memmap-from=V
 explain|out slow|-g V --memmap-from=KPF
 explain|word|-c V -n 1
 explain|word slow|--memmap-from=KPF --memcg-share=V
+explain|csv|-c 0.01 --kernel=V
 snapshot|kpf|--summary V
 snapshot|kpf|--summary KPF V
 snapshot|word|-p V

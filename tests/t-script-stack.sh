@@ -79,7 +79,7 @@ under "sweep under ulimit -s 16" sweep '^ +0\.01 ' -r 1 0.01
 under "plot under ulimit -s 16" plot '</svg>' "$tmp/a.csv"
 under "report under ulimit -s 16" report '^Physical scan is' -n 1 -c 0.01 -r 1
 under "compare under ulimit -s 16" compare '^ListLRU ' "$tmp/a.csv" "$tmp/b.csv"
-under "explain under ulimit -s 16" explain '^ 9 rmap' -c 0.01
+under "explain --kernel under ulimit -s 16" explain '^10 kernel \(measured\)' -c 0.01 --kernel=tests/kernel-ratio.csv
 under "snapshot --summary under ulimit -s 16" snapshot '^pfns 16$' --summary "$tmp/kpf" "$tmp/kpf"
 under "vs-yardstick under ulimit -s 16" vs-yardstick '^naive ' -n 1 -c 0.01 "$tmp/naive"
 under "collect under ulimit -s 16" collect 'ListLRU' "$tmp/block"
