@@ -1,6 +1,6 @@
 # kernel-set.awk - kernel.sh's working set in a snapshot: od's lines of
 # /proc/kpageflags (one 64-bit value a line), with ENVIRON["cgroups"], a
-# file of od's lines of /proc/kpagecgroup (the same pfns' memcg inodes),
+# file of the same pfns' memcg inodes (/proc/kpagecgroup), one a line,
 # read a line for a line.  Prints "FOLIOS ORDER0 LARGE LO HI": the LRU
 # folios of the memcg whose inode is ENVIRON["ino"], how many are order
 # 0 and how many larger, and the first and last pfn that holds one.

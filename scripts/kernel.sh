@@ -71,6 +71,19 @@ undo() {
 		wait "$child" 2>/dev/null || true
 		child=""
 	fi
+	if [ -n "$cg" ]; then
+		# every process in it is one of ours: also one that a signal
+		# caught between its start and child=$! (in_cgroup)
+		undo_tries=0
+		while ! rmdir "$cg" 2>/dev/null && [ "$undo_tries" -lt 50 ]; do
+			while read -r undo_pid; do
+				kill "$undo_pid" 2>/dev/null || true
+			done 2>/dev/null <"$cg/cgroup.procs" || true
+			sleep 0.1
+			undo_tries=$((undo_tries + 1))
+		done
+		cg=""
+	fi
 	if [ -n "$inst" ]; then
 		echo 0 2>/dev/null >"$inst/tracing_on" || true
 		echo 2>/dev/null >"$inst/set_event" || true
@@ -79,8 +92,6 @@ undo() {
 	fi
 	[ -z "$work" ] || rm -rf "$work"
 	work=""
-	[ -z "$cg" ] || rmdir "$cg" 2>/dev/null || true
-	cg=""
 }
 at_exit=undo
 interrupt_note="removed what it made"
@@ -298,20 +309,14 @@ snapshot() {
 }
 
 # working_set DIR INODE: $folios, $order0, $large, $lo and $hi, the
-# memcg's LRU folios in DIR's snapshot (kernel-set.awk); od reads the
-# inodes into a FIFO, a line for each line of flags.
+# memcg's LRU folios in DIR's snapshot (kernel-set.awk), with the pfns'
+# inodes in a file beside it, a line for each line of flags.
 working_set() {
+	od -An -v -t u8 -w8 "$tmp/$1/kpagecgroup" | tr -d ' ' >"$tmp/cgroups" ||
+		tmp_fail "the snapshot's memcgs"
+	od -An -v -t u8 -w8 "$tmp/$1/kpageflags" | cgroups=$tmp/cgroups ino=$2 run_awk kernel-set >"$tmp/set" ||
+		{ scratch_ok; fail "cannot read the snapshot in $tmp/$1"; }
 	rm -f "$tmp/cgroups"
-	mkfifo "$tmp/cgroups" || tmp_fail "a FIFO"
-	od -An -v -t u8 -w8 "$tmp/$1/kpagecgroup" >"$tmp/cgroups" &
-	child=$!
-	rc=0
-	od -An -v -t u8 -w8 "$tmp/$1/kpageflags" |
-		cgroups=$tmp/cgroups ino=$2 run_awk kernel-set >"$tmp/set" || rc=$?
-	[ "$rc" -eq 0 ] || kill "$child" 2>/dev/null || true	# od left waiting for its reader
-	wait "$child" || rc=$?
-	child=""
-	[ "$rc" -eq 0 ] || { scratch_ok; fail "cannot read the snapshot in $tmp/$1"; }
 	read -r folios order0 large lo hi <"$tmp/set"
 }
 
