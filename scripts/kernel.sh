@@ -114,10 +114,11 @@ size_of() {
 	case $n in
 	'' | *[!0-9]* | ?????????????*) usage_error "$1 '$2': give bytes with K, M or G (64M to 1024G)" ;;
 	esac
-	size=$((n * u))
-	if [ "$size" -lt $((64 * mib)) ] || [ "$size" -gt $((1024 * 1024 * mib)) ]; then
+	# compared before it is multiplied: 17179869185G would wrap to 1G
+	if [ "$n" -gt $((1024 * 1024 * mib / u)) ] || [ $((n * u)) -lt $((64 * mib)) ]; then
 		usage_error "$1 '$2': give 64M to 1024G"
 	fi
+	size=$((n * u))
 	[ $((size % 4096)) -eq 0 ] || usage_error "$1 '$2': not whole 4 KiB pages"
 }
 
@@ -161,7 +162,13 @@ tmpfs | ramfs) fail "-d $base is on $(stat -f -c %T -- "$base"): its pages are n
 esac
 [ -w "$base" ] || fail "-d $base: cannot write there"
 [ -z "$csv" ] || output_ok "$csv"
-[ -z "$keep" ] || [ ! -e "$keep" ] || fail "-k $keep exists: give a new directory"
+if [ -n "$keep" ]; then
+	[ ! -e "$keep" ] || fail "-k $keep exists: give a new directory"
+	dir_of "$keep"
+	if [ ! -d "$out_dir" ] || [ ! -w "$out_dir" ]; then
+		fail "-k $keep: its directory $out_dir is not there, or takes no new directory"
+	fi
+fi
 
 [ "$(id -u)" -eq 0 ] || fail "needs root: it makes a memory cgroup and a trace instance and compacts memory"
 lockdown=""

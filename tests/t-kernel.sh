@@ -63,7 +63,7 @@ check "kernel.awk: a raw twin with fewer events: exit 1, says so" \
 
 # usage errors come before anything else
 ks=scripts/kernel.sh
-for a in "-m abc" "-m 1M" "-m 4097" "-m 2048G" "-x" "-o" "-d"; do
+for a in "-m abc" "-m 1M" "-m 4097" "-m 2048G" "-m 17179869185G" "-x" "-o" "-d"; do
 	# shellcheck disable=SC2086 # a is a word list
 	check "kernel.sh $a: usage error" refused 2 sh $ks $a
 done
@@ -76,6 +76,7 @@ check "kernel.sh -d a directory not there: says so" err_has 'none: no such direc
 check "kernel.sh -o a directory: exit 1, one line" refused 1 sh $ks --check -o "$tmp"
 check "kernel.sh -k a directory there: exit 1, one line" refused 1 sh $ks --check -k "$tmp/kept"
 check "kernel.sh -k a directory there: says so" err_has 'kept exists: give a new directory'
+check "kernel.sh -k in a directory not there: exit 1, one line" refused 1 sh $ks --check -k "$tmp/none/kept"
 
 # not root: one line, exit 1
 if [ "$(id -u)" -ne 0 ]; then
