@@ -44,7 +44,7 @@ export PATH SCAN
 # What the examples read that no example here makes (a snapshot, a
 # trace, mail, CSVs): small stand-ins.  snap/: 16384 pfns, each an
 # order-0 LRU page (KPF_LRU, bit 5) in memcg inode 1; lru.txt: a trace
-# of some of them.
+# of some of them; kernel.csv: scan-kernel's CSV, tests/kernel-ratio.csv.
 fixtures() {
 	mkdir -p "$work/snap" "$work/Mail/linux-mm/cur" "$work/Mail/linux-mm/new" \
 		"$work/Mail/linux-mm/tmp"
@@ -55,6 +55,7 @@ fixtures() {
 		}' >"$work/snap/${f%:*}"
 	done
 	printf '0x%x\n' 40 41 42 7 8 9 >"$work/lru.txt"
+	cp "$root/tests/kernel-ratio.csv" "$work/kernel.csv"
 	(cd "$work" && for i in 1 2 3; do
 		./scan -c 0.01 -s "$i" --format=csv >"before$i.csv"
 		./scan -c 0.01 -s "$i" --thp=never --format=csv >"after$i.csv"
