@@ -235,3 +235,94 @@ check "collect: -o '' refused, one line" one_line 2 scripts/collect.sh -o '' tes
 scripts/collect.sh -o /dev/full tests/mail/block-amd.txt >/dev/null 2>&1
 check "collect: -o /dev/full exits 1, the device stays" sh -c "[ $? -eq 1 ] && [ -c /dev/full ]"
 check "collect: stdout full, exit 1" one_line 1 sh -c 'scripts/collect.sh tests/mail/block-amd.txt >/dev/full'
+
+# --- what a mail or a name brings: control bytes, not UTF-8 ---------------
+# An ESC in a From header, raw and as an encoded word, and in a cpu line
+# with a byte that is no UTF-8: each written \xHH in the table and the
+# CSV, which stay valid UTF-8; a Latin-1 word becomes UTF-8.
+e=$(printf '\033')
+ff=$(printf '\377')
+{
+	printf 'From eve@example.org Sun Dec 14 10:00:00 2026\nFrom: Eve %s[2J <eve@example.org>\n' "$e"
+	printf 'Date: Sun, 14 Dec 2026 10:00:00 +0000\n\n'
+	sed "s/^cpu: AMD EPYC 7B13$/cpu: AMD ${e}[31mEPYC$ff/" tests/mail/block-amd.txt
+	printf '\nFrom eve@example.org Sun Dec 14 11:00:00 2026\nFrom: =?utf-8?Q?Ev=1B]0;pwned=07e?= <eve@example.org>\n'
+	printf 'Date: Sun, 14 Dec 2026 11:00:00 +0000\n\n'
+	cat tests/mail/block-xeon105.txt
+	printf '\nFrom dave@example.net Sun Dec 14 12:00:00 2026\nFrom: =?iso-8859-1?Q?Dav=E9?= <dave@example.net>\n'
+	printf 'Date: Sun, 14 Dec 2026 12:00:00 +0000\n\n'
+	cat tests/mail/block-xeon480.txt
+} >"$tmp/esc.mbox"
+scripts/collect.sh -o "$tmp/esc.csv" "$tmp/esc.mbox" >"$tmp/esc.table" 2>&1
+check "collect: control bytes in From and cpu, exit 0" [ $? -eq 0 ]
+check "collect: ... no control byte in the table or the CSV" \
+	sh -c "! LC_ALL=C grep -q '[[:cntrl:]]' '$tmp/esc.table' '$tmp/esc.csv'"
+check "collect: ... written as \\xHH" \
+	same "$(field "$tmp/esc.csv" cpu host_id 3fa2b1c0) $(field "$tmp/esc.csv" from host_id 3fa2b1c0)" \
+	'AMD \x1b[31mEPYC\xff Eve \x1b[2J <eve@example.org>'
+check "collect: ... in an encoded word too" \
+	same "$(field "$tmp/esc.csv" from host_id 5b1e0c77)" 'Ev\x1b]0;pwned\x07e <eve@example.org>'
+check "collect: ... a Latin-1 word as UTF-8" \
+	same "$(field "$tmp/esc.csv" from host_id 9d03aa41)" "$(printf 'Dav\303\251 <dave@example.net>')"
+if have iconv; then
+	check "collect: ... the table and the CSV valid UTF-8" \
+		sh -c "iconv -f UTF-8 -t UTF-8 '$tmp/esc.table' >/dev/null && iconv -f UTF-8 -t UTF-8 '$tmp/esc.csv' >/dev/null"
+else
+	skip "collect: ... the table and the CSV valid UTF-8" "no iconv"
+fi
+
+# Names with a backslash, a newline, an "=" (which awk would take as an
+# assignment were it an operand), named and in a directory.
+mkdir "$tmp/names"
+cp tests/mail/block-amd.txt "$tmp/names/back\\slash.txt"
+cp tests/mail/block-xeon105.txt "$tmp/names/new
+line.txt"
+cp tests/mail/block-xeon480.txt "$tmp/names/c=2.txt"
+(cd "$tmp/names" && "$OLDPWD/scripts/collect.sh" -o ../names.csv 'back\slash.txt' 'new
+line.txt' c=2.txt) >/dev/null 2>"$tmp/err"
+check "collect: names with a backslash, a newline, an =, each read" \
+	sh -c "[ $? -eq 0 ] && [ \$(wc -l <'$tmp/names.csv') -eq 4 ]"
+check "collect: ... named in the source, a newline as \\x0a" \
+	same "$(csv_col "$tmp/names.csv" source | sort | tr '\n' ' ')" 'back\slash.txt:1 c=2.txt:1 new\x0aline.txt:1 '
+scripts/collect.sh -o "$tmp/names2.csv" "$tmp/names" >/dev/null 2>&1
+check "collect: ... and in a directory" [ "$(wc -l <"$tmp/names2.csv")" -eq 4 ]
+collect_fails 1 "$tmp/names/no
+such"
+check "collect: a missing name with a newline, one line" [ $? -eq 0 ]
+
+# --- memory, stack and size bounds -----------------------------------------
+# A block held, not a mail: 6 MB of prose before a block, in a directory,
+# read in 32 MiB of address space (it took 10 times the mail).
+# shellcheck disable=SC3045 # dash, bash and BusyBox have ulimit -v and -s
+if (ulimit -v 32768) 2>/dev/null; then
+	mkdir "$tmp/big"
+	{
+		printf 'From: Big <big@example.org>\nDate: Mon, 15 Dec 2026 10:00:00 +0000\n\n'
+		awk 'BEGIN { for (i = 0; i < 150000; i++) print "Prose that holds no block at all, only words, line " i }'
+		echo
+		cat tests/mail/block-amd.txt
+	} >"$tmp/big/one.mail"
+	(ulimit -v 32768 && exec scripts/collect.sh -o "$tmp/big.csv" "$tmp/big") >/dev/null 2>"$tmp/err"
+	check "collect: a 6 MB mail in 32 MiB of memory" \
+		sh -c "[ $? -eq 0 ] && [ '$(field "$tmp/big.csv" from host_id 3fa2b1c0 2>/dev/null)' = 'Big <big@example.org>' ]"
+else
+	skip "collect: a 6 MB mail in 32 MiB of memory" "no ulimit -v"
+fi
+# A 16 KiB stack leaves 4 KiB of arguments: the awk programs come from
+# files.  (gawk itself crashes in so small a stack; mawk runs.)
+# shellcheck disable=SC3045
+if have mawk && (ulimit -s 16) 2>/dev/null; then
+	(ulimit -s 16 && AWK=mawk exec scripts/collect.sh -o "$tmp/s.csv" -g "$tmp/s.svg" tests/mail/thread.mbox) \
+		>"$tmp/s.table" 2>/dev/null
+	check "collect: under ulimit -s 16, the same table, CSV and chart" \
+		sh -c "[ $? -eq 1 ] && cmp -s '$tmp/table' '$tmp/s.table' && cmp -s '$t' '$tmp/s.csv' && cmp -s '$tmp/t.svg' '$tmp/s.svg'"
+else
+	skip "collect: under ulimit -s 16, the same table, CSV and chart" "no mawk, or no ulimit -s"
+fi
+# A file over 1 GiB (sparse: nothing is read) is refused before the work.
+if dd if=/dev/null of="$tmp/huge.txt" bs=1 seek=1073741825 2>/dev/null; then
+	check "collect: a file over 1 GiB refused, one line" collect_fails 1 "$tmp/huge.txt"
+else
+	skip "collect: a file over 1 GiB refused, one line" "no sparse file"
+fi
+
