@@ -549,7 +549,7 @@ function row_2023(s, d, where,    f, c, k, w, t, lo, hi) {
 		sub(/-.*/, "", lo)
 		sub(/.*-/, "", hi)
 		add_walk(w)
-		put("r_" w, t ~ /-/ ? (lo + hi) / 2 : t)
+		put("r_" w, t ~ /-/ ? (lo + 0 + hi) / 2 : t)	# a range's middle
 		if (t ~ /-/) {
 			put("lo_" w, lo)
 			put("hi_" w, hi)

@@ -326,3 +326,30 @@ else
 	skip "collect: a file over 1 GiB refused, one line" "no sparse file"
 fi
 
+# --- the awk stages lint clean ---------------------------------------------
+# gawk --lint --posix on every stage over the thread, --with-2023, the
+# mails of control bytes and bare lines, and a message that names a file;
+# each awk's warnings to a file of its own, so none interleave.  Left
+# out: a reference to an unset value and a substr() clipped to its
+# string (awk defines both, and the stages read a row's absent fields
+# so), and lib.awk's functions these stages do not call.
+lint_run() {
+	AWK="sh $tmp/lint-awk" scripts/collect.sh "$@" >/dev/null 2>&1
+	return 0
+}
+if have gawk; then
+	mkdir "$tmp/lint"
+	# shellcheck disable=SC2016 # the wrapper's own expansions
+	printf '#!/bin/sh\nexec gawk --lint --posix "$@" 2>"$(mktemp "%s/awk.XXXXXX")"\n' "$tmp/lint" >"$tmp/lint-awk"
+	lint_run -o "$tmp/l.csv" -g "$tmp/l.svg" tests/mail/thread.mbox
+	lint_run --with-2023 "$tmp/esc.mbox" "$tmp/bare.txt"
+	lint_run "$tmp/none"
+	unused=$(sed -n 's/^function \([a-z_0-9]*\).*/\1/p' scripts/lib.awk | tr '\n' '|')
+	cat "$tmp/lint"/awk.* | grep 'warning:' | grep -v 'uninitialized\|substr: ' |
+		grep -Ev "function .(${unused%|}). defined but never called" >"$tmp/lint.out"
+	check "collect: every awk stage lints clean (gawk --lint --posix)" \
+		sh -c "[ ! -s '$tmp/lint.out' ] && [ \$(ls '$tmp/lint' | wc -l) -ge 10 ]"
+	sed 's/^/#   /' "$tmp/lint.out"
+else
+	skip "collect: every awk stage lints clean (gawk --lint --posix)" "no gawk"
+fi
