@@ -6,12 +6,15 @@
 BEGIN { text_init() }
 
 # byte[c]: the value of the one-byte string c; chr[v]: the byte of value
-# v, chr[0] none (a NUL byte is dropped where the decoders build bytes).
+# v, chr[0] none (a NUL byte is dropped where the decoders build bytes);
+# hex[c]: c written \xHH.
 function text_init(    v) {
 	chr[0] = ""
+	hex[sprintf("%c", 0)] = "\\x00"
 	for (v = 1; v < 256; v++) {
 		chr[v] = sprintf("%c", v)
 		byte[chr[v]] = v
+		hex[chr[v]] = sprintf("\\x%02x", v)
 	}
 }
 
@@ -19,21 +22,35 @@ function text_init(    v) {
 # is no part of valid UTF-8, written as \xHH: an escape sequence pasted
 # into a From header or a cpu line cannot move a terminal's cursor, and
 # the table and CSV are valid UTF-8.
-function safe(s,    out, i, len, n) {
+function safe(s,    out, i, n, h, c, len) {
 	if (s !~ /[^ -~]/)
 		return s	# printable ASCII, nearly every line
-	out = ""
 	n = length(s)
+	if (n > 64) {
+		h = half(s, n)
+		return safe(substr(s, 1, h)) safe(substr(s, h + 1))
+	}
+	out = ""
 	for (i = 1; i <= n; i += len) {
-		len = utf8_len(s, i)
-		if (len)
-			out = out substr(s, i, len)
-		else {
-			out = out sprintf("\\x%02x", byte[substr(s, i, 1)])
-			len = 1
-		}
+		c = substr(s, i, 1)
+		len = c ~ /[ -~]/ ? 1 : utf8_len(s, i)
+		out = out (len ? substr(s, i, len) : hex[c])
+		len += !len
 	}
 	return out
+}
+
+# half(s, n): where to cut s (of n bytes) in two, before a byte that
+# may start a character.  A long text is made safe a half at a time, so
+# that its pieces join in n log n, not n^2 (awk builds a string by
+# copying it).
+function half(s, n,    h, b) {
+	for (h = int(n / 2); h < int(n / 2) + 3; h++) {
+		b = byte[substr(s, h + 1, 1)]
+		if (b < 128 || b >= 192)
+			break
+	}
+	return h
 }
 
 # utf8_len(s, i): the length of the printable character at byte i of s
@@ -66,8 +83,10 @@ function utf8_len(s, i,    b, n, k, lo, hi, c) {
 function latin1(s,    out, i, n, b) {
 	if (s !~ /[\200-\377]/)
 		return s	# ASCII
-	out = ""
 	n = length(s)
+	if (n > 64)
+		return latin1(substr(s, 1, int(n / 2))) latin1(substr(s, int(n / 2) + 1))
+	out = ""
 	for (i = 1; i <= n; i++) {
 		b = byte[substr(s, i, 1)]
 		if (b >= 160)

@@ -88,10 +88,16 @@ if [ "$with_2023" -eq 1 ]; then
 	set -- "$thread" "$@"
 fi
 
-# too_big FILE: FILE is larger than max_bytes (find sizes it unread).
+# too_big FILE: FILE is larger than max_bytes; big_files DIR: an x for
+# each file in DIR that is (find sizes them unread: a find a directory,
+# then one a file only where a directory has such a file).
 too_big() {
 	case $1 in /*) path=$1 ;; *) path=./$1 ;; esac	# never an option of find
 	[ -n "$(find "$path" -prune -size +"$max_bytes"c)" ]
+}
+big_files() {
+	case $1 in /*) path=$1 ;; *) path=./$1 ;; esac
+	find "$path/." ! -name . -prune -type f -size +"$max_bytes"c -exec printf x \;
 }
 
 # Every operand checked before the work: stdin, a directory, or a
@@ -133,20 +139,33 @@ unmail() {
 }
 
 # read_dir DIR: its files in name order, subdirectories in their place;
-# hidden files and links are left out.
+# hidden files and links are left out, a file over max_bytes is named
+# unread.
 read_dir() {
+	big=$(big_files "$1")
 	for f in "$1"/*; do
 		if [ -L "$f" ]; then
 			continue
 		elif [ -d "$f" ]; then
 			read_dir "$f"
-		elif [ -f "$f" ] && [ -r "$f" ]; then
+			big=$(big_files "$1")	# (the walk below set it)
+		elif [ ! -f "$f" ]; then
+			continue
+		elif [ ! -r "$f" ]; then
+			unread "cannot read $f: permission denied"
+		elif [ -n "$big" ] && too_big "$f"; then
+			unread "$f: more than $max_bytes bytes, not read"
+		else
 			unmail "$f"
-		elif [ -f "$f" ]; then
-			say "cannot read $f: permission denied"
-			: >"$tmp/unread"
 		fi
 	done
+}
+
+# unread MESSAGE: an input named on stderr and left out; the exit status
+# will say so.
+unread() {
+	say "$1"
+	: >"$tmp/unread"
 }
 
 # read_all OPERAND...: each input in turn: stdin, a maildir's mails

@@ -319,11 +319,18 @@ if have mawk && (ulimit -s 16) 2>/dev/null; then
 else
 	skip "collect: under ulimit -s 16, the same table, CSV and chart" "no mawk, or no ulimit -s"
 fi
-# A file over 1 GiB (sparse: nothing is read) is refused before the work.
-if dd if=/dev/null of="$tmp/huge.txt" bs=1 seek=1073741825 2>/dev/null; then
-	check "collect: a file over 1 GiB refused, one line" collect_fails 1 "$tmp/huge.txt"
+# A file over 1 GiB (sparse: nothing is read) is refused before the
+# work; in a directory, named and left out, the others read.
+mkdir "$tmp/hugedir"
+if dd if=/dev/null of="$tmp/hugedir/huge.txt" bs=1 seek=1073741825 2>/dev/null; then
+	check "collect: a file over 1 GiB refused, one line" collect_fails 1 "$tmp/hugedir/huge.txt"
+	cp tests/mail/block-amd.txt "$tmp/hugedir/a.txt"
+	run_cmd scripts/collect.sh -o "$tmp/huge.csv" "$tmp/hugedir"
+	check "collect: ... in a directory, named unread, exit 1, the others read" \
+		sh -c "[ $rc -eq 1 ] && grep -q 'huge.txt: more than 1073741824 bytes, not read$' '$tmp/err' && [ \$(wc -l <'$tmp/huge.csv') -eq 2 ]"
 else
 	skip "collect: a file over 1 GiB refused, one line" "no sparse file"
+	skip "collect: ... in a directory, named unread, exit 1, the others read" "no sparse file"
 fi
 
 # --- the awk stages lint clean ---------------------------------------------
