@@ -26,6 +26,13 @@ BEGIN {
 		too_much = 1
 		exit 1
 	}
+	# no mail or text holds a NUL byte: an image, an archive, /dev/zero
+	# is named and passed over at once, not escaped byte by byte
+	if (nbytes - length($0) <= 65536 && index($0, sprintf("%c", 0))) {
+		tell(name ": not text (a NUL byte in its first 64 KiB), not read")
+		binary = 1
+		exit 0
+	}
 	line = $0
 	sub(/\r$/, "", line)
 	gsub(/\t/, "        ", line)
@@ -46,7 +53,7 @@ BEGIN {
 }
 
 END {
-	if (!too_much) {
+	if (!too_much && !binary) {
 		end_part()
 		end_mail()
 	}

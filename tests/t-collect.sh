@@ -332,6 +332,17 @@ else
 	skip "collect: a file over 1 GiB refused, one line" "no sparse file"
 	skip "collect: ... in a directory, named unread, exit 1, the others read" "no sparse file"
 fi
+# What is not text (a NUL byte in its first 64 KiB: an image, an
+# archive, /dev/zero) is named and passed over at once, the exit status as it was.
+mkdir "$tmp/bin"
+printf 'PNG\r\n\032\n\000\000\000\rIHDR\n' >"$tmp/bin/a.png"
+cp tests/mail/block-amd.txt "$tmp/bin/b.txt"
+run_cmd scripts/collect.sh -o "$tmp/bin.csv" "$tmp/bin"
+check "collect: a file that is not text named, the others read, exit 0" \
+	sh -c "[ $rc -eq 0 ] && [ \"\$(cat '$tmp/err')\" = 'collect.sh: $tmp/bin/a.png: not text (a NUL byte in its first 64 KiB), not read' ] && [ \$(wc -l <'$tmp/bin.csv') -eq 2 ]"
+run_cmd scripts/collect.sh </dev/zero
+check "collect: stdin of /dev/zero passed over, no block, exit 1" \
+	sh -c "[ $rc -eq 1 ] && grep -q '^collect.sh: stdin: not text' '$tmp/err' && [ \$(wc -l <'$tmp/err') -eq 2 ]"
 
 # --- the awk stages lint clean ---------------------------------------------
 # gawk --lint --posix on every stage over the thread, --with-2023, the
