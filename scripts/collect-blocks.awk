@@ -57,7 +57,7 @@ END { end_message() }
 # joined lines of a block (a quote reflowed), split again where a key of
 # the block starts inside it (in a warning, only at the keys that may
 # follow it).
-function unjoin(s, where,    d, p, re) {
+function unjoin(s, where,    d, p, re, at) {
 	d = 0
 	if (match(s, /^[ \t]*(>[ \t]*)+/)) {
 		p = substr(s, 1, RLENGTH)
@@ -72,8 +72,9 @@ function unjoin(s, where,    d, p, re) {
 			re = " (warning: |Physical scan is [0-9])"
 		if (length(s) < 2 || !match(substr(s, 2), re))
 			break
-		hold(substr(s, 1, RSTART), d, where)
-		s = substr(s, RSTART + 2)
+		at = RSTART	# (hold() may match() again)
+		hold(substr(s, 1, at), d, where)
+		s = substr(s, at + 2)
 	}
 	hold(s, d, where)
 }
@@ -245,7 +246,15 @@ function bad(where, why,    about) {
 	    about == "" ? "" : " (" substr(about, 3) ")", why))
 	print_row()
 }
-function quote(s) { return "\"" (length(s) > 160 ? substr(s, 1, 150) "..." : s) "\"" }
+function quote(s,    n) {
+	if (length(s) > 320) {
+		# cut before a byte that starts a character
+		for (n = 300; n > 290 && substr(s, n + 1, 1) ~ /[\200-\277]/; n--)
+			;
+		s = substr(s, 1, n) "..."
+	}
+	return "\"" s "\""
+}
 
 function seed_of(cmd) {
 	if (!match(cmd, / -s ?[0-9]+/))
@@ -460,13 +469,16 @@ function print_row(    k, out) {
 # prints them too), also inside a sentence: a row of unknown machine and
 # protocol; its size from a "-c N", and the words that name a CPU, on
 # those lines (the last that has one) or the four above (the nearest).
-function start_bare(s, d, where) {
+function start_bare(s, d, where,    k) {
 	mode = "bare"
 	bare_d = d
 	new_row(where, d)
 	put("shape", "bare")
 	put("runs", 1)
 	bare_size = bare_cpu = ""
+	for (k = 1; k <= nbefore; k++)
+		above[k] = before[k]
+	nabove = nbefore
 	bare_line(s, d)
 }
 
@@ -493,11 +505,11 @@ function cpu_re() {
 }
 
 function end_bare(    k) {
-	for (k = 1; k <= nbefore && (bare_size == "" || bare_cpu == ""); k++) {
-		if (bare_size == "" && before[k] ~ size_re())
-			bare_size = before[k]
-		if (bare_cpu == "" && before[k] ~ cpu_re())
-			bare_cpu = before[k]
+	for (k = 1; k <= nabove && (bare_size == "" || bare_cpu == ""); k++) {
+		if (bare_size == "" && above[k] ~ size_re())
+			bare_size = above[k]
+		if (bare_cpu == "" && above[k] ~ cpu_re())
+			bare_cpu = above[k]
 	}
 	if (match(bare_size, size_re())) {
 		put("pages", substr(bare_size, RSTART + 2) * 1e6)

@@ -40,6 +40,16 @@ env=$(dirname "$0")/scan-env.sh	# usage, $awk, need_math, scratch, output_put
 # shellcheck source=scripts/scan-env.sh
 . "$env"
 share=$(dirname "$env")		# lib.awk and the stages
+# bytes, not characters: the stages decode and escape bytes
+LC_ALL=C
+export LC_ALL
+
+# say MESSAGE: one line on stderr, "collect.sh: MESSAGE", what a file
+# name or an option brings into it escaped.
+say() {
+	# shellcheck disable=SC2086 # $awk may be a command and its arguments
+	collect_say=$1 $awk -f "$share/collect-text.awk" -f "$share/collect-say.awk" </dev/null
+}
 
 csv=
 svg=
@@ -54,7 +64,7 @@ while [ $# -gt 0 ]; do
 		shift 2 ;;
 	--with-2023) with_2023=1; shift ;;
 	--) shift; break ;;
-	-?*) echo "collect.sh: unknown option $1 (collect.sh -h for help)" >&2; exit 2 ;;
+	-?*) say "unknown option $1 (collect.sh -h for help)"; exit 2 ;;
 	*) break ;;
 	esac
 done
@@ -63,17 +73,7 @@ need_math collect.sh
 [ -z "$csv" ] || output_ok "$csv"	# before the work, not after
 [ -z "$svg" ] || output_ok "$svg"
 scratch
-# bytes, not characters: the stages decode and escape bytes
-LC_ALL=C
-export LC_ALL
 max_bytes=1073741824	# of an input: what never ends is cut off there
-
-# say MESSAGE: one line on stderr, "collect.sh: MESSAGE", what a file
-# name brings into it escaped.
-say() {
-	# shellcheck disable=SC2086 # $awk may be a command and its arguments
-	collect_say=$1 $awk -f "$share/collect-text.awk" -f "$share/collect-say.awk" </dev/null
-}
 
 # The 2023 figures live in the source tree's docs/, or beside lib.awk
 # where installed.

@@ -155,6 +155,26 @@ check "collect: ... each with its size and the CPU the mail names" \
 	same "$(field "$tmp/b.csv" cpu_text ListLRU 17.2) $(field "$tmp/b.csv" pages ListLRU 17.2) $(field "$tmp/b.csv" cpu_text ListLRU 31.6) $(field "$tmp/b.csv" copies ListLRU 31.6)" \
 	"Xeon E5-2650 v4 @ 2.20GHz 50000000 Threadripper 3960X 2"
 
+# a run of three bare lines finds its size two lines above it; two
+# original lines run together in a quote are one row, after a bare line
+# of their own
+cat >"$tmp/bare3.txt" <<'MAIL'
+With ./scan -c 20 on an EPYC:
+
+Physical scan is 40.1 faster than ListLRU
+Physical scan is 3.1 faster than ArrayLRU
+Physical scan is 1.1 faster than XArrayLRU
+
+Physical scan is 47.65 faster than ListLRU
+> ratio ArrayLRU: 2.990
+> Physical scan is 24.100000 faster than ListLRU Physical scan is 2.990000 faster than ArrayLRU
+MAIL
+scripts/collect.sh -o "$tmp/b3.csv" "$tmp/bare3.txt" >/dev/null 2>&1
+check "collect: three bare lines, their size from above" \
+	same "$(field "$tmp/b3.csv" pages ListLRU 40.1) $(field "$tmp/b3.csv" cpu_text ListLRU 40.1)" "20000000 EPYC"
+check "collect: ... two run together in a quote, one row" \
+	same "$(field "$tmp/b3.csv" ArrayLRU ListLRU 24.100000)" 2.990000
+
 # report.sh's block read back
 scripts/report.sh -n 2 -c 0.01 -r 2 >"$tmp/block"
 scripts/collect.sh -o "$tmp/rt.csv" "$tmp/block" >/dev/null 2>"$tmp/err"
