@@ -511,6 +511,10 @@ function end_bare(    k) {
 		if (bare_cpu == "" && above[k] ~ cpu_re())
 			bare_cpu = above[k]
 	}
+	# pages and cpu_text even where empty: a copy of these lines quoted
+	# less deeply stands for them, what it lacks included
+	put("pages", "")
+	put("cpu_text", "")
 	if (match(bare_size, size_re())) {
 		put("pages", substr(bare_size, RSTART + 2) * 1e6)
 		put("command", "scan.c " substr(bare_size, RSTART, RLENGTH))
