@@ -44,7 +44,7 @@ BEGIN {
 	FS = "\t"
 	keys = "(cpu|machine|caches|kernel|memory|size|memmap|protocol|physical|warning): "
 	bare_re = "^Physical scan is [0-9.]+x? faster than [A-Za-z]"
-	max_block = 65536	# bytes: past this, a block is broken
+	max_block = 65536	# bytes: a block ends there (a broken one)
 }
 
 $1 == "M" { end_message(); file = $2; mail = $3; from = $4; date = $5; next }
@@ -142,7 +142,7 @@ function is_original(s) {
 	return s ~ /^Physical scan is [0-9.]+ faster than [A-Za-z0-9_]+$/
 }
 
-# ---- A block ---------------------------------------------------------------
+# ---- A block -------------------------------------------------------------
 
 # The block's lines go to bl[1..nb], their continuations joined, with
 # bw[] where each began; it ends with its last original line, or before
@@ -194,7 +194,7 @@ function end_block(    k) {
 	parse_block()
 }
 
-# ---- Rows -------------------------------------------------------------------
+# ---- Rows ----------------------------------------------------------------
 
 function new_row(where, d) {
 	split("", row)
@@ -463,7 +463,7 @@ function print_row(    k, out) {
 	print out
 }
 
-# ---- Bare lines ----------------------------------------------------------------
+# ---- Bare lines ----------------------------------------------------------
 
 # Bare original lines (the 2023 program printed only them, and scan
 # prints them too), also inside a sentence: a row of unknown machine and
@@ -528,7 +528,7 @@ function end_bare(    k) {
 	print_row()
 }
 
-# ---- The 2023 thread -----------------------------------------------------------
+# ---- The 2023 thread -----------------------------------------------------
 
 # After a "# scan.c 1.1 figures" line, to the end of its message:
 # "machine | size | ListLRU | ArrayLRU | who | note" lines; "#" lines

@@ -310,7 +310,7 @@ collect_fails 1 "$tmp/names/no
 such"
 check "collect: a missing name with a newline, one line" [ $? -eq 0 ]
 
-# --- memory, stack and size bounds -----------------------------------------
+# --- memory, stack and size bounds ----------------------------------------
 # A block held, not a mail: 6 MB of prose before a block, in a directory,
 # read in 32 MiB of address space (it took 10 times the mail).
 # shellcheck disable=SC3045 # dash, bash and BusyBox have ulimit -v and -s
@@ -364,7 +364,7 @@ run_cmd scripts/collect.sh </dev/zero
 check "collect: stdin of /dev/zero passed over, no block, exit 1" \
 	sh -c "[ $rc -eq 1 ] && grep -q '^collect.sh: stdin: not text' '$tmp/err' && [ \$(wc -l <'$tmp/err') -eq 2 ]"
 
-# --- the awk stages lint clean ---------------------------------------------
+# --- the awk stages lint clean --------------------------------------------
 # gawk --lint --posix on every stage over the thread, --with-2023, the
 # mails of control bytes and bare lines, and a message that names a file;
 # each awk's warnings to a file of its own, so none interleave.  Left
