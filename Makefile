@@ -16,9 +16,10 @@ PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
-# The scripts, installed as scan-NAME; what they share (scan-env.sh and
-# every awk program of scripts/) goes to DATADIR/scan.
-SCRIPTS  = sweep plot report compare explain snapshot trace-lru vs-yardstick collect results
+# The scripts, installed as scan-NAME; what they share goes to DATADIR/scan.
+SCRIPTS  = sweep plot report compare explain snapshot trace-lru vs-yardstick collect results kernel
+# The awk programs are files (run_awk reads them with -f): a program in
+# argv fails exec under ulimit -s 16.
 SHARED   = scan-env.sh $(notdir $(wildcard scripts/*.awk))
 # Data a script reads (collect.sh --with-2023), installed beside SHARED.
 DATA     = docs/thread-2023.txt

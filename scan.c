@@ -27,34 +27,42 @@
  */
 
 /*
- * The file, section by section (each opens with a "==== Title ====" banner);
- * types and helpers first, main() last, each defined before its use:
+ * The file, in three parts, each opening with what it does and what it
+ * keeps, and each section (a "==== Title ====" banner) with its subject;
+ * every function is defined before its use or declared where it is used
+ * first, and main() comes last:
  *
+ * Part I, the measurement
  *   Defaults, each with its reason  the constants behind defaults and limits
  *   Data model                      struct page, folio, the knobs, the model
  *   Messages, exit, clocks          say/warn/die, the results buffer, now()
  *   Statistics and the PRNG         medians, quantiles, seeded xoshiro256**
- *   Parsing values                  strict numbers, sizes, choices, folio mixes
- *   Setup threads                   run_parallel(): setup work on every CPU
- *   The machine and its limits      RAM room, CPUID, identity, LLC, clock tick
  *   Memory regions                  mappings, THP, faulting in, sizes, RAM fit
  *   The synthetic layout            which pfn is which folio or other page
  *   Replay of a real memmap         kpageflags, kpagecgroup, trace, file sizes
  *   Build passes                    lay out, fault in, gather, on every CPU
  *   LRU order and links             shuffle, runs, lists, links, rmap, XArray
- *   A build and its self-check      build_model(), check_lru()
+ *   A build                         build_model()
+ *   The walk table                  walks[]: a walk's row, its regions
  *   Per-folio work                  isolate, rmap walks, visit(), dispatch
  *   Walk kernels                    the Physical, List, Array, XArray walks
- *   The walk table                  walks[], their regions, preparing them
- *   The option table                options[]: a knob's row, setters, defaults
- *   The command line                help, argv, presets, --original, checks
- *   Threads and CPUs                allowed CPUs, pinning, the team of walkers
+ *   Threads                         setup on every CPU, the team of walkers
  *   Cache state                     flushing lines before a cold walk
- *   Calibration                     this core's stream, chase, random limits
+ *   Calibration                     bounds[]: this core's limits
  *   Timing                          a timed walk, disturbances, measure()
- *   Reporting as text               the original's lines, the model, warnings
- *   Reporting as CSV and JSON       named fields, one row per walk
- *   Main                            signals, params, set-up, report, main()
+ *   The self-check                  every walk's sum, the links, fingerprint
+ * Part II, the request
+ *   The option table                options[]: a knob's row
+ *   Parsing values                  strict numbers, sizes, choices, mixes
+ *   The command line                set_option(), setters, help, argv
+ *   Presets and --original          --kernel-like, --original, the defaults
+ *   Checks across options           check_params(), parse_params()
+ * Part III, the answer
+ *   The run summarized              each walk's figures, the machine, verdicts
+ *   The field table                 fields[]: a CSV and JSON column's row
+ *   Text lines and warnings         the original's lines, -v's, warnings
+ *   The host (appendix)             memory limits, CPUID, identity, caches
+ *   Main                            signals, set-up, report, main()
  */
 
 #ifndef _GNU_SOURCE
@@ -62,6 +70,7 @@
 #endif
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -92,6 +101,26 @@
 #include <signal.h>
 
 #define SCAN_VERSION "2.0"
+
+/* #### Part I: the measurement ########################################### */
+
+/*
+ * Part I, the measurement: scan.c 1.1 grown up.  It builds a memmap and
+ * its LRU from a seed (the model), times each walk over it from a known
+ * cache state, holds each walk against this core's limit for its loop,
+ * and proves that every walk did its work.  It keeps:
+ *
+ *   1. A walk only walks: no allocation, timing, printing or page fault
+ *      inside it, and no choice per folio that the kernel's loop would
+ *      not make (tests/t-codegen.sh reads the machine code).
+ *   2. Every timed walk returns the ages it summed and the folios it
+ *      counted, and both must be the model's, or scan exits 1.
+ *   3. The same seed and options build the same model, whatever the
+ *      threads, CPUs or descriptor size: random streams belong to
+ *      chunks of the memmap, not to threads.
+ *   4. Every timed walk starts from the same cache state, and nothing
+ *      untimed (flushing, relinking, calibrating) is in its time.
+ */
 
 /* ==== Defaults, each with its reason ==================================== */
 
@@ -129,6 +158,12 @@
  * slowest walk's time: short walks are noisy and cheap to repeat. */
 #define REP_SHARE	0.15
 #define MAX_REPS	32
+/* The wall budget may cut repetitions, but not below this share of the
+ * slowest walk: one short walk a round made ArrayLRU's ratio a one-shot
+ * figure, as noisy between processes as the 2023 method's. */
+#ifndef REP_FLOOR
+#define REP_FLOOR	0.25
+#endif
 /* Auto rounds: enough to fill this many seconds of wall (walks and the
  * untimed work around them), at least MIN_ROUNDS (a median needs more
  * than one), at most MAX_ROUNDS. */
@@ -136,7 +171,7 @@
 #define MIN_ROUNDS	2
 #define MAX_ROUNDS	64
 #define MAX_SAMPLES	(MAX_ROUNDS * MAX_REPS)
-/* Tries of each limit at most, spread over the rounds (calibrate_round()):
+/* Tries of each limit at most, spread over the rounds (try_bound()):
  * a median of five, as a short run's walks have. */
 #define BOUND_TRIES	5
 /* A ratio whose rounds spread wider than this (interquartile range over
@@ -275,7 +310,7 @@ static const char *const access_names[] = {
 	[ACCESS_ISOLATE] = "isolate", [ACCESS_ISOLATE + 1] = NULL
 };
 
-/* The memory's limits a walk is held against (calibrate_round()): streaming
+/* The memory's limits a walk is held against (try_bound()): streaming
  * reads for the physical walk, a dependent chase for ListLRU,
  * independent random loads for the pointer walks. */
 enum bound { BOUND_STREAM, BOUND_CHASE, BOUND_RANDOM, NR_BOUNDS };
@@ -417,13 +452,14 @@ struct lru_model {
 	struct region region[NR_REGIONS]; /* backing of all of it */
 	char **bound_lines;	/* the lines the chase and random bounds read */
 	double bound_s[NR_BOUNDS][BOUND_TRIES]; /* the tries of each */
-	int bound_tries;	/* taken so far */
+	int bound_tries[NR_BOUNDS]; /* of each, taken so far */
+	int bound_kept[NR_BOUNDS]; /* of those, kept disturbed */
 	double bound_ns[NR_BOUNDS]; /* this core's limits: their medians */
 	double calibrate_s;	/* what measuring them cost */
 };
 
 /* Where walk_list is in one list: kept in the model, one per list of
- * every share, so a thousand lists need no 16 KiB on a walker's stack. */
+ * every share, so a thousand lists cost a walker no stack. */
 struct list_cursor {
 	struct folio *folio;	/* the next folio to visit */
 	unsigned long left;	/* folios still to visit */
@@ -456,6 +492,9 @@ struct walk_stats {
 
 /* ==== Messages, exit, clocks ============================================ */
 
+/* How scan speaks: results on stdout, from one buffer checked before
+ * exit; each error and warning one line on stderr; and its clocks. */
+
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 #ifdef __GNUC__
@@ -479,7 +518,7 @@ struct walk_stats {
 static void say(const char *prefix, const char *suffix, const char *fmt,
 		va_list ap)
 {
-	/* off the stack, whichever thread says it (scan runs in 16 KiB) */
+	/* off the stack, whichever thread says it */
 	static _Thread_local char msg[1024];
 	const unsigned char *c;
 
@@ -587,7 +626,36 @@ static const char *human(double bytes, char *buf, size_t len)
 	return buf;
 }
 
+/* The smallest step CLOCK_MONOTONIC shows: clock_getres() may flatter. */
+static double clock_tick(void)
+{
+	double best = 1, t0, t1;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		t0 = now();
+		while ((t1 = now()) == t0)
+			;
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	return best;
+}
+
+/* A decimal field, empty when unknown (CSV's empty, JSON's null). */
+static const char *known(int v, char *buf, size_t len)
+{
+	if (v < 0)
+		*buf = 0;
+	else
+		snprintf(buf, len, "%d", v);
+	return buf;
+}
+
 /* ==== Statistics and the PRNG =========================================== */
+
+/* Medians, quartiles and ranges (a figure is never a lone mean), and the
+ * seeded PRNG that every random choice of a build draws from. */
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -615,7 +683,7 @@ struct summary {
 
 static struct summary summarize(const double *v, int n)
 {
-	double *sorted = malloc(n * sizeof(*v));	/* up to 16 KiB: not on the stack */
+	double *sorted = malloc(n * sizeof(*v));	/* up to 16 KiB: off the stack */
 	struct summary s;
 
 	if (!sorted)
@@ -705,1073 +773,14 @@ static uint64_t rng_below(struct rng *rng, uint64_t bound)
 #endif
 }
 
-/* ==== Parsing values ==================================================== */
-
-/*
- * Strict number parsing: no sign, no trailing junk, no overflow, no NaN
- * or infinity, no silent rounding.  One parse_* per kind of argument.
- */
-
-/*
- * A plain decimal like "10", "0.01" or "2e6"; *end points past it.  The
- * grammar is checked here rather than left to strtod(), which would also
- * take signs, spaces, hex, "inf" and "nan".
- */
-static double parse_decimal(const char *opt, const char *s, const char **end)
-{
-	static const char digits[] = "0123456789";
-	const char *p = s;
-	size_t whole = strspn(p, digits), frac = 0;
-	char buf[64];
-	double v;
-
-	p += whole;
-	if (*p == '.') {
-		frac = strspn(p + 1, digits);
-		p += 1 + frac;
-	}
-	if (!whole && !frac)
-		die_usage("%s '%s': not a positive number", opt, s);
-	if (*p == 'e' || *p == 'E') {
-		/* an exponent only if digits follow: "1E" is one exbibyte */
-		const char *q = p + 1 + (p[1] == '+' || p[1] == '-');
-		size_t exp = strspn(q, digits);
-
-		if (exp)
-			p = q + exp;
-	}
-	if ((size_t)(p - s) >= sizeof(buf))
-		die_usage("%s '%s': too many digits", opt, s);
-	memcpy(buf, s, p - s);
-	buf[p - s] = 0;
-	errno = 0;
-	v = strtod(buf, NULL);
-	if (errno == ERANGE)
-		die_usage("%s '%s': out of range", opt, s);
-	*end = p;
-	return v;
-}
-
-/*
- * A decimal number kept exactly, as its digits: digit[0..len), most
- * significant first and no leading or trailing zero, times 10^exp.  -c
- * and -m work out their page counts on it, never on a double, which
- * takes -c 0.0099999999999999999999 for 10,000 pages.  Room for the 63
- * characters parse_decimal() lets through, times a unit up to 2^60 (19
- * more digits), divided by 4096 (12 more).
- */
-struct decimal {
-	unsigned char digit[128];
-	int len;
-	long exp;
-};
-
-/* Drop trailing zeros into the exponent, and leading ones. */
-static void decimal_trim(struct decimal *d)
-{
-	int lead = 0;
-
-	while (lead < d->len && !d->digit[lead])
-		lead++;
-	memmove(d->digit, d->digit + lead, d->len - lead);
-	d->len -= lead;
-	while (d->len && !d->digit[d->len - 1]) {
-		d->len--;
-		d->exp++;
-	}
-	if (!d->len)
-		d->exp = 0;
-}
-
-/* The number at the start of s, as parse_decimal() took it. */
-static void decimal_parse(const char *s, struct decimal *d)
-{
-	const char *p;
-	long point = 0, e = 0;
-
-	d->len = 0;
-	d->exp = 0;
-	for (p = s; (*p >= '0' && *p <= '9') || *p == '.'; p++) {
-		if (*p == '.') {
-			point = 1;
-			continue;
-		}
-		d->exp -= point;
-		if (d->len || *p != '0')
-			d->digit[d->len++] = *p - '0';
-	}
-	if (*p == 'e' || *p == 'E')	/* bounded: strtod() took it */
-		e = strtol(p + 1, NULL, 10);
-	d->exp += e < -9999 ? -9999 : e > 9999 ? 9999 : e;
-	decimal_trim(d);
-}
-
-/* d times f, f at most UINT64_MAX / 10 so no step overflows. */
-static void decimal_mul(struct decimal *d, uint64_t f)
-{
-	uint64_t carry = 0;
-	int i;
-
-	for (i = d->len; i-- > 0;) {
-		carry += d->digit[i] * f;
-		d->digit[i] = carry % 10;
-		carry /= 10;
-	}
-	for (; carry; carry /= 10) {
-		memmove(d->digit + 1, d->digit, d->len++);
-		d->digit[0] = carry % 10;
-	}
-	decimal_trim(d);
-}
-
-/* d divided by f = 2^a 5^b, exactly: the quotient's decimals end after
- * max(a, b) more digits. */
-static void decimal_div(struct decimal *d, uint64_t f)
-{
-	uint64_t g, rem = 0;
-	int i;
-
-	for (g = f; g > 1 && d->len; g /= g % 10 ? (g % 2 ? 5 : 2) : 10) {
-		d->digit[d->len++] = 0;
-		d->exp--;
-	}
-	for (i = 0; i < d->len; i++) {
-		rem = rem * 10 + d->digit[i];
-		d->digit[i] = rem / f;
-		rem %= f;
-	}
-	decimal_trim(d);
-}
-
-/* Is d a whole number?  Its value in *v, UINT64_MAX if it does not fit. */
-static int decimal_whole(const struct decimal *d, uint64_t *v)
-{
-	long i;
-
-	*v = 0;
-	if (d->exp < 0)
-		return 0;
-	for (i = 0; i < d->len + d->exp; i++) {
-		unsigned digit = i < d->len ? d->digit[i] : 0;
-
-		if (*v > (UINT64_MAX - digit) / 10) {
-			*v = UINT64_MAX;
-			break;
-		}
-		*v = *v * 10 + digit;
-	}
-	return 1;
-}
-
-/* d in plain decimals ("9999.9999999999999999"), cut after 24 of them
- * ("..."); in %g (approx) if it is whole or tiny. */
-static const char *decimal_text(const struct decimal *d, double approx,
-				char *buf, size_t len)
-{
-	long point = d->len + d->exp, i, n = 0;
-
-	if (d->exp >= 0 || point < -8 || len < 64) {
-		snprintf(buf, len, "%.10g", approx);
-		return buf;
-	}
-	if (point <= 0)
-		buf[n++] = '0';
-	for (i = 0; i < point; i++)	/* at most 20: the caller's limit */
-		buf[n++] = '0' + d->digit[i];
-	buf[n++] = '.';
-	for (i = point; i < d->len && i < point + 24; i++)
-		buf[n++] = i < 0 ? '0' : '0' + d->digit[i];
-	if (i < d->len)
-		n += snprintf(buf + n, len - n, "...");
-	buf[n] = 0;
-	return buf;
-}
-
-/* A count of pages must be a whole number from 1 up to what we address:
- * s times mul/div, worked out on its digits. */
-static unsigned long whole_pages(const char *opt, const char *s, double pages,
-				 const char *unit, uint64_t mul, uint64_t div)
-{
-	/* Two arrays of nr_pages entries must fit in size_t. */
-	uint64_t limit = SIZE_MAX / (sizeof(struct page) + 8), n;
-	struct decimal d;
-	char text[64];
-
-	if (pages <= 0)
-		die_usage("%s '%s': must be more than 0", opt, s);
-	if (pages > (double)limit)
-		die_usage("%s '%s': %.3g pages is more than this system can address", opt, s, pages);
-	decimal_parse(s, &d);
-	decimal_mul(&d, mul);
-	decimal_div(&d, div);
-	if (!decimal_whole(&d, &n))
-		die_usage("%s '%s': %s pages%s, not a whole number", opt, s,
-			  decimal_text(&d, pages, text, sizeof(text)), unit);
-	if (n > limit)
-		die_usage("%s '%s': %.3g pages is more than this system can address", opt, s, pages);
-	return n;
-}
-
-/* -c: millions of pages, decimals allowed (-c 0.01 is 10,000 pages). */
-static unsigned long parse_count(const char *opt, const char *s)
-{
-	const char *end;
-	double v = parse_decimal(opt, s, &end);
-
-	if (*end)
-		die_usage("%s '%s': trailing '%s' after the number", opt, s, end);
-	return whole_pages(opt, s, v * PAGES_PER_COUNT, "", PAGES_PER_COUNT, 1);
-}
-
-/* -m: simulated memory in bytes with a binary suffix (K M G T P E). */
-static unsigned long parse_size(const char *opt, const char *s)
-{
-	static const char suffixes[] = "KMGTPE";
-	const char *end;
-	double v = parse_decimal(opt, s, &end);
-	double bytes = v;
-	uint64_t unit = 1;
-	const char *u;
-
-	if (*end) {
-		u = strchr(suffixes, *end >= 'a' ? *end - 'a' + 'A' : *end);
-		if (!u || end[1])
-			die_usage("%s '%s': unknown size suffix '%s' (use K, M, G, T, P or E)", opt, s, end);
-		for (; u >= suffixes; u--) {
-			bytes *= 1024;
-			unit *= 1024;
-		}
-	}
-	return whole_pages(opt, s, bytes / SIM_PAGE_SIZE, " of 4 KiB", unit, SIM_PAGE_SIZE);
-}
-
-/* A decimal integer in [min, max]; with hex, 0x and hex digits too (the
- * seed, which people copy from hashes). */
-static unsigned long parse_number(const char *opt, const char *s,
-				  unsigned long min, unsigned long max, int hex)
-{
-	int base = hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
-	const char *digits = base == 16 ? s + 2 : s;
-	const char *set = base == 16 ? "0123456789abcdefABCDEF" : "0123456789";
-	unsigned long long v;
-
-	if (!*digits || digits[strspn(digits, set)])
-		die_usage("%s '%s': not a whole number", opt, s);
-	errno = 0;
-	v = strtoull(digits, NULL, base);
-	if (errno == ERANGE || v > max || v < min)
-		die_usage("%s '%s': must be from %lu to %lu", opt, s, min, max);
-	return v;
-}
-
-static unsigned long parse_ulong(const char *opt, const char *s,
-				 unsigned long min, unsigned long max)
-{
-	return parse_number(opt, s, min, max, 0);
-}
-
-/* One of a NULL-terminated list of names; returns its index. */
-static int parse_choice(const char *opt, const char *s,
-			const char *const *names)
-{
-	char list[128] = "";
-	int i;
-
-	for (i = 0; names[i]; i++) {
-		if (!strcmp(s, names[i]))
-			return i;
-		strcat(list, i ? "|" : "");
-		strcat(list, names[i]);
-	}
-	die_usage("%s '%s': must be one of %s", opt, s, list);
-	return -1;
-}
-
-/* A plain decimal with nothing after it, in [min, max]. */
-static double parse_real(const char *opt, const char *s, double min,
-			 double max)
-{
-	const char *end;
-	double v = parse_decimal(opt, s, &end);
-
-	if (*end)
-		die_usage("%s '%s': trailing '%s' after the number", opt, s, end);
-	if (v < min || v > max)
-		die_usage("%s '%s': must be from %.10g to %.10g", opt, s, min, max);
-	return v;
-}
-
-/* The next item of the comma-separated list at *rest, cut in place;
- * NULL after the last.  Unlike strtok(), an empty item ("a,,b", "a,")
- * is one, so the caller can refuse it. */
-static char *list_item(char **rest)
-{
-	char *item = *rest, *comma = item ? strchr(item, ',') : NULL;
-
-	*rest = comma ? comma + 1 : NULL;
-	if (comma)
-		*comma = 0;
-	return item;
-}
-
-/* ORDER:PERCENT,... : the share of LRU pages in folios of each order. */
-static void parse_folios(const char *opt, const char *s, double *share)
-{
-	char buf[256], order[320], percent[320], *item, *rest = buf, *colon;
-	double total = 0;
-	int k;
-
-	if (strlen(s) >= sizeof(buf))
-		die_usage("%s '%.20s...': too long", opt, s);
-	strcpy(buf, s);
-	/* errors in one item quote the whole value, then the item */
-	snprintf(order, sizeof(order), "%s '%s': order", opt, s);
-	snprintf(percent, sizeof(percent), "%s '%s': percentage", opt, s);
-	memset(share, 0, (MAX_ORDER + 1) * sizeof(*share));
-	while ((item = list_item(&rest))) {
-		if (!*item)
-			die_usage("%s '%s': an empty item: a comma too many", opt, s);
-		colon = strchr(item, ':');
-		if (!colon)
-			die_usage("%s '%s': '%s' is not ORDER:PERCENT", opt, s, item);
-		*colon = 0;
-		k = parse_ulong(order, item, 0, MAX_ORDER);
-		if (share[k] > 0)
-			die_usage("%s '%s': order %d given twice", opt, s, k);
-		share[k] = parse_real(percent, colon + 1, 0, 100) / 100;
-		if (share[k] <= 0)
-			die_usage("%s '%s': order %d needs a share above 0", opt, s, k);
-		total += share[k];
-	}
-	if (total < 1 - 1e-9 || total > 1 + 1e-9)
-		die_usage("%s '%s': the percentages add up to %g, not 100", opt, s, 100 * total);
-	for (k = 0; k <= MAX_ORDER; k++)
-		share[k] /= total;
-}
-
-/* ==== Setup threads ===================================================== */
-
-/*
- * Threads: setup shares large, memory-bound work among the CPUs.
- */
-
-struct job {
-	void (*fn)(void *arg, int i, int nr);
-	void *arg;
-	int i, nr;
-	pthread_t tid;
-	int started;		/* its thread started */
-};
-
-static void *job_main(void *p)
-{
-	struct job *job = p;
-
-	job->fn(job->arg, job->i, job->nr);
-	return NULL;
-}
-
-/* Start a thread with a small stack (THREAD_STACK): what threads work
- * on lives in the model, and 64 default stacks would be 512 MiB of the
- * address space the memory check counts.  Returns pthread_create's. */
-static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
-{
-	pthread_attr_t attr;
-	int err;
-
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, THREAD_STACK);
-	err = pthread_create(tid, &attr, fn, arg);
-	pthread_attr_destroy(&attr);
-	return err;
-}
-
-/* Run fn(arg, i, nr) for i = 0..nr-1 at once; the caller runs i = 0.  A
- * thread that cannot start has its part run by the caller instead. */
-static void run_parallel(void (*fn)(void *arg, int i, int nr), void *arg,
-			 int nr)
-{
-	/* on the heap: 64 jobs are 3 KiB, and scan runs on a small stack */
-	struct job *job = calloc(nr, sizeof(*job));
-	int i;
-
-	if (!job)
-		die("out of memory");
-	for (i = 0; i < nr; i++) {
-		job[i] = (struct job){ .fn = fn, .arg = arg, .i = i, .nr = nr };
-		if (i)
-			job[i].started = !start_thread(&job[i].tid, job_main, &job[i]);
-	}
-	for (i = 0; i < nr; i++)
-		if (!job[i].started)
-			fn(arg, i, nr);
-	for (i = 1; i < nr; i++)
-		if (job[i].started)
-			pthread_join(job[i].tid, NULL);
-	free(job);
-}
-
-/*
- * Threads for setting up m: one below SETUP_PARALLEL_MIN of memmap, and
- * one for --original, as scan.c 1.1 built its model on the thread that
- * then walks it (so which CPU faulted the pages in, and which caches
- * setup leaves warm, are the original's).
- */
-static int setup_threads(const struct lru_model *m)
-{
-	long cpus = online_cpus();
-
-	if (m->original || m->nr_pages * sizeof(struct page) < SETUP_PARALLEL_MIN || cpus < 2)
-		return 1;
-	return cpus > MAX_THREADS ? MAX_THREADS : (int)cpus;
-}
-
-/* ==== The machine and its limits ======================================== */
-
-/* Bytes of RAM the kernel says it can give us; 0 if it cannot say. */
-/* The first line of file that starts with key, after its colon. */
-static int read_key(const char *file, const char *key, char *out, size_t len)
-{
-	char line[512], *v;
-	FILE *f = fopen(file, "r");
-	int found = 0;
-
-	while (f && !found && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, strlen(key)) || !(v = strchr(line, ':')))
-			continue;
-		for (v++; *v == ' ' || *v == '\t'; v++)
-			;
-		snprintf(out, len, "%.*s", (int)strcspn(v, "\n"), v);
-		found = 1;
-	}
-	if (f)
-		fclose(f);
-	return found;
-}
-
-/* What may still be allocated, and which limit says so. */
-struct mem_limit {
-	double bytes;		/* < 0: no such limit here */
-	const char *name;
-};
-
-/*
- * A number in a cgroup file of its own: 1, with *v (-1 for "max"), or 0
- * if there is no such file (no such limit here).  A file that is there
- * but cannot be read ends the run: the limit it holds may be the one
- * that binds, and counting it as none gets scan OOM-killed.
- */
-static int read_limit(const char *file, double *v)
-{
-	char line[64];
-	FILE *f = fopen(file, "r");
-
-	*v = -1;
-	if (!f && (errno == ENOENT || errno == ENOTDIR))
-		return 0;
-	if (f)
-		errno = 0;
-	if (!f || !fgets(line, sizeof(line), f))
-		die("cannot read %s, a memory limit scan must respect: %s", file,
-		    errno ? strerror(errno) : "it is empty");
-	fclose(f);
-	if (line[0] >= '0' && line[0] <= '9')
-		*v = atof(line);
-	return 1;
-}
-
-/* The room one cgroup's limit leaves, < 0 if it sets none: its
- * directory is path[0..len), and its files are named after it. */
-static double room_at(char *path, size_t len, size_t size,
-		      const char *limit_file, const char *usage_file)
-{
-	double limit, usage;
-
-	snprintf(path + len, size - len, "/%s", limit_file);
-	/* v1 says "no limit" with a huge number, v2 with "max" */
-	if (!read_limit(path, &limit) || limit < 0 || limit >= 0x1p60)
-		limit = -1;
-	snprintf(path + len, size - len, "/%s", usage_file);
-	if (limit >= 0 && (!read_limit(path, &usage) || usage < 0))
-		usage = 0;
-	path[len] = 0;
-	return limit < 0 ? -1 : limit > usage ? limit - usage : 0;
-}
-
-/* The tightest room from a cgroup up to the root of its hierarchy: a
- * parent's limit binds its children too (v2, and v1's use_hierarchy). */
-static double hierarchy_room(const char *root, const char *cgroup,
-			     const char *limit_file, const char *usage_file)
-{
-	char path[768];
-	size_t base = strlen(root), len;
-	double best = -1, room;
-
-	len = snprintf(path, sizeof(path), "%s%s", root, strcmp(cgroup, "/") ? cgroup : "");
-	if (len + 32 > sizeof(path))
-		die("cannot read the memory limits of cgroup %s: its path is too long", cgroup);
-	for (;;) {
-		room = room_at(path, len, sizeof(path), limit_file, usage_file);
-		if (room >= 0 && (best < 0 || room < best))
-			best = room;
-		if (len <= base)
-			return best;
-		while (len > base && path[len] != '/')
-			len--;
-		path[len] = 0;
-	}
-}
-
-/* What the memory cgroups leave: v2 memory.max less memory.current, or
- * v1 memory.limit_in_bytes less memory.usage_in_bytes, the tightest up
- * each hierarchy.  /proc/self/cgroup is read whole and closed first, so
- * one free descriptor (ulimit -n 4) is enough; on the heap, since scan
- * runs on a small stack (see main). */
-static double cgroup_room(void)
-{
-	const size_t size = 8192;
-	char *buf = malloc(size), *line, *save, *dir;
-	FILE *f = fopen("/proc/self/cgroup", "r");
-	double room, best = -1;
-	size_t len = 0;
-
-	if (!f && errno == ENOENT) {
-		free(buf);
-		return -1;	/* no cgroups here */
-	}
-	if (f && buf)
-		len = fread(buf, 1, size - 1, f);
-	if (!f || !buf || ferror(f))
-		die("cannot read /proc/self/cgroup, which says what limits memory: %s", strerror(errno));
-	fclose(f);
-	buf[len] = 0;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (!(dir = strchr(line, ':')) || !(dir = strchr(dir + 1, ':')))
-			continue;
-		room = -1;
-		if (!strncmp(line, "0::", 3))
-			room = hierarchy_room("/sys/fs/cgroup", dir + 1, "memory.max", "memory.current");
-		else if (strstr(line, ":memory:") || strstr(line, ",memory:") ||
-			 strstr(line, ":memory,"))
-			room = hierarchy_room("/sys/fs/cgroup/memory", dir + 1,
-					      "memory.limit_in_bytes", "memory.usage_in_bytes");
-		if (room >= 0 && (best < 0 || room < best))
-			best = room;
-	}
-	free(buf);
-	return best;
-}
-
-/* An rlimit less what this process has already mapped (kB in status). */
-static double rlimit_room(int resource, const char *status_key)
-{
-	struct rlimit rl;
-	char kb[64];
-	double used = 0;
-
-	if (getrlimit(resource, &rl) || rl.rlim_cur == RLIM_INFINITY)
-		return -1;
-	if (read_key("/proc/self/status", status_key, kb, sizeof(kb)))
-		used = atof(kb) * 1024;
-	return (double)rl.rlim_cur > used ? (double)rl.rlim_cur - used : 0;
-}
-
-static void tighter(struct mem_limit *best, double bytes, const char *name)
-{
-	if (bytes >= 0 && (best->bytes < 0 || bytes < best->bytes)) {
-		best->bytes = bytes;
-		best->name = name;
-	}
-}
-
-/* The smallest of every limit that applies: RAM, the memory cgroup, the
- * address space and data rlimits. */
-static struct mem_limit mem_available(void)
-{
-	struct mem_limit best = { -1, "" };
-	char kb[64];
-
-	if (read_key("/proc/meminfo", "MemAvailable", kb, sizeof(kb)))
-		tighter(&best, atof(kb) * 1024, "MemAvailable");
-#ifdef _SC_AVPHYS_PAGES
-	else
-		tighter(&best, (double)sysconf(_SC_AVPHYS_PAGES) * sysconf(_SC_PAGESIZE), "free memory");
-#endif
-	tighter(&best, cgroup_room(), "the memory cgroup's limit less its usage");
-	tighter(&best, rlimit_room(RLIMIT_AS, "VmSize"), "RLIMIT_AS (ulimit -v) less what is mapped");
-#ifdef RLIMIT_DATA
-	tighter(&best, rlimit_room(RLIMIT_DATA, "VmData"), "RLIMIT_DATA (ulimit -d) less what is used");
-#endif
-	return best;
-}
-
-#if defined(__x86_64__) || defined(__i386__)
-/* CPUID leaf 7, subleaf 0: EBX bit 23 is CLFLUSHOPT. */
-static int has_clflushopt(void)
-{
-	unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0;
-
-	__asm__ volatile("cpuid" : "=a"(eax), "=b"(ebx), "=c"(ecx), "=d"(edx) : "a"(0), "c"(0));
-	if (eax < 7)
-		return 0;
-	__asm__ volatile("cpuid" : "=a"(eax), "=b"(ebx), "=c"(ecx), "=d"(edx) : "a"(7), "c"(0));
-	return ebx >> 23 & 1;
-}
-#else
-static int has_clflushopt(void)
-{
-	return 0;
-}
-#endif
-
-/*
- * What the run was on: enough to tell two hosts apart in a pasted
- * result (two KVM guests both "Intel Xeon, family 6 model 167" differed
- * only in their L3, 105 MiB against 480 MiB, and read 23-25x against
- * 48-55x), and where each figure came from.
- *
- *   vendor, family, model, stepping: CPUID leaves 0 and 1 on x86, else
- *       /proc/cpuinfo (arm64: the implementer, variant, part, revision);
- *   hypervisor: CPUID leaf 0x40000000's signature, /sys/hypervisor/type,
- *       then cpuinfo's hypervisor flag ("unknown": one, but whose?);
- *   caches: sysfs, then CPUID, then getconf, each size from the first
- *       that has it.  sysfs is the kernel's cacheinfo, which lscpu
- *       prints, built from CPUID leaf 4 (Intel) or 0x8000001D (AMD) or
- *       the firmware's tables (arm64), for one CPU's view.  getconf is
- *       the C library's guess: glibc reads AMD's leaf 0x80000006, the
- *       whole package's L3 (320 MiB on an AMD EPYC VM whose core reaches
- *       the 32 MiB its CCX holds, as sysfs and 0x8000001D say).
- *
- * SCAN_MACHINE_ROOT=DIR reads the /proc and /sys files below under DIR
- * and leaves CPUID and getconf out: the tests fake hosts with it.
- */
-struct machine {
-	char cpu[128];		/* model name, as /proc/cpuinfo says */
-	char vendor[32];	/* CPUID's vendor id; arm64: the implementer */
-	int family, model, stepping; /* < 0: unknown */
-	char hypervisor[32];	/* its vendor, "unknown" or "none" */
-	long cpus;		/* online CPUs */
-	int numa_nodes;		/* online, 1 where sysfs does not say */
-	double memory;		/* bytes of RAM */
-	char kernel[200];	/* uname: system, release, machine */
-	char thp[32];		/* the system's THP policy, or unknown */
-	double l2, llc;		/* bytes of L2 (per core) and LLC, 0 if unknown */
-	const char *l2_from, *llc_from; /* sysfs, cpuid, getconf or none */
-	double stream_ns, chase_ns; /* this run's limits, 0: not measured */
-	char host_id[9];	/* a hash of the fields above but the limits */
-};
-
-/* Room for a machine file's path: the root is a test's temporary
- * directory. */
-#define MACHINE_PATH	512
-
-/* A machine file's path, under SCAN_MACHINE_ROOT when that is set, in
- * one static buffer: each caller opens it at once, one thread reads the
- * machine, and the stack stays small (scan runs in 16 KiB: see main). */
-static const char *machine_file(const char *path)
-{
-	static char buf[MACHINE_PATH];
-	const char *root = getenv("SCAN_MACHINE_ROOT");
-
-	snprintf(buf, sizeof(buf), "%s%s", root ? root : "", path);
-	return buf;
-}
-
-static int faked_machine(void)
-{
-	return getenv("SCAN_MACHINE_ROOT") != NULL;
-}
-
-
-/* The first line of a machine file (after the root), without its newline. */
-static int machine_line(const char *path, char *out, size_t len)
-{
-	FILE *f = fopen(machine_file(path), "r");
-	int found = f && fgets(out, len, f);
-
-	if (f)
-		fclose(f);
-	if (found)
-		out[strcspn(out, "\n")] = 0;
-	return found;
-}
-
-/*
- * /proc/cpuinfo's first value for exactly key (so "model" is not "model
- * name"), on the heap (a flags line runs to 2 KiB); NULL if none.  The
- * caller frees it.
- */
-static char *cpuinfo_value(const char *key)
-{
-	char *line = NULL, *v = NULL;
-	size_t n = strlen(key), room = 0;
-	FILE *f = fopen(machine_file("/proc/cpuinfo"), "r");
-
-	while (f && !v && getline(&line, &room, f) > 0) {
-		if (strncmp(line, key, n) || line[n + strspn(line + n, " \t")] != ':')
-			continue;
-		for (v = strchr(line, ':') + 1; *v == ' ' || *v == '\t'; v++)
-			;
-		v[strcspn(v, "\n")] = 0;
-		memmove(line, v, strlen(v) + 1);
-		v = line;
-	}
-	if (f)
-		fclose(f);
-	if (!v)
-		free(line);
-	return v;
-}
-
-static int cpuinfo(const char *key, char *out, size_t len)
-{
-	char *v = cpuinfo_value(key);
-
-	if (v)
-		snprintf(out, len, "%s", v);
-	free(v);
-	return v != NULL;
-}
-
-/* A cpuinfo number (decimal, or 0x hex as arm64 writes them); -1 if none. */
-static int cpuinfo_number(const char *key)
-{
-	char text[64], *end;
-	long v;
-
-	if (!cpuinfo(key, text, sizeof(text)))
-		return -1;
-	v = strtol(text, &end, 0);
-	return end > text && v >= 0 && v <= INT_MAX ? (int)v : -1;
-}
-
-#ifdef SCAN_CPUID
-/* One CPUID leaf, if this CPU has it (and the machine is not faked). */
-static int cpuid(unsigned int leaf, unsigned int sub, unsigned int r[4])
-{
-	if (faked_machine() || (unsigned int)__get_cpuid_max(leaf & 0xc0000000, NULL) < leaf)
-		return 0;
-	__cpuid_count(leaf, sub, r[0], r[1], r[2], r[3]);
-	return 1;
-}
-#else
-static int cpuid(unsigned int leaf, unsigned int sub, unsigned int r[4])
-{
-	(void)leaf;
-	(void)sub;
-	(void)r;
-	return 0;
-}
-#endif
-
-/* Leaf 0x40000000's 12-byte signature, by the name lscpu gives it. */
-static void hypervisor_name(const char *sig, char *out, size_t len)
-{
-	static const char *const names[][2] = {
-		{ "KVMKVMKVM", "KVM" }, { "Linux KVM Hv", "KVM" },
-		{ "Microsoft Hv", "Microsoft" }, { "VMwareVMware", "VMware" },
-		{ "XenVMMXenVMM", "Xen" }, { "TCGTCGTCGTCG", "TCG" },
-		{ "bhyve bhyve ", "bhyve" }, { "ACRNACRNACRN", "ACRN" },
-		{ " lrpepyh  vr", "Parallels" }, { "VBoxVBoxVBox", "VirtualBox" },
-	};
-	size_t i;
-	char *c;
-
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (!strcmp(sig, names[i][0])) {
-			snprintf(out, len, "%s", names[i][1]);
-			return;
-		}
-	snprintf(out, len, "%s", sig);
-	for (c = out; *c; c++)
-		if (*c <= ' ' || *c > '~')
-			*c = '_';
-}
-
-/* Vendor, family, model, stepping and hypervisor from CPUID; 0 if none. */
-static int cpuid_identity(struct machine *mc)
-{
-	unsigned int r[4], base;
-	char sig[13];
-
-	if (!cpuid(0, 0, r))
-		return 0;
-	memcpy(mc->vendor, &r[1], 4);
-	memcpy(mc->vendor + 4, &r[3], 4);
-	memcpy(mc->vendor + 8, &r[2], 4);
-	mc->vendor[12] = 0;
-	if (!cpuid(1, 0, r))
-		return 1;
-	/* the extended family counts only from base family 15, the
-	 * extended model from 6 and 15 (Intel SDM, AMD APM) */
-	base = r[0] >> 8 & 0xf;
-	mc->family = base + (base == 0xf ? (r[0] >> 20 & 0xff) : 0);
-	mc->model = (r[0] >> 4 & 0xf) |
-		    (base == 6 || base == 0xf ? (r[0] >> 16 & 0xf) << 4 : 0);
-	mc->stepping = r[0] & 0xf;
-	if (!(r[2] >> 31))		/* no hypervisor says it is there */
-		return 1;
-	snprintf(mc->hypervisor, sizeof(mc->hypervisor), "unknown");
-	if (cpuid(0x40000000, 0, r)) {
-		memcpy(sig, &r[1], 4);
-		memcpy(sig + 4, &r[2], 4);
-		memcpy(sig + 8, &r[3], 4);
-		sig[12] = 0;
-		if (*sig)
-			hypervisor_name(sig, mc->hypervisor, sizeof(mc->hypervisor));
-	}
-	return 1;
-}
-
-/* Whether word is one of the blank-separated words of list. */
-static int has_word(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-	const char *w;
-
-	for (w = strstr(list, word); w; w = strstr(w + 1, word))
-		if ((w == list || w[-1] == ' ' || w[-1] == '\t') &&
-		    (w[n] == 0 || w[n] == ' ' || w[n] == '\t'))
-			return 1;
-	return 0;
-}
-
-/* The same from /proc/cpuinfo: x86's names, or arm64's MIDR fields. */
-static void cpuinfo_identity(struct machine *mc)
-{
-	char *flags;
-
-	if (cpuinfo("vendor_id", mc->vendor, sizeof(mc->vendor))) {
-		mc->family = cpuinfo_number("cpu family");
-		mc->model = cpuinfo_number("model");
-		mc->stepping = cpuinfo_number("stepping");
-	} else if (cpuinfo("CPU implementer", mc->vendor, sizeof(mc->vendor))) {
-		mc->family = cpuinfo_number("CPU variant");
-		mc->model = cpuinfo_number("CPU part");
-		mc->stepping = cpuinfo_number("CPU revision");
-	}
-	flags = cpuinfo_value("flags");
-	if (!*mc->hypervisor && flags && has_word(flags, "hypervisor"))
-		snprintf(mc->hypervisor, sizeof(mc->hypervisor), "unknown");
-	free(flags);
-}
-
-static void read_identity(struct machine *mc)
-{
-	char text[64];
-
-	snprintf(mc->vendor, sizeof(mc->vendor), "unknown");
-	mc->family = mc->model = mc->stepping = -1;
-	*mc->hypervisor = 0;
-	if (!cpuid_identity(mc))
-		cpuinfo_identity(mc);
-	/* Xen says its name here, where CPUID may say only that it is there */
-	if ((!*mc->hypervisor || !strcmp(mc->hypervisor, "unknown")) &&
-	    machine_line("/sys/hypervisor/type", text, sizeof(text)) && *text)
-		snprintf(mc->hypervisor, sizeof(mc->hypervisor), "%.31s", text);
-	if (!*mc->hypervisor)
-		snprintf(mc->hypervisor, sizeof(mc->hypervisor), "none");
-}
-
-/* L2 and the highest level sysfs lists for CPU 0 ("32768K"). */
-static void sysfs_caches(double *l2, double *llc)
-{
-	char path[96], text[32];
-	int i, level, top = 0;
-	double size;
-
-	for (i = 0; i < 16; i++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
-		if (!machine_line(path, text, sizeof(text)))
-			break;
-		level = atoi(text);
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
-		if (machine_line(path, text, sizeof(text)) && !strcmp(text, "Instruction"))
-			continue;
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-		if (!machine_line(path, text, sizeof(text)) || (size = atof(text)) <= 0)
-			continue;
-		size *= strchr(text, 'M') ? 1 << 20 : strchr(text, 'K') ? 1 << 10 : 1;
-		if (level == 2)
-			*l2 = size;
-		if (level > top) {
-			*llc = size;
-			top = level;
-		}
-	}
-}
-
-/* The same from CPUID's cache leaves: 4 on Intel, 0x8000001D on AMD and
- * Hygon where they have it (topology extensions). */
-static void cpuid_caches(const struct machine *mc, double *l2, double *llc)
-{
-	unsigned int leaf = 4, r[4], i, level, top = 0;
-	double size;
-
-	if (!strcmp(mc->vendor, "AuthenticAMD") || !strcmp(mc->vendor, "HygonGenuine")) {
-		if (!cpuid(0x80000001, 0, r) || !(r[2] >> 22 & 1))
-			return;
-		leaf = 0x8000001d;
-	} else if (strcmp(mc->vendor, "GenuineIntel")) {
-		return;
-	}
-	for (i = 0; i < 16 && cpuid(leaf, i, r) && (r[0] & 0x1f); i++) {
-		if ((r[0] & 0x1f) == 2)		/* instructions */
-			continue;
-		level = r[0] >> 5 & 7;
-		/* ways * partitions * line size * sets */
-		size = ((r[1] >> 22) + 1.0) * ((r[1] >> 12 & 0x3ff) + 1) *
-		       ((r[1] & 0xfff) + 1) * (r[2] + 1.0);
-		if (level == 2)
-			*l2 = size;
-		if (level > top) {
-			*llc = size;
-			top = level;
-		}
-	}
-}
-
-static void getconf_caches(double *l2, double *llc)
-{
-	if (faked_machine())
-		return;
-#ifdef _SC_LEVEL2_CACHE_SIZE
-	if (sysconf(_SC_LEVEL2_CACHE_SIZE) > 0)
-		*l2 = *llc = sysconf(_SC_LEVEL2_CACHE_SIZE);
-#endif
-#ifdef _SC_LEVEL3_CACHE_SIZE
-	if (sysconf(_SC_LEVEL3_CACHE_SIZE) > 0)
-		*llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
-#endif
-}
-
-/* L2 and LLC, each from the first source that has it. */
-static void read_caches(struct machine *mc)
-{
-	static const char *const from[] = { "sysfs", "cpuid", "getconf" };
-	double l2[3] = { 0 }, llc[3] = { 0 };
-	int i;
-
-	sysfs_caches(&l2[0], &llc[0]);
-	cpuid_caches(mc, &l2[1], &llc[1]);
-	getconf_caches(&l2[2], &llc[2]);
-	mc->l2 = mc->llc = 0;
-	mc->l2_from = mc->llc_from = "none";
-	for (i = 2; i >= 0; i--) {
-		if (l2[i] > 0) {
-			mc->l2 = l2[i];
-			mc->l2_from = from[i];
-		}
-		if (llc[i] > 0) {
-			mc->llc = llc[i];
-			mc->llc_from = from[i];
-		}
-	}
-}
-
-/* Nodes in sysfs's online list ("0-3,8"); 1 where it does not say. */
-static int numa_nodes(void)
-{
-	char text[256], *s = text, *end;
-	long first, last;
-	int n = 0;
-
-	if (!machine_line("/sys/devices/system/node/online", text, sizeof(text)))
-		return 1;
-	for (;;) {
-		first = last = strtol(s, &end, 10);
-		if (end == s)
-			break;
-		if (*end == '-')
-			last = strtol(end + 1, &end, 10);
-		if (last >= first)
-			n += last - first + 1;
-		if (*end != ',')
-			break;
-		s = end + 1;
-	}
-	return n > 0 ? n : 1;
-}
-
-/* 32-bit FNV-1a: short, stable, and nothing a reader must trust. */
-static uint32_t fnv1a(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
-/* A decimal field, empty when unknown (CSV's empty, JSON's null). */
-static const char *known(int v, char *buf, size_t len)
-{
-	if (v < 0)
-		*buf = 0;
-	else
-		snprintf(buf, len, "%d", v);
-	return buf;
-}
-
-/* The static fields hashed, RAM to the nearest GiB (the kernel's share
- * moves by megabytes from boot to boot); never the measured limits. */
-static void make_host_id(struct machine *mc)
-{
-	char text[512], f[12], m[12], s[12];
-
-	snprintf(text, sizeof(text), "%s|%s|%s|%s|%s|%s|%.0f|%.0f|%d|%.0f",
-		 mc->vendor, known(mc->family, f, sizeof(f)),
-		 known(mc->model, m, sizeof(m)), known(mc->stepping, s, sizeof(s)),
-		 mc->cpu, mc->hypervisor, mc->l2, mc->llc, mc->numa_nodes,
-		 mc->memory / (1 << 30));
-	snprintf(mc->host_id, sizeof(mc->host_id), "%08x", (unsigned int)fnv1a(text));
-}
-
-/* Everything but the limits, which the run measures (calibrate_round()). */
-static void read_machine(struct machine *mc)
-{
-	static struct utsname u;	/* 390 bytes: off the stack */
-	char mem[128], *l, *r;
-
-	if (!cpuinfo("model name", mc->cpu, sizeof(mc->cpu)) &&
-	    !cpuinfo("Hardware", mc->cpu, sizeof(mc->cpu)))
-		snprintf(mc->cpu, sizeof(mc->cpu), "unknown");
-	read_identity(mc);
-	read_caches(mc);
-	mc->cpus = online_cpus();
-	mc->numa_nodes = numa_nodes();
-	mc->memory = read_key(machine_file("/proc/meminfo"), "MemTotal",
-			      mem, sizeof(mem)) ? atof(mem) * 1024 : 0;
-	if (uname(&u) == 0)
-		snprintf(mc->kernel, sizeof(mc->kernel), "%.60s %.80s %.40s",
-			 u.sysname, u.release, u.machine);
-	else
-		snprintf(mc->kernel, sizeof(mc->kernel), "unknown");
-	snprintf(mc->thp, sizeof(mc->thp), "unknown");
-	if (machine_line("/sys/kernel/mm/transparent_hugepage/enabled", mem, sizeof(mem)) &&
-	    (l = strchr(mem, '[')) && (r = strchr(l, ']')))
-		snprintf(mc->thp, sizeof(mc->thp), "%.*s", (int)(r - l - 1), l + 1);
-	mc->stream_ns = mc->chase_ns = 0;
-	make_host_id(mc);
-}
-
-/* The smallest step CLOCK_MONOTONIC shows: clock_getres() may flatter. */
-static double clock_tick(void)
-{
-	double best = 1, t0, t1;
-	int i;
-
-	for (i = 0; i < 100; i++) {
-		t0 = now();
-		while ((t1 = now()) == t0)
-			;
-		if (t1 - t0 < best)
-			best = t1 - t0;
-	}
-	return best;
-}
-
 /* ==== Memory regions ==================================================== */
+
+/*
+ * The model's memory: each part in a region of its own (struct region),
+ * mapped between guards with the page size --thp asks for, faulted in
+ * by setup, never by a timed walk, and refused whole, before anything is
+ * mapped, when it cannot fit (check_fits()).
+ */
 
 static uintptr_t round_up(uintptr_t x, uintptr_t to)
 {
@@ -1951,6 +960,17 @@ static double base_region_bytes(const struct params *p, int r, int worst)
 	}
 	return 0;
 }
+
+/* What may still be allocated, and which limit says so. */
+struct mem_limit {
+	double bytes;		/* < 0: no such limit here */
+	const char *name;
+};
+
+/* mem_available() is in The host (the appendix), has_clflushopt() in
+ * Cache state. */
+static struct mem_limit mem_available(void);
+static int has_clflushopt(void);
 
 static void refuse_size(const struct params *p, double need,
 			const struct mem_limit *avail)
@@ -2243,6 +1263,13 @@ static size_t nr_chunks(const struct lru_model *m)
 /* ==== Replay of a real memmap =========================================== */
 
 /*
+ * Replay: --memmap-from lays the memmap out as a /proc/kpageflags file
+ * (live or saved) says, --memcg with --memcg-from takes one memcg's
+ * folios as the walked LRU, and --lru-order orders them as a trace of
+ * mm_lru_insertion did (scripts/trace-lru.sh).  docs/replay.md.
+ */
+
+/*
  * --memmap-from: the bits of /proc/kpageflags a layout needs
  * (include/uapi/linux/kernel-page-flags.h).
  */
@@ -2278,7 +1305,7 @@ static uint64_t *read_pfns(int fd, const char *opt, unsigned long start,
 static long own_range(int pagemap, unsigned long lo, unsigned long hi,
 		      unsigned long start, unsigned long n, unsigned char *own)
 {
-	uint64_t e[64], pfn;	/* 512 bytes: scan runs on a small stack */
+	uint64_t e[64], pfn;	/* 512 bytes at a time, on the stack */
 	unsigned long page = sysconf(_SC_PAGESIZE), va, k, nr;
 	long found = 0;
 	ssize_t got;
@@ -2649,6 +1676,14 @@ static void size_from_file(struct params *p)
 
 /* ==== Build passes ====================================================== */
 
+/* The passes of a build that share their work among the CPUs, each
+ * thread over a part, with the same result whatever the threads. */
+
+/* Defined in Threads: setup's work on every CPU. */
+static void run_parallel(void (*fn)(void *arg, int i, int nr), void *arg,
+			 int nr);
+static int setup_threads(const struct lru_model *m);
+
 /*
  * Fault chunks in (on the first build) and lay them out, each with a
  * random stream of its own so the layout does not depend on which
@@ -2760,6 +1795,9 @@ static void make_folios(struct lru_model *m, int fault)
 }
 
 /* ==== LRU order and links =============================================== */
+
+/* The LRU's order (a shuffle, runs of pfn-adjacent folios, or a trace's),
+ * its lists and links, and the structures some walks read beside it. */
 
 /*
  * Fisher-Yates from the top.  The partner of slot i is drawn
@@ -3048,7 +2086,10 @@ static void build_xarray(struct lru_model *m, struct xa_node *pool,
 	free(place);
 }
 
-/* ==== A build and its self-check ======================================== */
+/* ==== A build =========================================================== */
+
+/* build_model(): one model from a seed, every pass in turn; the first
+ * build faults the memory in.  Its helpers first. */
 
 /* A live replay: fault the memmap and LRU array in first, so the pages
  * they take are scan's own before the flags are read, and find them. */
@@ -3108,7 +2149,7 @@ static void build_model(struct lru_model *m, const struct params *p,
 			uint64_t seed, int fault)
 {
 	int nr = setup_threads(m);
-	/* off the small stack (see main); main builds one model at a time */
+	/* off the stack; main builds one model at a time */
 	static struct layout lay;
 	static struct stat st;
 	struct build b = { .m = m, .lay = &lay, .seed = seed, .fault = fault,
@@ -3173,54 +2214,138 @@ static void build_model(struct lru_model *m, const struct params *p,
 	prepare_walks(m, p, &rng, fault);
 }
 
-/* The pfn of a folio's head. */
-static unsigned long folio_pfn(const struct lru_model *m,
-			       const struct folio *folio)
-{
-	if (m->desc_size == MEMDESC_SIZE)
-		return ((const struct page *)folio)->index;
-	return ((const char *)folio - m->descs) / m->desc_size;
-}
-
-/* What check_lru() found. */
-struct lru_check {
-	int ok;			/* every link, age and flag as it must be */
-	uint64_t fingerprint;	/* of the head pfns in LRU order */
-	double mean_run;	/* folios per run of pfn-adjacent folios */
-};
+/* ==== The walk table ==================================================== */
 
 /*
- * Go through the LRU in order, checking every link (each folio's next is
- * the next position of its list, and that one's prev points back), age
- * and flag; hash the head pfns; and count where LRU order steps to the
- * next LRU folio in pfn order.
+ * The walk table.  The first entry is the baseline every ratio divides
+ * by.  label names the walk in the ratio lines ("faster than %s"),
+ * time_label in the time lines ("%s scan in"), as the original printed
+ * them.  To add a walk:
+ *
+ *   1. write its kernel above, walk_NAME(m, share): a template taking
+ *      the per-folio work as constants (see WITH_WORK) and summing ages
+ *      and folios over its share, as the others do;
+ *   2. if it reads a structure of its own, write bytes (what the
+ *      structure takes, expected and worst case) and prepare (build it
+ *      in its region, after the LRU is linked); the region is mapped,
+ *      counted by the fit check, named in the refusal, flushed before
+ *      each timed walk and freed for you;
+ *   3. add its row here, with the limit try_bound() measures.
+ *
+ * Usage, --walks, timing, the self-check, the bounds and every output
+ * line read the table; tests/t-codegen.sh finds walk_* kernels by name.
  */
-static struct lru_check check_lru(const struct lru_model *m)
-{
-	struct lru_check c = { 1, 0xcbf29ce484222325ULL, 0 }; /* FNV-1a basis */
-	unsigned long s0, s1, k, pfn, runs = 1;
-	const struct folio *folio, *next;
-	int t;
+struct walk {
+	const char *name;	/* short name for --walks and scripts */
+	const char *label;	/* in "Physical scan is %f faster than %s" */
+	const char *time_label;	/* in "%s scan in %fs" */
+	struct walk_result (*fn)(const struct lru_model *m, int share);
+	const char *help;	/* one line for usage */
+	int original_turn;	/* --original times it in this turn, from 1,
+				 * as scan.c 1.1 did; 0: not the original's */
+	enum bound bound;	/* the limit its loop is held against */
+	int at_bound;		/* at the defaults its loop is that bound's
+				 * loads and no more: off it, a warning */
+	/* a structure of its own, in region R_WALK + its index */
+	const char *region_name; /* in the refusal message */
+	double (*bytes)(const struct params *p, int worst);
+	void (*prepare)(struct lru_model *m, struct region *r,
+			struct rng *rng, int fault);
+};
 
-	for (t = 0; t < m->nr_shares; t++) {
-		share_range(m, t, &s0, &s1);
-		for (k = s0; k < s1; k++) {
-			folio = m->lru[k].folio;
-			next = m->lru[list_next(m, s0, s1, k)].folio;
-			if (folio->age != k || folio->next != next ||
-			    next->prev != folio || !(folio->flags & PG_LRU)) {
-				c.ok = 0;
-				return c;
-			}
-			pfn = folio_pfn(m, folio);
-			c.fingerprint = (c.fingerprint ^ pfn) * 0x100000001b3ULL;
-			if (k + 1 < m->nr_lru &&
-			    folio_pfn(m, m->lru[k + 1].folio) != next_lru_pfn(m, pfn))
-				runs++;
-		}
+/* The kernels and the XArray's structure, defined below the table. */
+static struct walk_result walk_physical(const struct lru_model *m, int share);
+static struct walk_result walk_list(const struct lru_model *m, int share);
+static struct walk_result walk_array(const struct lru_model *m, int share);
+static struct walk_result walk_xarray(const struct lru_model *m, int share);
+static double xarray_bytes(const struct params *p, int worst);
+static void prepare_xarray(struct lru_model *m, struct region *r,
+			   struct rng *rng, int fault);
+
+static const struct walk walks[] = {
+	{ "physical", "Physical", "Physical", walk_physical,
+	  "every descriptor in pfn order", .original_turn = 1,
+	  .bound = BOUND_STREAM, .at_bound = 1 },
+	{ "list", "ListLRU", "ListLRU", walk_list,
+	  "follow lru.next around each list", .original_turn = 3,
+	  .bound = BOUND_CHASE, .at_bound = 1 },
+	{ "array", "ArrayLRU", "Array", walk_array,
+	  "folio pointers in LRU order", .original_turn = 2,
+	  .bound = BOUND_RANDOM, .at_bound = 1 },
+	{ "xarray", "XArrayLRU", "XArray", walk_xarray,
+	  "the same pointers in a 64-way radix tree", .bound = BOUND_RANDOM,
+	  .region_name = "XArray nodes", .bytes = xarray_bytes,
+	  .prepare = prepare_xarray },
+};
+
+#define NR_WALKS	((int)ARRAY_SIZE(walks))
+_Static_assert(ARRAY_SIZE(walks) <= NR_WALKS_MAX, "a region per walk");
+
+static int walk_timed(const struct params *p, int w)
+{
+	int s;
+
+	for (s = 0; s < p->run.nr_walks; s++)
+		if (p->run.walk[s] == w)
+			return 1;
+	return 0;
+}
+
+static double region_bytes(const struct params *p, int r, int worst)
+{
+	int w = r - R_WALK;
+
+	if (r < R_WALK)
+		return base_region_bytes(p, r, worst);
+	return w < NR_WALKS && walks[w].bytes && walk_timed(p, w) ?
+	       walks[w].bytes(p, worst) : 0;
+}
+
+static const char *region_name(int r)
+{
+	static const char *const base[R_WALK] = {
+		[R_MEMMAP] = "memmap", [R_ARRAY] = "LRU array",
+		[R_FOLIOS] = "folios", [R_RMAP] = "rmap pool",
+	};
+
+	return r < R_WALK ? base[r] : walks[r - R_WALK].region_name;
+}
+
+/* Build what each timed walk needs beyond the LRU, in the order timed. */
+static void prepare_walks(struct lru_model *m, const struct params *p,
+			  struct rng *rng, int fault)
+{
+	int s, w;
+
+	for (s = 0; s < p->run.nr_walks; s++) {
+		w = p->run.walk[s];
+		if (walks[w].prepare)
+			walks[w].prepare(m, &m->region[R_WALK + w], rng, fault);
 	}
-	c.mean_run = (double)m->nr_lru / runs;
-	return c;
+}
+
+/* The tree's nodes, for a tree over the folios expected, or over every
+ * pfn (the worst case). */
+static double xarray_bytes(const struct params *p, int worst)
+{
+	unsigned long nodes;
+
+	xa_height(worst ? p->layout.nr_pages : 1.05 * expected_folios(p) + 1, &nodes);
+	return (double)nodes * sizeof(struct xa_node);
+}
+
+/* Build the tree in region r, after the LRU is linked. */
+static void prepare_xarray(struct lru_model *m, struct region *r,
+			   struct rng *rng, int fault)
+{
+	struct fault_job job = { r, 0 };
+	unsigned long nodes;
+
+	m->xa_height = xa_height(m->nr_lru, &nodes);
+	r->used = job.len = nodes * sizeof(struct xa_node);
+	if (fault)
+		run_parallel(fault_part, &job, setup_threads(m));
+	build_xarray(m, r->addr, nodes, rng);
 }
 
 /* ==== Per-folio work ==================================================== */
@@ -3383,6 +2508,9 @@ static struct walk_result result(unsigned long sum, unsigned long visits,
 
 /* ==== Walk kernels ====================================================== */
 
+/* A kernel per walk: a template over the per-folio work (see WITH_WORK)
+ * and, at the defaults, the original's loop itself (walk_*_plain). */
+
 /*
  * Every pfn of the share in order, as a pfn scanner must: read the
  * descriptor, visit LRU folios, skip a free buddy block after reading
@@ -3408,9 +2536,8 @@ static ALWAYS_INLINE struct walk_result physical(const struct lru_model *m,
 		OPAQUE(word);
 		w = *word;
 		/* The common case in one test: each test waits for its
-		 * load, and the fewer of them in flight, the more misses
-		 * the CPU keeps going (1.17x to 1.15x the streaming read
-		 * on a Xeon). */
+		 * load, and the fewer in flight, the more misses the CPU
+		 * keeps going (docs/method.md, Honest loops). */
 		if (size != MEMDESC_SIZE &&
 		    (w & (PD_TYPE | PG_LRU | PG_MEMCG)) == (PD_FOLIO | PG_LRU)) {
 			sum += visit(m, (struct folio *)word, access, rmap,
@@ -3443,9 +2570,9 @@ static ALWAYS_INLINE struct walk_result physical(const struct lru_model *m,
  * The original's physical loop, for the original's model: when every
  * pfn is an order-0 LRU folio there is nothing to skip, and the test a
  * pfn scanner makes would always pass.  Its cost is real (each test
- * waits for its load, and fewer misses stay in flight: 1.1-1.2x the
- * streaming read on a Xeon), so it is modelled where it decides
- * something: with any pfn off the LRU, physical() tests every page.
+ * waits for its load, and fewer misses stay in flight), so it is
+ * modelled where it decides something: with any pfn off the LRU,
+ * physical() tests every page.
  */
 static NOINLINE struct walk_result walk_physical_plain(const struct lru_model *m,
 						       int share)
@@ -3633,758 +2760,87 @@ static NOINLINE struct walk_result walk_xarray(const struct lru_model *m,
 	return WITH_WORK(m, xarray, m, share);
 }
 
-/* ==== The walk table ==================================================== */
-
-/* The tree's nodes, for a tree over the folios expected, or over every
- * pfn (the worst case). */
-static double xarray_bytes(const struct params *p, int worst)
-{
-	unsigned long nodes;
-
-	xa_height(worst ? p->layout.nr_pages : 1.05 * expected_folios(p) + 1, &nodes);
-	return (double)nodes * sizeof(struct xa_node);
-}
-
-/* Build the tree in region r, after the LRU is linked. */
-static void prepare_xarray(struct lru_model *m, struct region *r,
-			   struct rng *rng, int fault)
-{
-	struct fault_job job = { r, 0 };
-	unsigned long nodes;
-
-	m->xa_height = xa_height(m->nr_lru, &nodes);
-	r->used = job.len = nodes * sizeof(struct xa_node);
-	if (fault)
-		run_parallel(fault_part, &job, setup_threads(m));
-	build_xarray(m, r->addr, nodes, rng);
-}
+/* ==== Threads =========================================================== */
 
 /*
- * The walk table.  The first entry is the baseline every ratio divides
- * by.  label names the walk in the ratio lines ("faster than %s"),
- * time_label in the time lines ("%s scan in"), as the original printed
- * them.  To add a walk:
- *
- *   1. write its kernel above, walk_NAME(m, share): a template taking
- *      the per-folio work as constants (see WITH_WORK) and summing ages
- *      and folios over its share, as the others do;
- *   2. if it reads a structure of its own, write bytes (what the
- *      structure takes, expected and worst case) and prepare (build it
- *      in its region, after the LRU is linked); the region is mapped,
- *      counted by the fit check, named in the refusal, flushed before
- *      each timed walk and freed for you;
- *   3. add its row here, with the limit calibrate_round() measures.
- *
- * Usage, --walks, timing, the self-check, the bounds and every output
- * line read the table; tests/t-codegen.sh finds walk_* kernels by name.
+ * Threads, for two jobs.  Setup shares large, memory-bound work among
+ * every CPU (run_parallel()), each thread with a part whose result does
+ * not depend on which thread took it.  With -t, a team of walkers, one
+ * to a CPU, walks the shares at once (team_walk()); they are pinned
+ * only after setup.  What threads work on lives in the model, so their
+ * stacks are small (THREAD_STACK).
  */
-struct walk {
-	const char *name;	/* short name for --walks and scripts */
-	const char *label;	/* in "Physical scan is %f faster than %s" */
-	const char *time_label;	/* in "%s scan in %fs" */
-	struct walk_result (*fn)(const struct lru_model *m, int share);
-	const char *help;	/* one line for usage */
-	enum bound bound;	/* the limit its loop is held against */
-	int at_bound;		/* at the defaults its loop is that bound's
-				 * loads and no more: off it, a warning */
-	/* a structure of its own, in region R_WALK + its index */
-	const char *region_name; /* in the refusal message */
-	double (*bytes)(const struct params *p, int worst);
-	void (*prepare)(struct lru_model *m, struct region *r,
-			struct rng *rng, int fault);
+
+struct job {
+	void (*fn)(void *arg, int i, int nr);
+	void *arg;
+	int i, nr;
+	pthread_t tid;
+	int started;		/* its thread started */
 };
 
-static const struct walk walks[] = {
-	{ "physical", "Physical", "Physical", walk_physical,
-	  "every descriptor in pfn order", .bound = BOUND_STREAM, .at_bound = 1 },
-	{ "list", "ListLRU", "ListLRU", walk_list,
-	  "follow lru.next around each list", .bound = BOUND_CHASE, .at_bound = 1 },
-	{ "array", "ArrayLRU", "Array", walk_array,
-	  "folio pointers in LRU order", .bound = BOUND_RANDOM, .at_bound = 1 },
-	{ "xarray", "XArrayLRU", "XArray", walk_xarray,
-	  "the same pointers in a 64-way radix tree", .bound = BOUND_RANDOM,
-	  .region_name = "XArray nodes", .bytes = xarray_bytes,
-	  .prepare = prepare_xarray },
-};
-
-#define NR_WALKS	((int)ARRAY_SIZE(walks))
-_Static_assert(ARRAY_SIZE(walks) <= NR_WALKS_MAX, "a region per walk");
-
-static int walk_timed(const struct params *p, int w)
+static void *job_main(void *p)
 {
-	int s;
+	struct job *job = p;
 
-	for (s = 0; s < p->run.nr_walks; s++)
-		if (p->run.walk[s] == w)
-			return 1;
-	return 0;
-}
-
-static double region_bytes(const struct params *p, int r, int worst)
-{
-	int w = r - R_WALK;
-
-	if (r < R_WALK)
-		return base_region_bytes(p, r, worst);
-	return w < NR_WALKS && walks[w].bytes && walk_timed(p, w) ?
-	       walks[w].bytes(p, worst) : 0;
-}
-
-static const char *region_name(int r)
-{
-	static const char *const base[R_WALK] = {
-		[R_MEMMAP] = "memmap", [R_ARRAY] = "LRU array",
-		[R_FOLIOS] = "folios", [R_RMAP] = "rmap pool",
-	};
-
-	return r < R_WALK ? base[r] : walks[r - R_WALK].region_name;
-}
-
-/* Build what each timed walk needs beyond the LRU, in the order timed. */
-static void prepare_walks(struct lru_model *m, const struct params *p,
-			  struct rng *rng, int fault)
-{
-	int s, w;
-
-	for (s = 0; s < p->run.nr_walks; s++) {
-		w = p->run.walk[s];
-		if (walks[w].prepare)
-			walks[w].prepare(m, &m->region[R_WALK + w], rng, fault);
-	}
-}
-
-/* ==== The option table ================================================== */
-
-/* -c and -m: the last of them wins, but not both. */
-static void set_count(struct params *p, const char *opt, const char *arg)
-{
-	const char *name = opt[1] == 'c' ? "-c" : "-m";
-
-	if (p->size_opt && strcmp(p->size_opt, name))
-		die_usage("%s '%s': -c and -m both give the size; use one", opt, arg);
-	p->layout.nr_pages = opt[1] == 'c' ? parse_count(opt, arg) : parse_size(opt, arg);
-	p->size_opt = name;
-	p->size_arg = arg;
-}
-
-static void set_verbose(struct params *p, const char *opt, const char *arg)
-{
-	(void)opt;
-	(void)arg;
-	p->out.verbose++;
-}
-
-/* --folio-order=K and --folios=MIX both set the mix, so not both. */
-static void set_folios(struct params *p, const char *opt, const char *arg)
-{
-	if (p->folio_opt && strcmp(p->folio_opt, opt))
-		die_usage("%s '%s': --folio-order and --folios both give the folio sizes; use one", opt, arg);
-	p->folio_opt = !strcmp(opt, "--folios") ? "--folios" : "--folio-order";
-	if (!strcmp(opt, "--folios")) {
-		parse_folios(opt, arg, p->layout.folio_share);
-		return;
-	}
-	memset(p->layout.folio_share, 0, sizeof(p->layout.folio_share));
-	p->layout.folio_share[parse_ulong(opt, arg, 0, MAX_ORDER)] = 1;
-}
-
-/* A:B values: A into left (len bytes), B returned; form names the
- * grammar in the error. */
-static const char *split_pair(const char *opt, const char *arg, char *left,
-			      size_t len, const char *form)
-{
-	const char *colon = strchr(arg, ':');
-
-	if (!colon || (size_t)(colon - arg) >= len)
-		die_usage("%s '%s': not %s", opt, arg, form);
-	memcpy(left, arg, colon - arg);
-	left[colon - arg] = 0;
-	return colon + 1;
-}
-
-/* --rmap=M:J: a share M of folios is mapped, each costing J hops. */
-static void set_rmap(struct params *p, const char *opt, const char *arg)
-{
-	char share[64], what[128];
-	const char *hops = split_pair(opt, arg, share, sizeof(share), "SHARE:HOPS (e.g. 0.5:3)");
-
-	/* errors in one part quote the whole value, then the part */
-	snprintf(what, sizeof(what), "%s '%s': share", opt, arg);
-	p->work.rmap_share = parse_real(what, share, 0, 1);
-	snprintf(what, sizeof(what), "%s '%s': hops", opt, arg);
-	p->work.rmap_hops = parse_ulong(what, hops, 1, MAX_RMAP_HOPS);
-}
-
-static void set_struct_page(struct params *p, const char *opt, const char *arg)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(desc_kinds); i++)
-		if (!strcmp(arg, desc_kinds[i].name)) {
-			p->layout.desc_size = desc_kinds[i].size;
-			return;
-		}
-	die_usage("%s '%s': must be one of %s|%s|%s", opt, arg, desc_kinds[0].name,
-		  desc_kinds[1].name, desc_kinds[2].name);
-}
-
-/* --walks=NAME,...: the walks to time, by short or printed name; the
- * physical walk is always the baseline, first. */
-static void set_walks(struct params *p, const char *opt, const char *arg)
-{
-	char buf[256], *name, *rest = buf;
-	int w, s;
-
-	if (strlen(arg) >= sizeof(buf))
-		die_usage("%s '%.20s...': too long", opt, arg);
-	strcpy(buf, arg);
-	p->run.walk[0] = 0;
-	p->run.nr_walks = 1;
-	while (*arg && (name = list_item(&rest))) {
-		if (!*name)
-			die_usage("%s '%s': an empty walk name: a comma too many", opt, arg);
-		for (w = 0; w < NR_WALKS; w++)
-			if (!strcmp(name, walks[w].name) || !strcmp(name, walks[w].label))
-				break;
-		if (w == NR_WALKS)
-			die_usage("%s '%s': no walk named '%s'", opt, arg, name);
-		if (!w)
-			die_usage("%s '%s': the physical walk is always timed, as the baseline; name only the walks to compare with it", opt, arg);
-		for (s = 0; s < p->run.nr_walks; s++)
-			if (p->run.walk[s] == w)
-				die_usage("%s '%s': '%s' given twice", opt, arg, name);
-		p->run.walk[p->run.nr_walks++] = w;
-	}
-	if (p->run.nr_walks < 2)
-		die_usage("%s '%s': name at least one walk to compare with the physical one", opt, arg);
-}
-
-/* --pfns=START:COUNT: a window of the --memmap-from file. */
-static void set_pfns(struct params *p, const char *opt, const char *arg)
-{
-	char start[32], what[128];
-	const char *count = split_pair(opt, arg, start, sizeof(start), "START:COUNT (e.g. 0:1048576)");
-
-	snprintf(what, sizeof(what), "%s '%s': start", opt, arg);
-	p->layout.pfn_start = parse_ulong(what, start, 0, ULONG_MAX);
-	snprintf(what, sizeof(what), "%s '%s': count", opt, arg);
-	p->layout.pfn_count = parse_ulong(what, count, 1, UINT32_MAX);
-}
-
-static void show_help(struct params *p, const char *opt, const char *arg);
-
-static void show_version(struct params *p, const char *opt, const char *arg)
-{
-	(void)p;
-	(void)opt;
-	(void)arg;
-	printf("scan %s\n", SCAN_VERSION);
-	flush_results(1);
-	exit(0);
-}
-
-/* How an option's value reaches its field of struct params. */
-enum opt_kind {
-	OPT_CUSTOM,	/* .set reads it: the grammar needs its own code */
-	OPT_FLAG,	/* no value: the int field becomes 1 */
-	OPT_INT,	/* a whole number in [lo, hi], into an int */
-	OPT_ULONG,	/* the same into an unsigned long (.hex: 0x too) */
-	OPT_REAL,	/* a decimal in [min, max] (.above: not min itself) */
-	OPT_CHOICE,	/* one of .names, its index into an int-sized enum */
-	OPT_FILE,	/* a path, not empty, into a const char * */
-};
-
-_Static_assert(sizeof(enum access) == sizeof(int) && sizeof(enum thp_mode) == sizeof(int),
-	       "OPT_CHOICE writes enums as int");
-
-/*
- * The option table: parsing, the defaults, the usage text, the CSV and
- * JSON columns, the preset, plain_knobs() and the checks of --original
- * and --memmap-from all read it.  .field is the option's knob: options
- * that set the same field (-c and -m, --folio-order and --folios) are
- * one knob, so the preset and --original can tell what the command
- * line set.  A typed row's .def is its default (the only one); its
- * help gets "(default ...)" from it when .show_def says so.
- */
-struct option_spec {
-	char short_name;	/* 0 for a long option only */
-	const char *long_name;	/* NULL for a short option only */
-	const char *metavar;	/* NULL if it takes no value */
-	enum opt_kind kind;
-	size_t field;		/* offsetof(struct params, its field) */
-	unsigned long lo, hi;	/* OPT_INT, OPT_ULONG */
-	double min, max;	/* OPT_REAL */
-	int above, hex, show_def;
-	const char *const *names; /* OPT_CHOICE */
-	double def;		/* a typed row's default */
-	void (*set)(struct params *p, const char *opt, const char *arg);
-	const char *help;
-	size_t size;		/* sizeof its field */
-	const char *csv;	/* its CSV and JSON column, if it has one */
-	int model;		/* off its default, the walks measure code */
-	const char *kernel_like; /* its --kernel-like value, if the preset sets it */
-	int file_decides;	/* a --memmap-from file decides it */
-	int original_fixes;	/* --original fixes it: never with --original */
-};
-
-#define FIELD(f)	.field = offsetof(struct params, f), \
-			.size = sizeof(((struct params *)0)->f)
-#define NO_FIELD	.field = (size_t)-1
-#define CUSTOM(f, fn)	.kind = OPT_CUSTOM, FIELD(f), .set = fn
-#define FLAG(f)		.kind = OPT_FLAG, FIELD(f)
-#define INT(f, l, h, d)	.kind = OPT_INT, FIELD(f), .lo = l, .hi = h, .def = d
-#define ULONG(f, l, h, d) .kind = OPT_ULONG, FIELD(f), .lo = l, .hi = h, .def = d
-#define REAL(f, l, h, d) .kind = OPT_REAL, FIELD(f), .min = l, .max = h, .def = d
-#define CHOICE(f, n, d)	.kind = OPT_CHOICE, FIELD(f), .names = n, .def = d
-#define FILE_NAME(f)	.kind = OPT_FILE, FIELD(f)
-
-/*
- * The option table: parsing, defaults, help and the fuzz target read it.
- * To add a knob of the kinds above:
- *
- *   1. its field in the group it belongs to: layout_knobs (what the
- *      memmap holds), work_knobs (what a walk does: the model copies
- *      them, so walks read m->work) or run_knobs (how the run goes);
- *   2. its row here: kind, field, limits, default, help, and what it
- *      is: .csv its column (knob_fields() adds it at the end, so no
- *      column moves), .model if off its default the walks measure code
- *      (plain_knobs()), .kernel_like its preset value, .file_decides
- *      if a --memmap-from file sets it, .original_fixes if --original
- *      rules it out;
- *   3. its use, where the layout, a walk or the run needs it;
- *   4. its line in scan.1 (tests/t-knobs.sh holds every row to scan.1
- *      and to the CSV header).
- *
- * A -v line about it or a check across options (check_params()) only
- * where a reader needs one.
- */
-static const struct option_spec options[] = {
-	{ 'c', NULL, "N", CUSTOM(layout.nr_pages, set_count),
-	  .help = "N million pages (decimals allowed; default 1)" },
-	{ 'm', NULL, "SIZE", CUSTOM(layout.nr_pages, set_count),
-	  .help = "memory to simulate in 4 KiB pages (64M, 40G)" },
-	{ 's', NULL, "SEED", ULONG(layout.seed, 0, ULONG_MAX, 0), .hex = 1, .csv = "seed",
-	  .help = "seed of the layout and LRU order (default: clock)" },
-	{ 'r', NULL, "N", INT(run.rounds, 1, MAX_ROUNDS, 0),	/* 0: by cost */
-	  .help = "time each walk N times (default: by cost)" },
-	{ 't', NULL, "N", INT(run.threads, 1, MAX_THREADS, 1), .show_def = 1,
-	  .csv = "threads", .model = 1,
-	  .help = "N threads walk their own shares at once" },
-	{ 'v', NULL, NULL, CUSTOM(out.verbose, set_verbose),
-	  .help = "more detail: -v, -vv, -vvv" },
-	{ 'q', NULL, NULL, FLAG(out.quiet),
-	  .help = "no warnings about the figures (errors stay)" },
-	{ 0, "walks", "NAME,...", CUSTOM(run.walk, set_walks), .original_fixes = 1,
-	  .help = "walks to compare with the physical one, in order" },
-	{ 0, "format", "text|csv|json", CHOICE(out.format, format_names, FORMAT_TEXT),
-	  .help = "results as the original's lines (default) or data" },
-	/* the kernel maps its memmap with 2 MiB pages (vmemmap PMDs on
-	 * x86-64); --thp=system is the original's chance */
-	{ 0, "thp", "always|never|system", CHOICE(run.thp, thp_names, THP_ALWAYS),
-	  .csv = "thp", .original_fixes = 1,
-	  .kernel_like = "always",	/* the vmemmap's PMD mapping */
-	  .help = "2 MiB memmap pages (default), 4 KiB, or any" },
-	{ 0, "cache", "cold|warm", CHOICE(run.cache, cache_names, CACHE_COLD),
-	  .csv = "cache", .original_fixes = 1,
-	  .help = "flush caches before each walk (default) or not" },
-	{ 0, "cpu", "N", INT(run.cpu, 0, 65535, -1),	/* -1: the kernel places it */
-	  .help = "run on CPU N only" },
-	{ 0, "builds", "N", INT(run.builds, 1, MAX_ROUNDS, 1), .show_def = 1,
-	  .csv = "builds", .original_fixes = 1,
-	  .help = "build and time N models in turn" },
-	{ 0, "lru-fraction", "F", REAL(layout.lru_fraction, 0, 1, 1), .above = 1, .show_def = 1,
-	  .csv = "lru_fraction", .model = 1, .file_decides = 1,
-	  .kernel_like = "0.85",	/* reclaim runs near the watermarks */
-	  .help = "share of pages on the LRU, 0 < F <= 1" },
-	{ 0, "non-lru", "spread|pageblock|buddy", CHOICE(layout.non_lru, non_lru_names, NON_LRU_SPREAD),
-	  .csv = "non_lru", .file_decides = 1,
-	  .kernel_like = "pageblock",	/* grouped by migratetype */
-	  .show_def = 1, .help = "where the other pages sit" },
-	{ 0, "folio-order", "K", CUSTOM(layout.folio_share, set_folios),
-	  .csv = "folios", .model = 1, .file_decides = 1,
-	  .help = "LRU folios of 2^K pages, K = 0..10 (default 0)" },
-	{ 0, "folios", "ORDER:PCT,...", CUSTOM(layout.folio_share, set_folios),
-	  .csv = "folios", .model = 1, .file_decides = 1,
-	  .kernel_like = "0:65,2:5,4:5,9:25", /* anon order 0, mTHP, file THP */
-	  .help = "a mix of folio orders by share of LRU pages" },
-	{ 0, "phys", "every|jump", CHOICE(work.phys, phys_names, PHYS_EVERY),
-	  .csv = "phys", .model = 1,
-	  .help = "physical walk reads every page (default) or jumps" },
-	{ 0, "locality", "L", REAL(layout.locality, 1, MAX_RUN, 1), .show_def = 1,
-	  .csv = "locality", .model = 1,
-	  .kernel_like = "8",		/* pcp batches, after some churn */
-	  .help = "mean run of pfn-adjacent LRU folios" },
-	{ 0, "access", "read|write|atomic|isolate", CHOICE(work.access, access_names, ACCESS_READ),
-	  .csv = "access", .model = 1,
-	  .kernel_like = "isolate",	/* isolate_lru_folios() */
-	  .show_def = 1, .help = "work per folio in every walk" },
-	/* one list, as the original; K lists are walked in turn, one folio
-	 * from each unless --chunk says more */
-	{ 0, "lists", "K", INT(work.nr_lists, 1, MAX_LISTS, 1), .show_def = 1,
-	  .csv = "lists", .model = 1,
-	  .kernel_like = "40",		/* 4 evictable lists x 10 memcgs */
-	  .help = "LRU lists per thread, walked in turn" },
-	{ 0, "chunk", "N", ULONG(work.chunk, 1, UINT32_MAX, 1), .show_def = 1,
-	  .csv = "chunk",
-	  .kernel_like = "32",		/* SWAP_CLUSTER_MAX */
-	  .help = "folios taken from each list per turn" },
-	{ 0, "rmap", "SHARE:HOPS", CUSTOM(work.rmap_share, set_rmap),
-	  .csv = "rmap_share", .model = 1,
-	  .kernel_like = "0.5:3",	/* anon_vma/VMA/PTE for mapped folios */
-	  .help = "mapped folios cost HOPS dependent misses each" },
-	{ 0, "struct-page", "64|32|8", CUSTOM(layout.desc_size, set_struct_page),
-	  .csv = "struct_page", .model = 1,
-	  .help = "bytes per page descriptor (default 64)" },
-	{ 0, "memcg-share", "F", REAL(layout.memcg_share, 0, 1, 1), .above = 1,
-	  .csv = "memcg_share",
-	  .help = "share of LRU folios in the memcg reclaim targets" },
-	{ 0, "memmap-from", "FILE", FILE_NAME(layout.memmap_from), .csv = "memmap_from",
-	  .help = "lay the memmap out as a kpageflags file says" },
-	{ 0, "pfns", "START:COUNT", CUSTOM(layout.pfn_start, set_pfns),
-	  .help = "replay COUNT pfns of it from START" },
-	{ 0, "memcg", "INODE", ULONG(layout.memcg, 1, ULONG_MAX, 0), .csv = "memcg",
-	  .help = "reclaim targets the replayed memcg of that inode" },
-	{ 0, "memcg-from", "FILE", FILE_NAME(layout.memcg_from),
-	  .help = "its kpagecgroup (default /proc/kpagecgroup)" },
-	{ 0, "lru-order", "FILE", FILE_NAME(layout.lru_order),
-	  .help = "LRU order of the pfns a trace-lru.sh FILE names" },
-	{ 0, "kernel-like", NULL, FLAG(run.kernel_like), .csv = "kernel_like",
-	  .original_fixes = 1,
-	  .help = "realistic values for every knob not given" },
-	{ 0, "original", NULL, FLAG(run.original), .csv = "original",
-	  .help = "the 2023 protocol: walks once, no flush, system THP" },
-	{ 'h', "help", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_help,
-	  .help = "print this help and exit" },
-	{ 'V', "version", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_version,
-	  .help = "print the version and exit" },
-};
-
-/* Read one option's value into its field. */
-static void set_option(struct params *p, const struct option_spec *o,
-		       const char *opt, const char *arg)
-{
-	void *field;
-	double v;
-
-	if (o->kind == OPT_CUSTOM) {	/* its field may be NO_FIELD */
-		o->set(p, opt, arg);
-		return;
-	}
-	field = (char *)p + o->field;
-	switch (o->kind) {
-	case OPT_CUSTOM:
-		break;
-	case OPT_FLAG:
-		*(int *)field = 1;
-		break;
-	case OPT_INT:
-		*(int *)field = parse_number(opt, arg, o->lo, o->hi, 0);
-		break;
-	case OPT_ULONG:
-		*(unsigned long *)field = parse_number(opt, arg, o->lo, o->hi, o->hex);
-		break;
-	case OPT_REAL:
-		v = parse_real(opt, arg, o->min, o->max);
-		if (o->above && v <= o->min)
-			die_usage("%s '%s': must be more than %.10g", opt, arg, o->min);
-		*(double *)field = v;
-		break;
-	case OPT_CHOICE:
-		*(int *)field = parse_choice(opt, arg, o->names);
-		break;
-	case OPT_FILE:
-		if (!*arg)
-			die_usage("%s '': needs a file", opt);
-		*(const char **)field = arg;
-		break;
-	}
-}
-
-/* Every typed row's default into its field. */
-static void set_defaults(struct params *p)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(options); i++) {
-		const struct option_spec *o = &options[i];
-		void *field;
-
-		if (o->kind == OPT_CUSTOM || o->kind == OPT_FLAG || o->kind == OPT_FILE)
-			continue;	/* these start as the literals say */
-		field = (char *)p + o->field;
-		if (o->kind == OPT_INT || o->kind == OPT_CHOICE)
-			*(int *)field = (int)o->def;
-		else if (o->kind == OPT_ULONG)
-			*(unsigned long *)field = (unsigned long)o->def;
-		else if (o->kind == OPT_REAL)
-			*(double *)field = o->def;
-	}
-}
-
-/* A typed row's default as help prints it. */
-static const char *default_text(const struct option_spec *o, char *buf, size_t len)
-{
-	if (o->kind == OPT_CHOICE)
-		return o->names[(int)o->def];
-	snprintf(buf, len, "%.10g", o->def);
-	return buf;
-}
-
-/* Which options were given is a bit mask in struct params. */
-_Static_assert(ARRAY_SIZE(options) <= 64, "params.given has a bit per option");
-
-/* ==== The command line ================================================== */
-
-static void show_help(struct params *p, const char *opt, const char *arg)
-{
-	size_t i;
-	int w;
-
-	(void)p;
-	(void)opt;
-	(void)arg;
-	printf("usage: scan [options]\n\n"
-	       "Time walks over a simulated memmap of 64-byte struct pages and print how\n"
-	       "much faster the physical (pfn order) walk is than each LRU-order walk.\n\n"
-	       "options:\n");
-	for (i = 0; i < ARRAY_SIZE(options); i++) {
-		const struct option_spec *o = &options[i];
-		char left[64], help[128], def[32];
-
-		if (o->short_name && o->long_name)
-			snprintf(left, sizeof(left), "-%c, --%s", o->short_name, o->long_name);
-		else if (o->short_name)
-			snprintf(left, sizeof(left), "-%c %s", o->short_name, o->metavar ? o->metavar : "");
-		else if (o->metavar)
-			snprintf(left, sizeof(left), "--%s=%s", o->long_name, o->metavar);
-		else
-			snprintf(left, sizeof(left), "--%s", o->long_name);
-		if (o->show_def)
-			snprintf(help, sizeof(help), "%s (default %s)", o->help,
-				 default_text(o, def, sizeof(def)));
-		else
-			snprintf(help, sizeof(help), "%s", o->help);
-		if (strlen(left) > 26)
-			printf("  %s\n  %-26s %s\n", left, "", help);
-		else
-			printf("  %-26s %s\n", left, help);
-	}
-	printf("\nwalks (the first is the baseline):\n");
-	for (w = 0; w < NR_WALKS; w++)
-		printf("  %-26s %s\n", walks[w].label, walks[w].help);
-	flush_results(1);
-	exit(0);
-}
-
-static const struct option_spec *find_short(char c)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(options); i++)
-		if (options[i].short_name == c)
-			return &options[i];
+	job->fn(job->arg, job->i, job->nr);
 	return NULL;
 }
 
-static const struct option_spec *find_long(const char *name, size_t len)
+/* Start a thread with a small stack (THREAD_STACK): what threads work
+ * on lives in the model, and 64 default stacks would be 512 MiB of the
+ * address space the memory check counts.  Returns pthread_create's. */
+static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
 {
-	size_t i;
+	pthread_attr_t attr;
+	int err;
 
-	for (i = 0; i < ARRAY_SIZE(options); i++)
-		if (options[i].long_name && strlen(options[i].long_name) == len &&
-		    !strncmp(options[i].long_name, name, len))
-			return &options[i];
-	return NULL;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, THREAD_STACK);
+	err = pthread_create(tid, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	return err;
 }
 
-/* Apply option o, and remember it was given. */
-static void apply(struct params *p, const struct option_spec *o,
-		  const char *opt, const char *arg)
+/* Run fn(arg, i, nr) for i = 0..nr-1 at once; the caller runs i = 0.  A
+ * thread that cannot start has its part run by the caller instead. */
+static void run_parallel(void (*fn)(void *arg, int i, int nr), void *arg,
+			 int nr)
 {
-	p->given |= 1ULL << (o - options);
-	set_option(p, o, opt, arg);
-}
+	/* on the heap: 64 jobs are 3 KiB */
+	struct job *job = calloc(nr, sizeof(*job));
+	int i;
 
-/* "--name=value" or "--name value"; returns how many arguments it used. */
-static int parse_long(struct params *p, char **argv)
-{
-	const char *name = argv[0] + 2, *eq = strchr(name, '=');
-	size_t len = eq ? (size_t)(eq - name) : strlen(name);
-	const struct option_spec *o = find_long(name, len);
-	char opt[64];
-
-	snprintf(opt, sizeof(opt), "--%.*s", (int)len, name);
-	if (!o)
-		die_usage("unknown option '%s'", opt);
-	if (!o->metavar) {
-		if (eq)
-			die_usage("%s takes no value", opt);
-		apply(p, o, opt, NULL);
-		return 1;
+	if (!job)
+		die("out of memory");
+	for (i = 0; i < nr; i++) {
+		job[i] = (struct job){ .fn = fn, .arg = arg, .i = i, .nr = nr };
+		if (i)
+			job[i].started = !start_thread(&job[i].tid, job_main, &job[i]);
 	}
-	if (eq) {
-		apply(p, o, opt, eq + 1);
-		return 1;
-	}
-	if (!argv[1])
-		die_usage("%s needs a value", opt);
-	apply(p, o, opt, argv[1]);
-	return 2;
-}
-
-/* A cluster of short options, "-vvv" or "-c10" or "-c 10". */
-static int parse_short(struct params *p, char **argv)
-{
-	const char *c;
-
-	for (c = argv[0] + 1; *c; c++) {
-		const struct option_spec *o = find_short(*c);
-		char opt[3] = { '-', *c, 0 };
-
-		if (!o)
-			die_usage("unknown option '-%c'", *c);
-		if (!o->metavar) {
-			apply(p, o, opt, NULL);
-			continue;
-		}
-		if (c[1]) {
-			apply(p, o, opt, c + 1);
-			return 1;
-		}
-		if (!argv[1])
-			die_usage("%s needs a value", opt);
-		apply(p, o, opt, argv[1]);
-		return 2;
-	}
-	return 1;
-}
-
-/* Was o's knob set on the command line, by o or by another option of
- * the same field? */
-static int knob_given(const struct params *p, const struct option_spec *o)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(options); i++)
-		if ((p->given >> i & 1) && options[i].field == o->field)
-			return 1;
-	return 0;
+	for (i = 0; i < nr; i++)
+		if (!job[i].started)
+			fn(arg, i, nr);
+	for (i = 1; i < nr; i++)
+		if (job[i].started)
+			pthread_join(job[i].tid, NULL);
+	free(job);
 }
 
 /*
- * --kernel-like: realistic values for the model's knobs (each row's
- * .kernel_like), each from how the kernel and real machines behave
- * (README.md gives the sources).  Fill the knobs the command line left
- * alone, and those a --memmap-from file does not decide; with -v, say
- * which.  Options given on the command line win, wherever they stand.
+ * Threads for setting up m: one below SETUP_PARALLEL_MIN of memmap, and
+ * one for --original, as scan.c 1.1 built its model on the thread that
+ * then walks it (so which CPU faulted the pages in, and which caches
+ * setup leaves warm, are the original's).
  */
-static void apply_preset(struct params *p, char *shown, size_t len)
+static int setup_threads(const struct lru_model *m)
 {
-	unsigned long long given = p->given;
-	size_t i, used = 0;
+	long cpus = online_cpus();
 
-	shown[0] = 0;
-	for (i = 0; i < ARRAY_SIZE(options); i++) {
-		const struct option_spec *o = &options[i];
-		char opt[64];
-
-		if (!o->kernel_like || knob_given(p, o) ||
-		    (p->layout.memmap_from && o->file_decides))
-			continue;
-		snprintf(opt, sizeof(opt), "--%s", o->long_name);
-		set_option(p, o, opt, o->kernel_like);
-		used += snprintf(shown + used, len > used ? len - used : 0,
-				 " %s=%s", opt, o->kernel_like);
-	}
-	p->given = given;
+	if (m->original || m->nr_pages * sizeof(struct page) < SETUP_PARALLEL_MIN || cpus < 2)
+		return 1;
+	return cpus > MAX_THREADS ? MAX_THREADS : (int)cpus;
 }
-
-static void parse_options(struct params *p, int argc, char **argv)
-{
-	int i = 1;
-
-	while (i < argc) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (a[0] != '-' || !a[1])
-			break;
-		i += a[1] == '-' ? parse_long(p, &argv[i]) : parse_short(p, &argv[i]);
-	}
-	if (i < argc)
-		die_usage("unexpected argument '%s'", argv[i]);
-}
-
-/* Checks across options, once all are known. */
-static void check_params(const struct params *p)
-{
-	size_t i;
-
-	if (p->run.original && p->run.rounds)
-		die_usage("--original times each walk once, as the original did: drop -r");
-	for (i = 0; p->run.original && i < ARRAY_SIZE(options); i++)
-		if (options[i].original_fixes && knob_given(p, &options[i]))
-			die_usage("--original runs the 2023 protocol, which fixes what --%s sets: drop one",
-				  options[i].long_name);
-	for (i = 0; p->layout.memmap_from && i < ARRAY_SIZE(options); i++)
-		if (options[i].file_decides && (p->given >> i & 1))	/* the one given */
-			die_usage("--memmap-from decides what --%s sets: drop one",
-				  options[i].long_name);
-	if (p->layout.memmap_from && p->size_opt)
-		die_usage("--memmap-from decides the size (%s %s): drop %s, or take a window with --pfns",
-			  p->size_opt, p->size_arg, p->size_opt);
-	if (p->layout.memcg && !p->layout.memmap_from)
-		die_usage("--memcg %lu: picks a memcg of a replayed memmap: give --memmap-from, or use --memcg-share",
-			  p->layout.memcg);
-	if (p->layout.lru_order && !p->layout.memmap_from)
-		die_usage("--lru-order orders the pfns of a replayed memmap: give --memmap-from too");
-	if (p->layout.memcg_from && !p->layout.memcg)
-		die_usage("--memcg-from names the memcgs of --memcg's memmap: give --memcg=INODE too");
-	if (p->layout.memcg && !p->layout.memcg_from &&
-	    strcmp(p->layout.memmap_from, "/proc/kpageflags"))
-		die_usage("--memcg with a saved --memmap-from: give its kpagecgroup with --memcg-from=FILE");
-	if (p->layout.memcg && p->layout.memcg_share < 1)
-		die_usage("--memcg and --memcg-share both choose the target memcg: use one");
-	if ((p->layout.memcg || p->layout.memcg_share < 1) && p->layout.desc_size == MEMDESC_SIZE)
-		die_usage("%s with --struct-page=8: folios of other memcgs would need folios of their own; not in this release",
-			  p->layout.memcg ? "--memcg" : "--memcg-share");
-	if (!p->layout.memmap_from && p->layout.pfn_count)
-		die_usage("--pfns takes a window of --memmap-from's file: give the file too");
-	if (p->run.rounds * p->run.builds > MAX_ROUNDS)
-		die_usage("-r %d with --builds=%d: at most %d rounds in all", p->run.rounds, p->run.builds, MAX_ROUNDS);
-	if (p->run.cpu >= 0 && p->run.threads > 1)
-		die_usage("--cpu %d with -t %d: --cpu pins one walker; -t places its walkers itself", p->run.cpu, p->run.threads);
-}
-
-static unsigned long clock_seed(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (unsigned long)ts.tv_sec * 1000000000UL + ts.tv_nsec + getpid();
-}
-
-/* The original's run: every knob as it is when no option says otherwise. */
-static void default_params(struct params *p)
-{
-	/* what the option table's typed rows do not hold: the original's
-	 * model is every page an order-0 LRU folio in one list, read once
-	 * by each of its three walks */
-	static const struct params defaults = {
-		.layout = { .nr_pages = DEF_NR_PAGES, .desc_size = DEF_DESC_SIZE,
-			    .folio_share = { 1 } },
-		.run = { .walk = { 0, 1, 2 }, .nr_walks = 3 },
-	};
-
-	*p = defaults;
-	set_defaults(p);
-	p->layout.seed = clock_seed();
-}
-
-/* ==== Threads and CPUs ================================================== */
 
 /*
  * --cpu and -t: refuse, before any work, CPUs this process may not run
@@ -4547,7 +3003,7 @@ static struct walk_result team_walk(struct team *team,
  * Evict the model from every cache level, so each timed walk starts
  * from memory, as reclaim does on a large machine.  Flushing by address
  * needs no buffer of its own.  On x86, clflush is ordered against every
- * other clflush and costs 40-50x clflushopt on some Intel cores, so
+ * other clflush, which makes it many times slower than clflushopt, so
  * clflushopt (then one sfence) is used where CPUID has it; arm64 cleans
  * and invalidates with dc civac.  Where no flush instruction exists,
  * reading a buffer larger than the caches is the fallback.
@@ -4617,18 +3073,32 @@ static void evict(const struct lru_model *m)
 			flush_range(m->region[r].addr, m->region[r].used, m->clflushopt);
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+/* CPUID leaf 7, subleaf 0: EBX bit 23 is CLFLUSHOPT. */
+static int has_clflushopt(void)
+{
+	unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0;
+
+	__asm__ volatile("cpuid" : "=a"(eax), "=b"(ebx), "=c"(ecx), "=d"(edx) : "a"(0), "c"(0));
+	if (eax < 7)
+		return 0;
+	__asm__ volatile("cpuid" : "=a"(eax), "=b"(ebx), "=c"(ecx), "=d"(edx) : "a"(7), "c"(0));
+	return ebx >> 23 & 1;
+}
+#else
+static int has_clflushopt(void)
+{
+	return 0;
+}
+#endif
+
 /* ==== Calibration ======================================================= */
 
 /*
- * Calibration: this core's limits, measured over the memmap itself (its
- * size, page size and placement), through the team so that -t measures
- * every walker at once.  Up to BOUND_TRIES tries of each, spread over
- * the rounds, so that a limit's median and a walk's span the same
- * stretch of the run: a VM's neighbours move both by 15% within
- * seconds (the stream read
- * 0.85-1.14x the physical walk on an AMD EPYC VM when its five tries
- * came before the rounds).  Each is a loop that does nothing but its
- * loads, from the walks' cache state:
+ * Calibration: this core's limits, each a loop that does nothing but
+ * the loads a walk's kernel must make, timed over the memmap itself (its
+ * size, page size and placement), from the walks' cache state and
+ * through the team, so that -t measures every walker at once:
  *
  *   stream  one word per 64-byte line of the whole memmap in address
  *           order (the physical walk's limit);
@@ -4638,24 +3108,37 @@ static void evict(const struct lru_model *m)
  *   random  independent loads of the same lines, their addresses read
  *           from an array in that order, as ArrayLRU reads its own.
  *
- * docs/limits.c measures the same three apart from scan.
+ * Up to BOUND_TRIES tries of each are spread over the rounds, each right
+ * before the first walk it bounds in its round and timed as a walk is,
+ * again while disturbed (try_bound()): a VM's neighbours move a limit
+ * and its walk together within seconds, and a try kept preempted beside
+ * walks timed again until clean reads slow (docs/method.md).  A walk's row
+ * names its limit (.bound); docs/limits.c measures the same three apart
+ * from scan.
  */
+struct bound_spec {
+	const char *name;	/* in "%.2fx this core's %s" */
+	struct walk_result (*fn)(const struct lru_model *m, int share);
+};
+
+static struct walk_result bound_stream(const struct lru_model *m, int share);
+static struct walk_result bound_chase(const struct lru_model *m, int share);
+static struct walk_result bound_random(const struct lru_model *m, int share);
+
+static const struct bound_spec bounds[NR_BOUNDS] = {
+	[BOUND_STREAM] = { "streaming read", bound_stream },
+	[BOUND_CHASE] = { "dependent chase", bound_chase },
+	[BOUND_RANDOM] = { "independent random loads", bound_random },
+};
+
 #define BOUND_WARN	0.15	/* off the bound by more: a warning */
-/*
- * Lines the chase and the random loads read: 32 MiB.  At -c 10 on an
- * AMD EPYC VM (Zen 5), ListLRU read 1.10-1.34x a chase of 65,536 lines
- * in 8 of 9 runs (0.78x at -c 21 on a Zen 4), and 0.88-1.07x one of
- * 2^19 lines (9 runs), as against 2^20 or 2^21 (0.87-1.08x, 9 runs).
- */
+/* Lines the chase and the random loads read: 32 MiB, enough that the
+ * chase pays what a list walk over a large memmap pays per hop
+ * (docs/method.md gives the sizes tried). */
 #define BOUND_LINES	(1UL << 19)
 
 /* Always 0; read at run time, so the chase cannot be proved independent. */
 static volatile unsigned long bound_zero;
-
-static const char *const bound_names[] = {
-	[BOUND_STREAM] = "streaming read", [BOUND_CHASE] = "dependent chase",
-	[BOUND_RANDOM] = "independent random loads"
-};
 
 /*
  * scramble() is a bijection of [0, 2^bits): multiplying by an odd
@@ -4762,11 +3245,6 @@ static NOINLINE struct walk_result bound_random(const struct lru_model *m,
 	return result(sum, end - start, 0);
 }
 
-static struct walk_result (*const bound_fn[NR_BOUNDS])(const struct lru_model *m,
-							int share) = {
-	bound_stream, bound_chase, bound_random
-};
-
 /* Flush what bound b will read, and only that: the memmap may be many
  * times the lines the chase reads. */
 static void flush_bound(const struct lru_model *m, enum bound b)
@@ -4790,26 +3268,6 @@ static int bound_stride(int rounds)
 	return rounds > BOUND_TRIES ? (rounds + BOUND_TRIES - 1) / BOUND_TRIES : 1;
 }
 
-/* One try of every bound, before a round's walks. */
-static void calibrate_round(struct lru_model *m, struct team *team,
-			    enum cache_mode cache)
-{
-	double start = now(), t;
-	int b, k = m->bound_tries;
-
-	if (!k)
-		draw_bound_lines(m);
-	for (b = 0; b < NR_BOUNDS && m->bound_lines; b++) {
-		if (cache == CACHE_COLD)
-			flush_bound(m, b);
-		t = now();
-		team_walk(team, bound_fn[b]);
-		m->bound_s[b][k] = now() - t;
-	}
-	m->bound_tries++;
-	m->calibrate_s += now() - start;
-}
-
 /* The limits from their tries: ns per page for the stream (the
  * memmap's bytes per page), ns per load for the others. */
 static void calibrate_done(struct lru_model *m)
@@ -4817,7 +3275,7 @@ static void calibrate_done(struct lru_model *m)
 	int b;
 
 	for (b = 0; b < NR_BOUNDS && m->bound_lines; b++) {
-		m->bound_ns[b] = summarize(m->bound_s[b], m->bound_tries).median *
+		m->bound_ns[b] = summarize(m->bound_s[b], m->bound_tries[b]).median *
 				 1e9 / bound_loads(m, b);
 		if (b == BOUND_STREAM)
 			m->bound_ns[b] *= m->desc_size / 64.0;
@@ -4828,27 +3286,17 @@ static void calibrate_done(struct lru_model *m)
 
 /* ==== Timing ============================================================ */
 
-/* What every walk must return: the ages 0..n-1 summed, n folios counted.
- * Computed so it wraps exactly as the walks' unsigned long sums do. */
-static struct walk_result expected_result(const struct lru_model *m)
-{
-	unsigned long n = m->nr_lru;
-	struct walk_result r = { 0, 0, 0 };
+/*
+ * Timing: a walk timed from the chosen cache state, timed again while
+ * it lost its CPU (time_walk()), the walks interleaved within rounds
+ * (run_round()), the rounds planned by cost (plan_rounds()), or the
+ * 2023 protocol (original_round()); measure() runs it all.
+ */
 
-	r.sum = n % 2 ? n * ((n - 1) / 2) : (n / 2) * (n - 1);
-	r.visits = n;
-	return r;
-}
-
+/* Defined in The self-check. */
 static void check_result(const struct lru_model *m, int w,
-			 struct walk_result got)
-{
-	struct walk_result want = expected_result(m);
-
-	if (got.sum != want.sum || got.visits != want.visits)
-		die("self-check failed: %s summed %lu over %lu folios, expected %lu over %lu",
-		    walks[w].label, got.sum, got.visits, want.sum, want.visits);
-}
+			 struct walk_result got);
+static void check_build(const struct lru_model *m, const struct params *p, int b);
 
 /* CPU time of the calling thread, and its involuntary context switches
  * (preemption) and voluntary ones (a walk never sleeps: a stop). */
@@ -4918,35 +3366,26 @@ struct disturbance {
  * test disturbs the walk without racing it.  Normal builds never stop.
  */
 #ifdef SCAN_STOP_IN_WALK
-#define STOP_SEAM(w)	((void)(strcmp(walks[w].name, SCAN_STOP_IN_WALK) || raise(SIGSTOP)))
+#define STOP_SEAM(name)	((void)(strcmp(name, SCAN_STOP_IN_WALK) || raise(SIGSTOP)))
 #else
-#define STOP_SEAM(w)	((void)0)
+#define STOP_SEAM(name)	((void)(name))
 #endif
 
-/* Walk w once from the chosen cache state, check its result and relink
- * the LRU (untimed) if the walk isolated its folios.  The untimed work
- * is timed too: the planner budgets the run's wall, not its walks.
- * *d says what the walking thread lost of its wall, and to what. */
-static double timed_once(struct lru_model *m, struct team *team, int w,
-			enum cache_mode cache, struct walk_result *res,
-			struct walk_stats *st, struct disturbance *d)
+/* Run fn through the team once, timed; *d says what the calling thread
+ * lost of that wall, and to what. */
+static double timed_call(struct team *team, const char *name,
+			 struct walk_result (*fn)(const struct lru_model *m, int share),
+			 struct walk_result *res, struct disturbance *d)
 {
-	double t0, t, t1, cpu, steal, untimed = 0;
+	double t, t1, cpu, steal;
 	long n0, n1 = 0, v0, v1 = 0;
-	int core;
+	int core = this_cpu();
 
-	if (cache == CACHE_COLD) {	/* warm: no flush, and 0 seconds */
-		t0 = now();
-		evict(m);
-		untimed = now() - t0;
-		st->flush_s += untimed;
-	}
-	core = this_cpu();
 	steal = cpu_steal(core);
 	cpu = thread_cpu(&n0, &v0);
 	t1 = now();
-	STOP_SEAM(w);
-	*res = team_walk(team, walks[w].fn);
+	STOP_SEAM(name);
+	*res = team_walk(team, fn);
 	t = now() - t1;
 	cpu = cpu < 0 ? t : thread_cpu(&n1, &v1) - cpu;
 	d->lost = t - cpu;
@@ -4958,6 +3397,26 @@ static double timed_once(struct lru_model *m, struct team *team, int w,
 	d->stolen = steal < 0 ? 0 : cpu_steal(core) - steal - 1.0 / sysconf(_SC_CLK_TCK);
 	if (d->stolen > d->lost)
 		d->lost = d->stolen;
+	return t;
+}
+
+/* Walk w once from the chosen cache state, check its result and relink
+ * the LRU (untimed) if the walk isolated its folios.  The untimed work
+ * is timed too: the planner budgets the run's wall, not its walks.
+ * *d says what the walking thread lost of its wall, and to what. */
+static double timed_once(struct lru_model *m, struct team *team, int w,
+			enum cache_mode cache, struct walk_result *res,
+			struct walk_stats *st, struct disturbance *d)
+{
+	double t0, t, untimed = 0;
+
+	if (cache == CACHE_COLD) {	/* warm: no flush, and 0 seconds */
+		t0 = now();
+		evict(m);
+		untimed = now() - t0;
+		st->flush_s += untimed;
+	}
+	t = timed_call(team, walks[w].name, walks[w].fn, res, d);
 	check_result(m, w, *res);
 	if (m->work.access == ACCESS_ISOLATE) {
 		t0 = now();
@@ -5012,6 +3471,34 @@ static double time_walk(struct lru_model *m, struct team *team, int w,
 	}
 }
 
+/* One try of bound b from the walks' cache state, timed again while
+ * disturbed, as time_walk() times a walk: a try kept preempted beside
+ * walks timed until clean made the limit read slow. */
+static void try_bound(struct lru_model *m, struct team *team, enum bound b,
+		      enum cache_mode cache)
+{
+	struct disturbance d;
+	struct walk_result res;
+	double start = now(), t;
+	int retimes;
+
+	if (m->bound_tries[b] == BOUND_TRIES)
+		return;
+	for (retimes = 0;; retimes++) {
+		if (cache == CACHE_COLD)
+			flush_bound(m, b);
+		t = timed_call(team, bounds[b].name, bounds[b].fn, &res, &d);
+		if (!disturbed(&d, t))
+			break;
+		if (retimes == RETIMES) {
+			m->bound_kept[b]++;
+			break;
+		}
+	}
+	m->bound_s[b][m->bound_tries[b]++] = t;
+	m->calibrate_s += now() - start;
+}
+
 /*
  * One round: every chosen walk, each repeated stats[s].reps times, the
  * repetitions interleaved so each walk's samples spread evenly over the
@@ -5021,10 +3508,11 @@ static double time_walk(struct lru_model *m, struct team *team, int w,
  */
 static void run_round(struct lru_model *m, struct team *team,
 		      const struct params *p, struct walk_stats *stats,
-		      int round, struct walk_result *last)
+		      int round, int calibrate, struct walk_result *last)
 {
 	int first[NR_WALKS_MAX], done[NR_WALKS_MAX] = { 0 };
-	int i, s, next, total = 0;
+	int tried[NR_BOUNDS] = { 0 };
+	int i, s, b, next, total = 0;
 
 	for (s = 0; s < p->run.nr_walks; s++) {
 		first[s] = stats[s].nr_samples;
@@ -5039,11 +3527,19 @@ static void run_round(struct lru_model *m, struct team *team,
 					 (done[next] + 0.5) * stats[s].reps))
 				next = s;
 		}
+		b = walks[p->run.walk[next]].bound;
+		if (calibrate && m->bound_lines && !tried[b]++)
+			try_bound(m, team, b, p->run.cache);
 		stats[next].sample[stats[next].nr_samples] =
 			time_walk(m, team, p->run.walk[next], p->run.cache, &last[next], &stats[next]);
 		stats[next].nr_samples++;
 		done[next]++;
 	}
+	/* the limits no walk of the run is held against: the machine
+	 * line prints them all */
+	for (b = 0; calibrate && m->bound_lines && b < NR_BOUNDS; b++)
+		if (!tried[b])
+			try_bound(m, team, b, p->run.cache);
 	for (s = 0; s < p->run.nr_walks; s++)
 		stats[s].round_time[round] =
 			summarize(&stats[s].sample[first[s]], stats[s].reps).median;
@@ -5054,12 +3550,12 @@ static void run_round(struct lru_model *m, struct team *team,
 
 /*
  * Choose repetitions and rounds from the first round's costs: repeat
- * the cheap walks (a 20 ms physical walk is noisy and cheap) until each
+ * the cheap walks (a short physical walk is noisy and cheap) until each
  * takes about REP_SHARE of the slowest, and run as many rounds as fit
  * ROUND_BUDGET_S of wall, within [MIN_ROUNDS, MAX_ROUNDS].  The wall
  * counts each walk's untimed work (flushing, relinking) beside it, so a
- * walk of 19 us behind a flush of 12 MiB is not repeated a thousand
- * times; repetitions shrink first, so MIN_ROUNDS fit the budget.
+ * walk of microseconds behind a flush of megabytes is not repeated a
+ * thousand times; repetitions shrink first, so MIN_ROUNDS fit the budget.
  */
 static int plan_rounds(struct walk_stats *stats, int nr_walks, int builds)
 {
@@ -5082,8 +3578,12 @@ static int plan_rounds(struct walk_stats *stats, int nr_walks, int builds)
 		for (s = 0, round = 0; s < nr_walks; s++) {
 			double t = stats[s].round_time[0] + stats[s].first_untimed;
 			int reps = (int)(stats[s].reps * fit / planned);
+			double share = REP_FLOOR * slowest;
+			int least = share < MAX_REPS * stats[s].round_time[0] ?
+				    (int)(share / stats[s].round_time[0]) : MAX_REPS;
 
-			stats[s].reps = reps < 1 ? 1 : reps;
+			reps = reps > least ? reps : least;
+			stats[s].reps = reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : reps;
 			round += stats[s].reps * t;
 		}
 	}
@@ -5095,20 +3595,24 @@ static int plan_rounds(struct walk_stats *stats, int nr_walks, int builds)
 	return rounds < 1 ? 1 : rounds;
 }
 
-/* The i-th walk in the order --original times and prints them, the
- * original's: Physical, Array, ListLRU.  Otherwise the table's. */
-static int timing_order(const struct params *p, int i)
+/* The i-th walk to time and print: with --original in the original's
+ * order (each row's .original_turn), else in the table's. */
+static int timing_order(const struct run_knobs *run, int i)
 {
-	static const int original[] = { 0, 2, 1 };
+	int s;
 
-	return p->run.original ? original[i] : i;
+	for (s = 0; run->original && s < run->nr_walks; s++)
+		if (walks[run->walk[s]].original_turn == i + 1)
+			return s;
+	return i;
 }
 
 /*
  * The 2023 protocol (--original): right after setup, each walk timed
- * once in the original's order (physical, array, list), from the cache
- * state setup left, never timed again; the self-check stays, and a walk
- * that lost its CPU is marked disturbed (warn_disturbed() says so).
+ * once in the original's order (the walk table's .original_turn), from
+ * the cache state setup left, never timed again; the self-check stays,
+ * and a walk that lost its CPU is marked disturbed (warn_disturbed()
+ * says so).
  */
 static int original_round(struct lru_model *m, struct team *team,
 			  const struct params *p, struct walk_stats *stats,
@@ -5119,7 +3623,7 @@ static int original_round(struct lru_model *m, struct team *team,
 	int i, s;
 
 	for (i = 0; i < p->run.nr_walks; i++) {
-		s = timing_order(p, i);
+		s = timing_order(&p->run, i);
 		t = timed_once(m, team, p->run.walk[s], CACHE_WARM, &last[s], &stats[s], &d);
 		stats[s].sample[0] = stats[s].round_time[0] = t;
 		stats[s].nr_samples = 1;
@@ -5132,6 +3636,117 @@ static int original_round(struct lru_model *m, struct team *team,
 	for (s = 0; s < p->run.nr_walks; s++)
 		stats[s].ratio[0] = stats[s].round_time[0] / stats[0].round_time[0];
 	return 1;
+}
+
+/* Build, time and check every model; returns the rounds taken. */
+static int measure(struct lru_model *m, struct team *team,
+		   const struct params *p, struct walk_stats *stats,
+		   struct walk_result *last)
+{
+	int b, r, s, rounds = p->run.rounds ? p->run.rounds : 1, nr_rounds = 0;
+	int calibrate;
+
+	for (s = 0; s < p->run.nr_walks; s++)
+		stats[s].reps = 1;
+	if (p->run.original) {
+		nr_rounds = original_round(m, team, p, stats, last);
+		if (p->out.verbose >= 3)	/* after: its walks time setup's caches */
+			check_build(m, p, 0);
+		return nr_rounds;
+	}
+	draw_bound_lines(m);
+	for (b = 0; b < p->run.builds; b++) {
+		if (b)
+			build_model(m, p, build_seed(p->layout.seed, b), 0);
+		if (p->out.verbose >= 3)
+			check_build(m, p, b);
+		for (r = 0; r < rounds && nr_rounds < MAX_ROUNDS; r++) {
+			calibrate = nr_rounds % bound_stride(rounds * p->run.builds) == 0;
+			run_round(m, team, p, stats, nr_rounds++, calibrate, last);
+			if (nr_rounds == 1 && !p->run.rounds)
+				rounds = plan_rounds(stats, p->run.nr_walks, p->run.builds);
+		}
+	}
+	calibrate_done(m);
+	return nr_rounds;
+}
+
+/* ==== The self-check ==================================================== */
+
+/* As STREAM checks its own: every timed walk must return the sum of the
+ * ages and the count of the folios the model holds, and -vvv checks every
+ * link and prints the LRU's fingerprint.  A failure is exit 1. */
+
+/* What every walk must return: the ages 0..n-1 summed, n folios counted.
+ * Computed so it wraps exactly as the walks' unsigned long sums do. */
+static struct walk_result expected_result(const struct lru_model *m)
+{
+	unsigned long n = m->nr_lru;
+	struct walk_result r = { 0, 0, 0 };
+
+	r.sum = n % 2 ? n * ((n - 1) / 2) : (n / 2) * (n - 1);
+	r.visits = n;
+	return r;
+}
+
+static void check_result(const struct lru_model *m, int w,
+			 struct walk_result got)
+{
+	struct walk_result want = expected_result(m);
+
+	if (got.sum != want.sum || got.visits != want.visits)
+		die("self-check failed: %s summed %lu over %lu folios, expected %lu over %lu",
+		    walks[w].label, got.sum, got.visits, want.sum, want.visits);
+}
+
+/* The pfn of a folio's head. */
+static unsigned long folio_pfn(const struct lru_model *m,
+			       const struct folio *folio)
+{
+	if (m->desc_size == MEMDESC_SIZE)
+		return ((const struct page *)folio)->index;
+	return ((const char *)folio - m->descs) / m->desc_size;
+}
+
+/* What check_lru() found. */
+struct lru_check {
+	int ok;			/* every link, age and flag as it must be */
+	uint64_t fingerprint;	/* of the head pfns in LRU order */
+	double mean_run;	/* folios per run of pfn-adjacent folios */
+};
+
+/*
+ * Go through the LRU in order, checking every link (each folio's next is
+ * the next position of its list, and that one's prev points back), age
+ * and flag; hash the head pfns; and count where LRU order steps to the
+ * next LRU folio in pfn order.
+ */
+static struct lru_check check_lru(const struct lru_model *m)
+{
+	struct lru_check c = { 1, 0xcbf29ce484222325ULL, 0 }; /* FNV-1a basis */
+	unsigned long s0, s1, k, pfn, runs = 1;
+	const struct folio *folio, *next;
+	int t;
+
+	for (t = 0; t < m->nr_shares; t++) {
+		share_range(m, t, &s0, &s1);
+		for (k = s0; k < s1; k++) {
+			folio = m->lru[k].folio;
+			next = m->lru[list_next(m, s0, s1, k)].folio;
+			if (folio->age != k || folio->next != next ||
+			    next->prev != folio || !(folio->flags & PG_LRU)) {
+				c.ok = 0;
+				return c;
+			}
+			pfn = folio_pfn(m, folio);
+			c.fingerprint = (c.fingerprint ^ pfn) * 0x100000001b3ULL;
+			if (k + 1 < m->nr_lru &&
+			    folio_pfn(m, m->lru[k + 1].folio) != next_lru_pfn(m, pfn))
+				runs++;
+		}
+	}
+	c.mean_run = (double)m->nr_lru / runs;
+	return c;
 }
 
 /* -vvv: check build b's links, and print its fingerprint. */
@@ -5147,39 +3762,1049 @@ static void check_build(const struct lru_model *m, const struct params *p, int b
 		c.mean_run);
 }
 
-/* Build, time and check every model; returns the rounds taken. */
-static int measure(struct lru_model *m, struct team *team,
-		   const struct params *p, struct walk_stats *stats,
-		   struct walk_result *last)
-{
-	int b, r, s, rounds = p->run.rounds ? p->run.rounds : 1, nr_rounds = 0;
+/* #### Part II: the request ############################################## */
 
-	for (s = 0; s < p->run.nr_walks; s++)
-		stats[s].reps = 1;
-	if (p->run.original) {
-		nr_rounds = original_round(m, team, p, stats, last);
-		if (p->out.verbose >= 3)	/* after: its walks time setup's caches */
-			check_build(m, p, 0);
-		return nr_rounds;
+/*
+ * Part II, the request: the command line into struct params.  The option
+ * table is the only list of options; parse_params() the one way in (main
+ * and tests/fuzz-options.c).  It keeps: a bad value, or options that
+ * contradict each other, is one line on stderr and exit 2, before
+ * anything is allocated; an option given wins over the preset; nothing
+ * is rounded silently.
+ */
+
+/* ==== The option table ================================================== */
+
+/*
+ * The option table: one row per option.  Parsing, the defaults, the
+ * usage text, the knobs' CSV and JSON columns, the preset, plain_knobs()
+ * and the checks of --original and --memmap-from all read it, and
+ * tests/fuzz-options.c feeds it.  .field is the option's knob: options
+ * that set the same field (-c and -m, --folio-order and --folios) are
+ * one knob, so the preset and --original can tell what the command line
+ * set.  A typed row's .def is its default (the only one); its help gets
+ * "(default ...)" from it when .show_def says so.  To add a knob:
+ *
+ *   1. its field in the group it belongs to: layout_knobs (what the
+ *      memmap holds), work_knobs (what a walk does: the model copies
+ *      them, so walks read m->work) or run_knobs (how the run goes);
+ *   2. its row here: kind, field, limits, default, help, and what it
+ *      is: .csv its column (the field table's recipe says where it
+ *      goes), .model if off its default the walks measure code
+ *      (plain_knobs()), .kernel_like its preset value, .file_decides
+ *      if a --memmap-from file sets it, .original_fixes if --original
+ *      rules it out;
+ *   3. its use, where the layout, a walk or the run needs it;
+ *   4. its line in scan.1 (tests/t-knobs.sh holds every option -h lists
+ *      to scan.1, and every column to an option).
+ *
+ * A -v line about it or a check across options (check_params()) only
+ * where a reader needs one.
+ */
+
+/* How an option's value reaches its field of struct params. */
+enum opt_kind {
+	OPT_CUSTOM,	/* .set reads it: the grammar needs its own code */
+	OPT_FLAG,	/* no value: the int field becomes 1 */
+	OPT_INT,	/* a whole number in [lo, hi], into an int */
+	OPT_ULONG,	/* the same into an unsigned long (.hex: 0x too) */
+	OPT_REAL,	/* a decimal in [min, max] (.above: not min itself) */
+	OPT_CHOICE,	/* one of .names, its index into an int-sized enum */
+	OPT_FILE,	/* a path, not empty, into a const char * */
+};
+
+_Static_assert(sizeof(enum access) == sizeof(int) && sizeof(enum thp_mode) == sizeof(int),
+	       "OPT_CHOICE writes enums as int");
+
+/* A custom row's reader, or -h's, -V's and --fields' printer. */
+typedef void option_setter(struct params *p, const char *opt, const char *arg);
+
+struct option_spec {
+	char short_name;	/* 0 for a long option only */
+	const char *long_name;	/* NULL for a short option only */
+	const char *metavar;	/* NULL if it takes no value */
+	enum opt_kind kind;
+	size_t field;		/* offsetof(struct params, its field) */
+	unsigned long lo, hi;	/* OPT_INT, OPT_ULONG */
+	double min, max;	/* OPT_REAL */
+	int above, hex, show_def;
+	const char *const *names; /* OPT_CHOICE */
+	double def;		/* a typed row's default */
+	option_setter *set;	/* OPT_CUSTOM */
+	const char *help;
+	size_t size;		/* sizeof its field */
+	const char *csv;	/* its CSV and JSON column, if it has one */
+	int model;		/* off its default, the walks measure code */
+	const char *kernel_like; /* its --kernel-like value, if the preset sets it */
+	int file_decides;	/* a --memmap-from file decides it */
+	int original_fixes;	/* --original fixes it: never with --original */
+};
+
+#define FIELD(f)	.field = offsetof(struct params, f), \
+			.size = sizeof(((struct params *)0)->f)
+#define NO_FIELD	.field = (size_t)-1
+#define CUSTOM(f, fn)	.kind = OPT_CUSTOM, FIELD(f), .set = fn
+#define FLAG(f)		.kind = OPT_FLAG, FIELD(f)
+#define INT(f, l, h, d)	.kind = OPT_INT, FIELD(f), .lo = l, .hi = h, .def = d
+#define ULONG(f, l, h, d) .kind = OPT_ULONG, FIELD(f), .lo = l, .hi = h, .def = d
+#define REAL(f, l, h, d) .kind = OPT_REAL, FIELD(f), .min = l, .max = h, .def = d
+#define CHOICE(f, n, d)	.kind = OPT_CHOICE, FIELD(f), .names = n, .def = d
+#define FILE_NAME(f)	.kind = OPT_FILE, FIELD(f)
+
+/* The custom rows' readers, defined below the table; --fields' with the
+ * field table. */
+static option_setter set_count, set_verbose, set_folios, set_rmap, set_struct_page,
+	set_walks, set_pfns, show_help, show_version, show_fields;
+
+static const struct option_spec options[] = {
+	{ 'c', NULL, "N", CUSTOM(layout.nr_pages, set_count),
+	  .help = "N million pages (decimals allowed; default 1)" },
+	{ 'm', NULL, "SIZE", CUSTOM(layout.nr_pages, set_count),
+	  .help = "memory to simulate in 4 KiB pages (64M, 40G)" },
+	{ 's', NULL, "SEED", ULONG(layout.seed, 0, ULONG_MAX, 0), .hex = 1, .csv = "seed",
+	  .help = "seed of the layout and LRU order (default: clock)" },
+	{ 'r', NULL, "N", INT(run.rounds, 1, MAX_ROUNDS, 0),	/* 0: by cost */
+	  .help = "time each walk N times (default: by cost)" },
+	{ 't', NULL, "N", INT(run.threads, 1, MAX_THREADS, 1), .show_def = 1,
+	  .csv = "threads", .model = 1,
+	  .help = "N threads walk their own shares at once" },
+	{ 'v', NULL, NULL, CUSTOM(out.verbose, set_verbose),
+	  .help = "more detail: -v, -vv, -vvv" },
+	{ 'q', NULL, NULL, FLAG(out.quiet),
+	  .help = "no warnings about the figures (errors stay)" },
+	{ 0, "walks", "NAME,...", CUSTOM(run.walk, set_walks), .original_fixes = 1,
+	  .help = "walks to compare with the physical one, in order" },
+	{ 0, "format", "text|csv|json", CHOICE(out.format, format_names, FORMAT_TEXT),
+	  .help = "results as the original's lines (default) or data" },
+	/* the kernel maps its memmap with 2 MiB pages (vmemmap PMDs on
+	 * x86-64); --thp=system is the original's chance */
+	{ 0, "thp", "always|never|system", CHOICE(run.thp, thp_names, THP_ALWAYS),
+	  .csv = "thp", .original_fixes = 1,
+	  .kernel_like = "always",	/* the vmemmap's PMD mapping */
+	  .help = "2 MiB memmap pages (default), 4 KiB, or any" },
+	{ 0, "cache", "cold|warm", CHOICE(run.cache, cache_names, CACHE_COLD),
+	  .csv = "cache", .original_fixes = 1,
+	  .help = "flush caches before each walk (default) or not" },
+	{ 0, "cpu", "N", INT(run.cpu, 0, 65535, -1),	/* -1: the kernel places it */
+	  .help = "run on CPU N only" },
+	{ 0, "builds", "N", INT(run.builds, 1, MAX_ROUNDS, 1), .show_def = 1,
+	  .csv = "builds", .original_fixes = 1,
+	  .help = "build and time N models in turn" },
+	{ 0, "lru-fraction", "F", REAL(layout.lru_fraction, 0, 1, 1), .above = 1, .show_def = 1,
+	  .csv = "lru_fraction", .model = 1, .file_decides = 1,
+	  .kernel_like = "0.85",	/* reclaim runs near the watermarks */
+	  .help = "share of pages on the LRU, 0 < F <= 1" },
+	{ 0, "non-lru", "spread|pageblock|buddy", CHOICE(layout.non_lru, non_lru_names, NON_LRU_SPREAD),
+	  .csv = "non_lru", .file_decides = 1,
+	  .kernel_like = "pageblock",	/* grouped by migratetype */
+	  .show_def = 1, .help = "where the other pages sit" },
+	{ 0, "folio-order", "K", CUSTOM(layout.folio_share, set_folios),
+	  .model = 1, .file_decides = 1,
+	  .help = "LRU folios of 2^K pages, K = 0..10 (default 0)" },
+	{ 0, "folios", "ORDER:PCT,...", CUSTOM(layout.folio_share, set_folios),
+	  .csv = "folios", .model = 1, .file_decides = 1,
+	  .kernel_like = "0:65,2:5,4:5,9:25", /* anon order 0, mTHP, file THP */
+	  .help = "a mix of folio orders by share of LRU pages" },
+	{ 0, "phys", "every|jump", CHOICE(work.phys, phys_names, PHYS_EVERY),
+	  .csv = "phys", .model = 1,
+	  .help = "physical walk reads every page (default) or jumps" },
+	{ 0, "locality", "L", REAL(layout.locality, 1, MAX_RUN, 1), .show_def = 1,
+	  .csv = "locality", .model = 1,
+	  .kernel_like = "8",		/* pcp batches, after some churn */
+	  .help = "mean run of pfn-adjacent LRU folios" },
+	{ 0, "access", "read|write|atomic|isolate", CHOICE(work.access, access_names, ACCESS_READ),
+	  .csv = "access", .model = 1,
+	  .kernel_like = "isolate",	/* isolate_lru_folios() */
+	  .show_def = 1, .help = "work per folio in every walk" },
+	/* one list, as the original; K lists are walked in turn, one folio
+	 * from each unless --chunk says more */
+	{ 0, "lists", "K", INT(work.nr_lists, 1, MAX_LISTS, 1), .show_def = 1,
+	  .csv = "lists", .model = 1,
+	  .kernel_like = "40",		/* 4 evictable lists x 10 memcgs */
+	  .help = "LRU lists per thread, walked in turn" },
+	{ 0, "chunk", "N", ULONG(work.chunk, 1, UINT32_MAX, 1), .show_def = 1,
+	  .csv = "chunk",
+	  .kernel_like = "32",		/* SWAP_CLUSTER_MAX */
+	  .help = "folios taken from each list per turn" },
+	{ 0, "rmap", "SHARE:HOPS", CUSTOM(work.rmap_share, set_rmap),
+	  .csv = "rmap_share", .model = 1,
+	  .kernel_like = "0.5:3",	/* anon_vma/VMA/PTE for mapped folios */
+	  .help = "mapped folios cost HOPS dependent misses each" },
+	{ 0, "struct-page", "64|32|8", CUSTOM(layout.desc_size, set_struct_page),
+	  .csv = "struct_page", .model = 1,
+	  .help = "bytes per page descriptor (default 64)" },
+	{ 0, "memcg-share", "F", REAL(layout.memcg_share, 0, 1, 1), .above = 1,
+	  .csv = "memcg_share",
+	  .help = "share of LRU folios in the memcg reclaim targets" },
+	{ 0, "memmap-from", "FILE", FILE_NAME(layout.memmap_from), .csv = "memmap_from",
+	  .help = "lay the memmap out as a kpageflags file says" },
+	{ 0, "pfns", "START:COUNT", CUSTOM(layout.pfn_start, set_pfns),
+	  .help = "replay COUNT pfns of it from START" },
+	{ 0, "memcg", "INODE", ULONG(layout.memcg, 1, ULONG_MAX, 0), .csv = "memcg",
+	  .help = "reclaim targets the replayed memcg of that inode" },
+	{ 0, "memcg-from", "FILE", FILE_NAME(layout.memcg_from),
+	  .help = "its kpagecgroup (default /proc/kpagecgroup)" },
+	{ 0, "lru-order", "FILE", FILE_NAME(layout.lru_order),
+	  .help = "LRU order of the pfns a trace-lru.sh FILE names" },
+	{ 0, "kernel-like", NULL, FLAG(run.kernel_like), .csv = "kernel_like",
+	  .original_fixes = 1,
+	  .help = "realistic values for every knob not given" },
+	{ 0, "original", NULL, FLAG(run.original), .csv = "original",
+	  .help = "the 2023 protocol: walks once, no flush, system THP" },
+	{ 0, "fields", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_fields,
+	  .help = "list the CSV and JSON columns and exit" },
+	{ 'h', "help", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_help,
+	  .help = "print this help and exit" },
+	{ 'V', "version", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_version,
+	  .help = "print the version and exit" },
+};
+
+/* ==== Parsing values ==================================================== */
+
+/*
+ * Strict number parsing: no sign, no trailing junk, no overflow, no NaN
+ * or infinity, no silent rounding.  One parse_* per kind of argument.
+ */
+
+/*
+ * A plain decimal like "10", "0.01" or "2e6"; *end points past it.  The
+ * grammar is checked here rather than left to strtod(), which would also
+ * take signs, spaces, hex, "inf" and "nan".
+ */
+static double parse_decimal(const char *opt, const char *s, const char **end)
+{
+	static const char digits[] = "0123456789";
+	const char *p = s;
+	size_t whole = strspn(p, digits), frac = 0;
+	char buf[64];
+	double v;
+
+	p += whole;
+	if (*p == '.') {
+		frac = strspn(p + 1, digits);
+		p += 1 + frac;
 	}
-	for (b = 0; b < p->run.builds; b++) {
-		if (b)
-			build_model(m, p, build_seed(p->layout.seed, b), 0);
-		if (p->out.verbose >= 3)
-			check_build(m, p, b);
-		for (r = 0; r < rounds && nr_rounds < MAX_ROUNDS; r++) {
-			if (nr_rounds % bound_stride(rounds * p->run.builds) == 0)
-				calibrate_round(m, team, p->run.cache);
-			run_round(m, team, p, stats, nr_rounds++, last);
-			if (nr_rounds == 1 && !p->run.rounds)
-				rounds = plan_rounds(stats, p->run.nr_walks, p->run.builds);
-		}
+	if (!whole && !frac)
+		die_usage("%s '%s': not a positive number", opt, s);
+	if (*p == 'e' || *p == 'E') {
+		/* an exponent only if digits follow: "1E" is one exbibyte */
+		const char *q = p + 1 + (p[1] == '+' || p[1] == '-');
+		size_t exp = strspn(q, digits);
+
+		if (exp)
+			p = q + exp;
 	}
-	calibrate_done(m);
-	return nr_rounds;
+	if ((size_t)(p - s) >= sizeof(buf))
+		die_usage("%s '%s': too many digits", opt, s);
+	memcpy(buf, s, p - s);
+	buf[p - s] = 0;
+	errno = 0;
+	v = strtod(buf, NULL);
+	if (errno == ERANGE)
+		die_usage("%s '%s': out of range", opt, s);
+	*end = p;
+	return v;
 }
 
-/* ==== Reporting as text ================================================= */
+/*
+ * A decimal number kept exactly, as its digits: digit[0..len), most
+ * significant first and no leading or trailing zero, times 10^exp.  -c
+ * and -m work out their page counts on it, never on a double, which
+ * takes -c 0.0099999999999999999999 for 10,000 pages.  Room for the 63
+ * characters parse_decimal() lets through, times a unit up to 2^60 (19
+ * more digits), divided by 4096 (12 more).
+ */
+struct decimal {
+	unsigned char digit[128];
+	int len;
+	long exp;
+};
+
+/* Drop trailing zeros into the exponent, and leading ones. */
+static void decimal_trim(struct decimal *d)
+{
+	int lead = 0;
+
+	while (lead < d->len && !d->digit[lead])
+		lead++;
+	memmove(d->digit, d->digit + lead, d->len - lead);
+	d->len -= lead;
+	while (d->len && !d->digit[d->len - 1]) {
+		d->len--;
+		d->exp++;
+	}
+	if (!d->len)
+		d->exp = 0;
+}
+
+/* The number at the start of s, as parse_decimal() took it. */
+static void decimal_parse(const char *s, struct decimal *d)
+{
+	const char *p;
+	long point = 0, e = 0;
+
+	d->len = 0;
+	d->exp = 0;
+	for (p = s; (*p >= '0' && *p <= '9') || *p == '.'; p++) {
+		if (*p == '.') {
+			point = 1;
+			continue;
+		}
+		d->exp -= point;
+		if (d->len || *p != '0')
+			d->digit[d->len++] = *p - '0';
+	}
+	if (*p == 'e' || *p == 'E')	/* bounded: strtod() took it */
+		e = strtol(p + 1, NULL, 10);
+	d->exp += e < -9999 ? -9999 : e > 9999 ? 9999 : e;
+	decimal_trim(d);
+}
+
+/* d times f, f at most UINT64_MAX / 10 so no step overflows. */
+static void decimal_mul(struct decimal *d, uint64_t f)
+{
+	uint64_t carry = 0;
+	int i;
+
+	for (i = d->len; i-- > 0;) {
+		carry += d->digit[i] * f;
+		d->digit[i] = carry % 10;
+		carry /= 10;
+	}
+	for (; carry; carry /= 10) {
+		memmove(d->digit + 1, d->digit, d->len++);
+		d->digit[0] = carry % 10;
+	}
+	decimal_trim(d);
+}
+
+/* d divided by f = 2^a 5^b, exactly: the quotient's decimals end after
+ * max(a, b) more digits. */
+static void decimal_div(struct decimal *d, uint64_t f)
+{
+	uint64_t g, rem = 0;
+	int i;
+
+	for (g = f; g > 1 && d->len; g /= g % 10 ? (g % 2 ? 5 : 2) : 10) {
+		d->digit[d->len++] = 0;
+		d->exp--;
+	}
+	for (i = 0; i < d->len; i++) {
+		rem = rem * 10 + d->digit[i];
+		d->digit[i] = rem / f;
+		rem %= f;
+	}
+	decimal_trim(d);
+}
+
+/* Is d a whole number?  Its value in *v, UINT64_MAX if it does not fit. */
+static int decimal_whole(const struct decimal *d, uint64_t *v)
+{
+	long i;
+
+	*v = 0;
+	if (d->exp < 0)
+		return 0;
+	for (i = 0; i < d->len + d->exp; i++) {
+		unsigned digit = i < d->len ? d->digit[i] : 0;
+
+		if (*v > (UINT64_MAX - digit) / 10) {
+			*v = UINT64_MAX;
+			break;
+		}
+		*v = *v * 10 + digit;
+	}
+	return 1;
+}
+
+/* d in plain decimals ("9999.9999999999999999"), cut after 24 of them
+ * ("..."); in %g (approx) if it is whole or tiny. */
+static const char *decimal_text(const struct decimal *d, double approx,
+				char *buf, size_t len)
+{
+	long point = d->len + d->exp, i, n = 0;
+
+	if (d->exp >= 0 || point < -8 || len < 64) {
+		snprintf(buf, len, "%.10g", approx);
+		return buf;
+	}
+	if (point <= 0)
+		buf[n++] = '0';
+	for (i = 0; i < point; i++)	/* at most 20: the caller's limit */
+		buf[n++] = '0' + d->digit[i];
+	buf[n++] = '.';
+	for (i = point; i < d->len && i < point + 24; i++)
+		buf[n++] = i < 0 ? '0' : '0' + d->digit[i];
+	if (i < d->len)
+		n += snprintf(buf + n, len - n, "...");
+	buf[n] = 0;
+	return buf;
+}
+
+/* A count of pages must be a whole number from 1 up to what we address:
+ * s times mul/div, worked out on its digits. */
+static unsigned long whole_pages(const char *opt, const char *s, double pages,
+				 const char *unit, uint64_t mul, uint64_t div)
+{
+	/* Two arrays of nr_pages entries must fit in size_t. */
+	uint64_t limit = SIZE_MAX / (sizeof(struct page) + 8), n;
+	struct decimal d;
+	char text[64];
+
+	if (pages <= 0)
+		die_usage("%s '%s': must be more than 0", opt, s);
+	if (pages > (double)limit)
+		die_usage("%s '%s': %.3g pages is more than this system can address", opt, s, pages);
+	decimal_parse(s, &d);
+	decimal_mul(&d, mul);
+	decimal_div(&d, div);
+	if (!decimal_whole(&d, &n))
+		die_usage("%s '%s': %s pages%s, not a whole number", opt, s,
+			  decimal_text(&d, pages, text, sizeof(text)), unit);
+	if (n > limit)
+		die_usage("%s '%s': %.3g pages is more than this system can address", opt, s, pages);
+	return n;
+}
+
+/* -c: millions of pages, decimals allowed (-c 0.01 is 10,000 pages). */
+static unsigned long parse_count(const char *opt, const char *s)
+{
+	const char *end;
+	double v = parse_decimal(opt, s, &end);
+
+	if (*end)
+		die_usage("%s '%s': trailing '%s' after the number", opt, s, end);
+	return whole_pages(opt, s, v * PAGES_PER_COUNT, "", PAGES_PER_COUNT, 1);
+}
+
+/* -m: simulated memory in bytes with a binary suffix (K M G T P E). */
+static unsigned long parse_size(const char *opt, const char *s)
+{
+	static const char suffixes[] = "KMGTPE";
+	const char *end;
+	double v = parse_decimal(opt, s, &end);
+	double bytes = v;
+	uint64_t unit = 1;
+	const char *u;
+
+	if (*end) {
+		u = strchr(suffixes, *end >= 'a' ? *end - 'a' + 'A' : *end);
+		if (!u || end[1])
+			die_usage("%s '%s': unknown size suffix '%s' (use K, M, G, T, P or E)", opt, s, end);
+		for (; u >= suffixes; u--) {
+			bytes *= 1024;
+			unit *= 1024;
+		}
+	}
+	return whole_pages(opt, s, bytes / SIM_PAGE_SIZE, " of 4 KiB", unit, SIM_PAGE_SIZE);
+}
+
+/* A decimal integer in [min, max]; with hex, 0x and hex digits too (the
+ * seed, which people copy from hashes). */
+static unsigned long parse_number(const char *opt, const char *s,
+				  unsigned long min, unsigned long max, int hex)
+{
+	int base = hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
+	const char *digits = base == 16 ? s + 2 : s;
+	const char *set = base == 16 ? "0123456789abcdefABCDEF" : "0123456789";
+	unsigned long long v;
+
+	if (!*digits || digits[strspn(digits, set)])
+		die_usage("%s '%s': not a whole number", opt, s);
+	errno = 0;
+	v = strtoull(digits, NULL, base);
+	if (errno == ERANGE || v > max || v < min)
+		die_usage("%s '%s': must be from %lu to %lu", opt, s, min, max);
+	return v;
+}
+
+static unsigned long parse_ulong(const char *opt, const char *s,
+				 unsigned long min, unsigned long max)
+{
+	return parse_number(opt, s, min, max, 0);
+}
+
+/* One of a NULL-terminated list of names; returns its index. */
+static int parse_choice(const char *opt, const char *s,
+			const char *const *names)
+{
+	char list[128] = "";
+	int i;
+
+	for (i = 0; names[i]; i++) {
+		if (!strcmp(s, names[i]))
+			return i;
+		strcat(list, i ? "|" : "");
+		strcat(list, names[i]);
+	}
+	die_usage("%s '%s': must be one of %s", opt, s, list);
+	return -1;
+}
+
+/* A plain decimal with nothing after it, in [min, max]. */
+static double parse_real(const char *opt, const char *s, double min,
+			 double max)
+{
+	const char *end;
+	double v = parse_decimal(opt, s, &end);
+
+	if (*end)
+		die_usage("%s '%s': trailing '%s' after the number", opt, s, end);
+	if (v < min || v > max)
+		die_usage("%s '%s': must be from %.10g to %.10g", opt, s, min, max);
+	return v;
+}
+
+/* The next item of the comma-separated list at *rest, cut in place;
+ * NULL after the last.  Unlike strtok(), an empty item ("a,,b", "a,")
+ * is one, so the caller can refuse it. */
+static char *list_item(char **rest)
+{
+	char *item = *rest, *comma = item ? strchr(item, ',') : NULL;
+
+	*rest = comma ? comma + 1 : NULL;
+	if (comma)
+		*comma = 0;
+	return item;
+}
+
+/* ORDER:PERCENT,... : the share of LRU pages in folios of each order. */
+static void parse_folios(const char *opt, const char *s, double *share)
+{
+	char buf[256], order[320], percent[320], *item, *rest = buf, *colon;
+	double total = 0;
+	int k;
+
+	if (strlen(s) >= sizeof(buf))
+		die_usage("%s '%.20s...': too long", opt, s);
+	strcpy(buf, s);
+	/* errors in one item quote the whole value, then the item */
+	snprintf(order, sizeof(order), "%s '%s': order", opt, s);
+	snprintf(percent, sizeof(percent), "%s '%s': percentage", opt, s);
+	memset(share, 0, (MAX_ORDER + 1) * sizeof(*share));
+	while ((item = list_item(&rest))) {
+		if (!*item)
+			die_usage("%s '%s': an empty item: a comma too many", opt, s);
+		colon = strchr(item, ':');
+		if (!colon)
+			die_usage("%s '%s': '%s' is not ORDER:PERCENT", opt, s, item);
+		*colon = 0;
+		k = parse_ulong(order, item, 0, MAX_ORDER);
+		if (share[k] > 0)
+			die_usage("%s '%s': order %d given twice", opt, s, k);
+		share[k] = parse_real(percent, colon + 1, 0, 100) / 100;
+		if (share[k] <= 0)
+			die_usage("%s '%s': order %d needs a share above 0", opt, s, k);
+		total += share[k];
+	}
+	if (total < 1 - 1e-9 || total > 1 + 1e-9)
+		die_usage("%s '%s': the percentages add up to %g, not 100", opt, s, 100 * total);
+	for (k = 0; k <= MAX_ORDER; k++)
+		share[k] /= total;
+}
+
+/* ==== The command line ================================================== */
+
+/* Each argument to its option's row, whose value set_option() reads
+ * into struct params (a custom row's own setter for its grammar). */
+
+/* Read one option's value into its field. */
+static void set_option(struct params *p, const struct option_spec *o,
+		       const char *opt, const char *arg)
+{
+	void *field;
+	double v;
+
+	if (o->kind == OPT_CUSTOM) {	/* its field may be NO_FIELD */
+		o->set(p, opt, arg);
+		return;
+	}
+	field = (char *)p + o->field;
+	switch (o->kind) {
+	case OPT_CUSTOM:
+		break;
+	case OPT_FLAG:
+		*(int *)field = 1;
+		break;
+	case OPT_INT:
+		*(int *)field = parse_number(opt, arg, o->lo, o->hi, 0);
+		break;
+	case OPT_ULONG:
+		*(unsigned long *)field = parse_number(opt, arg, o->lo, o->hi, o->hex);
+		break;
+	case OPT_REAL:
+		v = parse_real(opt, arg, o->min, o->max);
+		if (o->above && v <= o->min)
+			die_usage("%s '%s': must be more than %.10g", opt, arg, o->min);
+		*(double *)field = v;
+		break;
+	case OPT_CHOICE:
+		*(int *)field = parse_choice(opt, arg, o->names);
+		break;
+	case OPT_FILE:
+		if (!*arg)
+			die_usage("%s '': needs a file", opt);
+		*(const char **)field = arg;
+		break;
+	}
+}
+
+/* Every typed row's default into its field. */
+static void set_defaults(struct params *p)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(options); i++) {
+		const struct option_spec *o = &options[i];
+		void *field;
+
+		if (o->kind == OPT_CUSTOM || o->kind == OPT_FLAG || o->kind == OPT_FILE)
+			continue;	/* these start as the literals say */
+		field = (char *)p + o->field;
+		if (o->kind == OPT_INT || o->kind == OPT_CHOICE)
+			*(int *)field = (int)o->def;
+		else if (o->kind == OPT_ULONG)
+			*(unsigned long *)field = (unsigned long)o->def;
+		else if (o->kind == OPT_REAL)
+			*(double *)field = o->def;
+	}
+}
+
+/* A typed row's default as help prints it. */
+static const char *default_text(const struct option_spec *o, char *buf, size_t len)
+{
+	if (o->kind == OPT_CHOICE)
+		return o->names[(int)o->def];
+	snprintf(buf, len, "%.10g", o->def);
+	return buf;
+}
+
+/* Which options were given is a bit mask in struct params. */
+_Static_assert(ARRAY_SIZE(options) <= 64, "params.given has a bit per option");
+
+/* -c and -m: the last of them wins, but not both. */
+static void set_count(struct params *p, const char *opt, const char *arg)
+{
+	const char *name = opt[1] == 'c' ? "-c" : "-m";
+
+	if (p->size_opt && strcmp(p->size_opt, name))
+		die_usage("%s '%s': -c and -m both give the size; use one", opt, arg);
+	p->layout.nr_pages = opt[1] == 'c' ? parse_count(opt, arg) : parse_size(opt, arg);
+	p->size_opt = name;
+	p->size_arg = arg;
+}
+
+static void set_verbose(struct params *p, const char *opt, const char *arg)
+{
+	(void)opt;
+	(void)arg;
+	p->out.verbose++;
+}
+
+/* --folio-order=K and --folios=MIX both set the mix, so not both. */
+static void set_folios(struct params *p, const char *opt, const char *arg)
+{
+	if (p->folio_opt && strcmp(p->folio_opt, opt))
+		die_usage("%s '%s': --folio-order and --folios both give the folio sizes; use one", opt, arg);
+	p->folio_opt = !strcmp(opt, "--folios") ? "--folios" : "--folio-order";
+	if (!strcmp(opt, "--folios")) {
+		parse_folios(opt, arg, p->layout.folio_share);
+		return;
+	}
+	memset(p->layout.folio_share, 0, sizeof(p->layout.folio_share));
+	p->layout.folio_share[parse_ulong(opt, arg, 0, MAX_ORDER)] = 1;
+}
+
+/* A:B values: A into left (len bytes), B returned; form names the
+ * grammar in the error. */
+static const char *split_pair(const char *opt, const char *arg, char *left,
+			      size_t len, const char *form)
+{
+	const char *colon = strchr(arg, ':');
+
+	if (!colon || (size_t)(colon - arg) >= len)
+		die_usage("%s '%s': not %s", opt, arg, form);
+	memcpy(left, arg, colon - arg);
+	left[colon - arg] = 0;
+	return colon + 1;
+}
+
+/* --rmap=M:J: a share M of folios is mapped, each costing J hops. */
+static void set_rmap(struct params *p, const char *opt, const char *arg)
+{
+	char share[64], what[128];
+	const char *hops = split_pair(opt, arg, share, sizeof(share), "SHARE:HOPS (e.g. 0.5:3)");
+
+	/* errors in one part quote the whole value, then the part */
+	snprintf(what, sizeof(what), "%s '%s': share", opt, arg);
+	p->work.rmap_share = parse_real(what, share, 0, 1);
+	snprintf(what, sizeof(what), "%s '%s': hops", opt, arg);
+	p->work.rmap_hops = parse_ulong(what, hops, 1, MAX_RMAP_HOPS);
+}
+
+static void set_struct_page(struct params *p, const char *opt, const char *arg)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(desc_kinds); i++)
+		if (!strcmp(arg, desc_kinds[i].name)) {
+			p->layout.desc_size = desc_kinds[i].size;
+			return;
+		}
+	die_usage("%s '%s': must be one of %s|%s|%s", opt, arg, desc_kinds[0].name,
+		  desc_kinds[1].name, desc_kinds[2].name);
+}
+
+/* --walks=NAME,...: the walks to time, by short or printed name; the
+ * physical walk is always the baseline, first. */
+static void set_walks(struct params *p, const char *opt, const char *arg)
+{
+	char buf[256], *name, *rest = buf;
+	int w, s;
+
+	if (strlen(arg) >= sizeof(buf))
+		die_usage("%s '%.20s...': too long", opt, arg);
+	strcpy(buf, arg);
+	p->run.walk[0] = 0;
+	p->run.nr_walks = 1;
+	while (*arg && (name = list_item(&rest))) {
+		if (!*name)
+			die_usage("%s '%s': an empty walk name: a comma too many", opt, arg);
+		for (w = 0; w < NR_WALKS; w++)
+			if (!strcmp(name, walks[w].name) || !strcmp(name, walks[w].label))
+				break;
+		if (w == NR_WALKS)
+			die_usage("%s '%s': no walk named '%s'", opt, arg, name);
+		if (!w)
+			die_usage("%s '%s': the physical walk is always timed, as the baseline; name only the walks to compare with it", opt, arg);
+		for (s = 0; s < p->run.nr_walks; s++)
+			if (p->run.walk[s] == w)
+				die_usage("%s '%s': '%s' given twice", opt, arg, name);
+		p->run.walk[p->run.nr_walks++] = w;
+	}
+	if (p->run.nr_walks < 2)
+		die_usage("%s '%s': name at least one walk to compare with the physical one", opt, arg);
+}
+
+/* --pfns=START:COUNT: a window of the --memmap-from file. */
+static void set_pfns(struct params *p, const char *opt, const char *arg)
+{
+	char start[32], what[128];
+	const char *count = split_pair(opt, arg, start, sizeof(start), "START:COUNT (e.g. 0:1048576)");
+
+	snprintf(what, sizeof(what), "%s '%s': start", opt, arg);
+	p->layout.pfn_start = parse_ulong(what, start, 0, ULONG_MAX);
+	snprintf(what, sizeof(what), "%s '%s': count", opt, arg);
+	p->layout.pfn_count = parse_ulong(what, count, 1, UINT32_MAX);
+}
+
+static void show_version(struct params *p, const char *opt, const char *arg)
+{
+	(void)p;
+	(void)opt;
+	(void)arg;
+	printf("scan %s\n", SCAN_VERSION);
+	flush_results(1);
+	exit(0);
+}
+
+static void show_help(struct params *p, const char *opt, const char *arg)
+{
+	size_t i;
+	int w;
+
+	(void)p;
+	(void)opt;
+	(void)arg;
+	printf("usage: scan [options]\n\n"
+	       "Time walks over a simulated memmap of 64-byte struct pages and print how\n"
+	       "much faster the physical (pfn order) walk is than each LRU-order walk.\n\n"
+	       "options:\n");
+	for (i = 0; i < ARRAY_SIZE(options); i++) {
+		const struct option_spec *o = &options[i];
+		char left[64], help[128], def[32];
+
+		if (o->short_name && o->long_name)
+			snprintf(left, sizeof(left), "-%c, --%s", o->short_name, o->long_name);
+		else if (o->short_name)
+			snprintf(left, sizeof(left), "-%c %s", o->short_name, o->metavar ? o->metavar : "");
+		else if (o->metavar)
+			snprintf(left, sizeof(left), "--%s=%s", o->long_name, o->metavar);
+		else
+			snprintf(left, sizeof(left), "--%s", o->long_name);
+		if (o->show_def)
+			snprintf(help, sizeof(help), "%s (default %s)", o->help,
+				 default_text(o, def, sizeof(def)));
+		else
+			snprintf(help, sizeof(help), "%s", o->help);
+		if (strlen(left) > 26)
+			printf("  %s\n  %-26s %s\n", left, "", help);
+		else
+			printf("  %-26s %s\n", left, help);
+	}
+	printf("\nwalks (the first is the baseline):\n");
+	for (w = 0; w < NR_WALKS; w++)
+		printf("  %-26s %s\n", walks[w].label, walks[w].help);
+	flush_results(1);
+	exit(0);
+}
+
+static const struct option_spec *find_short(char c)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(options); i++)
+		if (options[i].short_name == c)
+			return &options[i];
+	return NULL;
+}
+
+static const struct option_spec *find_long(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(options); i++)
+		if (options[i].long_name && strlen(options[i].long_name) == len &&
+		    !strncmp(options[i].long_name, name, len))
+			return &options[i];
+	return NULL;
+}
+
+/* Apply option o, and remember it was given. */
+static void apply(struct params *p, const struct option_spec *o,
+		  const char *opt, const char *arg)
+{
+	p->given |= 1ULL << (o - options);
+	set_option(p, o, opt, arg);
+}
+
+/* "--name=value" or "--name value"; returns how many arguments it used. */
+static int parse_long(struct params *p, char **argv)
+{
+	const char *name = argv[0] + 2, *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	const struct option_spec *o = find_long(name, len);
+	char opt[64];
+
+	snprintf(opt, sizeof(opt), "--%.*s", (int)len, name);
+	if (!o)
+		die_usage("unknown option '%s'", opt);
+	if (!o->metavar) {
+		if (eq)
+			die_usage("%s takes no value", opt);
+		apply(p, o, opt, NULL);
+		return 1;
+	}
+	if (eq) {
+		apply(p, o, opt, eq + 1);
+		return 1;
+	}
+	if (!argv[1])
+		die_usage("%s needs a value", opt);
+	apply(p, o, opt, argv[1]);
+	return 2;
+}
+
+/* A cluster of short options, "-vvv" or "-c10" or "-c 10". */
+static int parse_short(struct params *p, char **argv)
+{
+	const char *c;
+
+	for (c = argv[0] + 1; *c; c++) {
+		const struct option_spec *o = find_short(*c);
+		char opt[3] = { '-', *c, 0 };
+
+		if (!o)
+			die_usage("unknown option '-%c'", *c);
+		if (!o->metavar) {
+			apply(p, o, opt, NULL);
+			continue;
+		}
+		if (c[1]) {
+			apply(p, o, opt, c + 1);
+			return 1;
+		}
+		if (!argv[1])
+			die_usage("%s needs a value", opt);
+		apply(p, o, opt, argv[1]);
+		return 2;
+	}
+	return 1;
+}
+
+static void parse_options(struct params *p, int argc, char **argv)
+{
+	int i = 1;
+
+	while (i < argc) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (a[0] != '-' || !a[1])
+			break;
+		i += a[1] == '-' ? parse_long(p, &argv[i]) : parse_short(p, &argv[i]);
+	}
+	if (i < argc)
+		die_usage("unexpected argument '%s'", argv[i]);
+}
+
+/* ==== Presets and --original ============================================ */
+
+/* What the command line left alone: --kernel-like's values, --original's
+ * protocol, and the defaults every run starts from. */
+
+/* Was o's knob set on the command line, by o or by another option of
+ * the same field? */
+static int knob_given(const struct params *p, const struct option_spec *o)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(options); i++)
+		if ((p->given >> i & 1) && options[i].field == o->field)
+			return 1;
+	return 0;
+}
+
+/*
+ * --kernel-like: realistic values for the model's knobs (each row's
+ * .kernel_like), each from how the kernel and real machines behave
+ * (README.md gives the sources).  Fill the knobs the command line left
+ * alone, and those a --memmap-from file does not decide; with -v, say
+ * which.  Options given on the command line win, wherever they stand.
+ */
+static void apply_preset(struct params *p, char *shown, size_t len)
+{
+	unsigned long long given = p->given;
+	size_t i, used = 0;
+
+	shown[0] = 0;
+	for (i = 0; i < ARRAY_SIZE(options); i++) {
+		const struct option_spec *o = &options[i];
+		char opt[64];
+
+		if (!o->kernel_like || knob_given(p, o) ||
+		    (p->layout.memmap_from && o->file_decides))
+			continue;
+		snprintf(opt, sizeof(opt), "--%s", o->long_name);
+		set_option(p, o, opt, o->kernel_like);
+		used += snprintf(shown + used, len > used ? len - used : 0,
+				 " %s=%s", opt, o->kernel_like);
+	}
+	p->given = given;
+}
+
+/* --original: as scan.c 1.1 ran (see original_round()): the memmap
+ * backed as the system backs it, caches as setup left them, one round. */
+static void apply_original(struct params *p)
+{
+	p->run.thp = THP_SYSTEM;
+	p->run.cache = CACHE_WARM;
+	p->run.rounds = 1;
+}
+
+static unsigned long clock_seed(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (unsigned long)ts.tv_sec * 1000000000UL + ts.tv_nsec + getpid();
+}
+
+/* The original's run: every knob as it is when no option says otherwise. */
+static void default_params(struct params *p)
+{
+	/* what the option table's typed rows do not hold: the original's
+	 * model is every page an order-0 LRU folio in one list, read once
+	 * by each of its three walks */
+	static const struct params defaults = {
+		.layout = { .nr_pages = DEF_NR_PAGES, .desc_size = DEF_DESC_SIZE,
+			    .folio_share = { 1 } },
+		.run = { .walk = { 0, 1, 2 }, .nr_walks = 3 },
+	};
+
+	*p = defaults;
+	set_defaults(p);
+	p->layout.seed = clock_seed();
+}
+
+/* ==== Checks across options ============================================= */
+
+/* Checks across options, once all are known. */
+static void check_params(const struct params *p)
+{
+	size_t i;
+
+	if (p->run.original && p->run.rounds)
+		die_usage("--original times each walk once, as the original did: drop -r");
+	for (i = 0; p->run.original && i < ARRAY_SIZE(options); i++)
+		if (options[i].original_fixes && knob_given(p, &options[i]))
+			die_usage("--original runs the 2023 protocol, which fixes what --%s sets: drop one",
+				  options[i].long_name);
+	for (i = 0; p->layout.memmap_from && i < ARRAY_SIZE(options); i++)
+		if (options[i].file_decides && (p->given >> i & 1))	/* the one given */
+			die_usage("--memmap-from decides what --%s sets: drop one",
+				  options[i].long_name);
+	if (p->layout.memmap_from && p->size_opt)
+		die_usage("--memmap-from decides the size (%s %s): drop %s, or take a window with --pfns",
+			  p->size_opt, p->size_arg, p->size_opt);
+	if (p->layout.memcg && !p->layout.memmap_from)
+		die_usage("--memcg %lu: picks a memcg of a replayed memmap: give --memmap-from, or use --memcg-share",
+			  p->layout.memcg);
+	if (p->layout.lru_order && !p->layout.memmap_from)
+		die_usage("--lru-order orders the pfns of a replayed memmap: give --memmap-from too");
+	if (p->layout.memcg_from && !p->layout.memcg)
+		die_usage("--memcg-from names the memcgs of --memcg's memmap: give --memcg=INODE too");
+	if (p->layout.memcg && !p->layout.memcg_from &&
+	    strcmp(p->layout.memmap_from, "/proc/kpageflags"))
+		die_usage("--memcg with a saved --memmap-from: give its kpagecgroup with --memcg-from=FILE");
+	if (p->layout.memcg && p->layout.memcg_share < 1)
+		die_usage("--memcg and --memcg-share both choose the target memcg: use one");
+	if ((p->layout.memcg || p->layout.memcg_share < 1) && p->layout.desc_size == MEMDESC_SIZE)
+		die_usage("%s with --struct-page=8: folios of other memcgs would need folios of their own; not in this release",
+			  p->layout.memcg ? "--memcg" : "--memcg-share");
+	if (!p->layout.memmap_from && p->layout.pfn_count)
+		die_usage("--pfns takes a window of --memmap-from's file: give the file too");
+	if (p->run.rounds * p->run.builds > MAX_ROUNDS)
+		die_usage("-r %d with --builds=%d: at most %d rounds in all", p->run.rounds, p->run.builds, MAX_ROUNDS);
+	if (p->run.cpu >= 0 && p->run.threads > 1)
+		die_usage("--cpu %d with -t %d: --cpu pins one walker; -t places its walkers itself", p->run.cpu, p->run.threads);
+}
+
+/* The command line into *p: defaults, options, the preset, the checks
+ * across options.  main and tests/fuzz-options.c both enter here. */
+static void parse_params(struct params *p, int argc, char **argv)
+{
+	default_params(p);
+	parse_options(p, argc, argv);
+	if (p->run.kernel_like)
+		apply_preset(p, p->preset, sizeof(p->preset));
+	check_params(p);
+	if (p->run.original)
+		apply_original(p);
+	if (p->layout.memmap_from)
+		size_from_file(p);
+	if (!p->size_opt) {
+		p->size_opt = "-c";
+		p->size_arg = "1";
+	}
+}
+
+/* #### Part III: the answer ############################################## */
+
+/*
+ * Part III, the answer: what the run found, as the original's lines and
+ * -v's detail, or as data (CSV, JSON) from the field table, with the
+ * warnings that say which figure cannot be trusted.  It keeps: results
+ * on stdout, through one buffer checked before exit (flush_results()),
+ * and warnings on stderr; the original's lines and the columns as they
+ * were, new ones after them.  The host's identity, which only the answer
+ * and the size check read, is the appendix; main() comes last.
+ */
+
+/* ==== The run summarized ================================================ */
 
 /* One walk's results, summarized once after the rounds: every printer
  * reads these, none sorts a sample again. */
@@ -5220,6 +4845,535 @@ static void build_reports(struct reports *r, const struct lru_model *m,
 	}
 }
 
+/*
+ * What the run was on: enough to tell apart two hosts that a CPU's name
+ * alone does not (VMs of one model name may differ in their caches, and
+ * so in their ratios: docs/method.md), and where each figure came from.
+ *
+ *   vendor, family, model, stepping: CPUID leaves 0 and 1 on x86, else
+ *       /proc/cpuinfo (arm64: the implementer, variant, part, revision);
+ *   hypervisor: CPUID leaf 0x40000000's signature, /sys/hypervisor/type,
+ *       then cpuinfo's hypervisor flag ("unknown": one, but whose?);
+ *   caches: sysfs, then CPUID, then getconf, each size from the first
+ *       that has it.  sysfs is the kernel's cacheinfo, which lscpu
+ *       prints, built from CPUID leaf 4 (Intel) or 0x8000001D (AMD) or
+ *       the firmware's tables (arm64), for one CPU's view.  getconf is
+ *       the C library's guess: glibc reads AMD's leaf 0x80000006, the
+ *       whole package's L3, where a core reaches only its CCX's.
+ *
+ * SCAN_MACHINE_ROOT=DIR reads the /proc and /sys files below under DIR
+ * and leaves CPUID and getconf out: the tests fake hosts with it.
+ */
+struct machine {
+	char cpu[128];		/* model name, as /proc/cpuinfo says */
+	char vendor[32];	/* CPUID's vendor id; arm64: the implementer */
+	int family, model, stepping; /* < 0: unknown */
+	char hypervisor[32];	/* its vendor, "unknown" or "none" */
+	long cpus;		/* online CPUs */
+	int numa_nodes;		/* online, 1 where sysfs does not say */
+	double memory;		/* bytes of RAM */
+	char kernel[200];	/* uname: system, release, machine */
+	char thp[32];		/* the system's THP policy, or unknown */
+	double l2, llc;		/* bytes of L2 (per core) and LLC, 0 if unknown */
+	const char *l2_from, *llc_from; /* sysfs, cpuid, getconf or none */
+	double stream_ns, chase_ns; /* this run's limits, 0: not measured */
+	char host_id[9];	/* a hash of the fields above but the limits */
+};
+
+/* The bytes of descriptors the walks read: the memmap, and with 8-byte
+ * descriptors their folios. */
+static double memmap_bytes(const struct lru_model *m)
+{
+	return m->region[R_MEMMAP].used + m->region[R_FOLIOS].used;
+}
+
+/* Is the memmap under LLC_FACTOR times the last-level cache, so that the
+ * walks time caches?  -1 where no LLC size is known. */
+static int cache_sized(const struct lru_model *m, const struct machine *mc)
+{
+	if (mc->llc <= 0)
+		return -1;
+	return memmap_bytes(m) < LLC_FACTOR * mc->llc;
+}
+
+/* The folio mix as ORDER:PERCENT,... */
+static const char *folio_mix(const struct params *p, char *buf, size_t len)
+{
+	size_t used = 0;
+	int k;
+
+	buf[0] = 0;
+	for (k = 0; k <= MAX_ORDER && used < len; k++)
+		if (p->layout.folio_share[k] > 0)
+			used += snprintf(buf + used, len - used, "%s%d:%g",
+					 used ? "," : "", k, 100 * p->layout.folio_share[k]);
+	return buf;
+}
+
+/* ==== The field table =================================================== */
+
+/*
+ * The field table: one row per column of --format=csv and json, in
+ * column order.  CSV writes the names, then a row per walk; JSON one
+ * object of the columns that are not a walk's, then a "walks" array of
+ * each walk's own; scan --fields lists every name with its scope and
+ * meaning.  Scripts read the columns by name, other readers by place,
+ * so none moves.  To add a column:
+ *
+ *   1. write its getter below the table: a number (NAN when unknown,
+ *      written empty, JSON's null) or a text (a comma, quote, backslash
+ *      or control in it is written as a space, so CSV needs no quoting);
+ *   2. add its row at the end: name, scope, meaning, then NUMBER(its
+ *      printf format, getter) or TEXT(getter);
+ *   3. its line in docs/output.md.
+ *
+ * A knob's column comes from its row of the option table: .csv names
+ * it, and its value and meaning come from that row.  The knobs' columns
+ * that were there before this table are placed in it by KNOB(the field
+ * of struct params), with a getter where the grammar is custom; a knob
+ * added since needs no row here, and its column follows this table's,
+ * in the option table's order (give it a KNOB row at the end before a
+ * column is added after it, so that it does not move).
+ */
+enum field_scope { SCOPE_RUN, SCOPE_MACHINE, SCOPE_KNOB, SCOPE_WALK };
+static const char *const scope_names[] = {
+	[SCOPE_RUN] = "run", [SCOPE_MACHINE] = "machine",
+	[SCOPE_KNOB] = "knob", [SCOPE_WALK] = "walk",
+};
+
+/* What a getter reads: the run, and the walk whose row it is writing
+ * (JSON's top-level columns are read in the first walk's row). */
+struct answer {
+	const struct lru_model *m;
+	const struct params *p;
+	const struct machine *mc;
+	const struct reports *r;
+	const struct walk_report *w;
+};
+
+typedef double field_number(const struct answer *a);
+typedef const char *field_text(const struct answer *a);
+
+struct field {
+	const char *name;	/* NULL: a KNOB row, named by its option */
+	enum field_scope scope;	/* a walk's own, or the run's (JSON) */
+	const char *meaning;	/* one line for --fields */
+	const char *format;	/* a number's printf format */
+	field_number *number;	/* its value, NAN if unknown */
+	field_text *text;	/* or its text */
+	size_t knob;		/* a KNOB row: offsetof(struct params, it) */
+};
+
+#define NUMBER(fmt, fn)	.format = fmt, .number = fn
+#define TEXT(fn)	.text = fn
+#define KNOB(f)		{ .scope = SCOPE_KNOB, .knob = offsetof(struct params, f) }
+#define KNOB_AS(f, value, what) { .scope = SCOPE_KNOB, \
+			  .knob = offsetof(struct params, f), value, .meaning = what }
+
+static field_text get_walk, get_label, get_bound, get_folios, get_cpu,
+	get_kernel, get_system_thp, get_version, get_cpu_vendor,
+	get_hypervisor, get_l2_from, get_llc_from, get_host_id;
+static field_number get_timed, get_median_s, get_min_s, get_max_s,
+	get_ns_per_page, get_ns_per_folio, get_speedup, get_speedup_min,
+	get_speedup_max, get_bound_ns, get_bound_ratio, get_retimed,
+	get_disturbed, get_pages, get_memory_bytes, get_rounds, get_lru_folios,
+	get_lru_pages, get_rmap_share, get_rmap_hops, get_struct_page,
+	get_huge_share, get_cpus, get_ram_bytes, get_speedup_q1,
+	get_speedup_q3, get_llc_bytes, get_cpu_family, get_cpu_model,
+	get_cpu_stepping, get_l2_bytes, get_numa_nodes, get_stream_ns,
+	get_chase_ns, get_memmap_bytes, get_memmap_over_llc, get_cache_sized;
+
+static const struct field fields[] = {
+	/* 2.0's columns */
+	{ "walk", SCOPE_WALK, "its short name, as --walks takes it", TEXT(get_walk) },
+	{ "label", SCOPE_WALK, "its name in the ratio lines", TEXT(get_label) },
+	{ "timed", SCOPE_WALK, "walks timed (rounds x repetitions)",
+	  NUMBER("%.0f", get_timed) },
+	{ "median_s", SCOPE_WALK, "median time of a walk, s", NUMBER("%.9f", get_median_s) },
+	{ "min_s", SCOPE_WALK, "fastest walk, s", NUMBER("%.9f", get_min_s) },
+	{ "max_s", SCOPE_WALK, "slowest walk, s", NUMBER("%.9f", get_max_s) },
+	{ "ns_per_page", SCOPE_WALK, "median time per pfn of the memmap, ns",
+	  NUMBER("%.4f", get_ns_per_page) },
+	{ "ns_per_folio", SCOPE_WALK, "median time per LRU folio, ns",
+	  NUMBER("%.4f", get_ns_per_folio) },
+	{ "speedup", SCOPE_WALK, "median over rounds of its time / the physical walk's",
+	  NUMBER("%.6f", get_speedup) },
+	{ "speedup_min", SCOPE_WALK, "smallest of those ratios",
+	  NUMBER("%.6f", get_speedup_min) },
+	{ "speedup_max", SCOPE_WALK, "largest of those ratios",
+	  NUMBER("%.6f", get_speedup_max) },
+	{ "bound", SCOPE_WALK, "the limit it is held against", TEXT(get_bound) },
+	{ "bound_ns", SCOPE_WALK, "that limit: ns per page (stream), per load (others); 0: none",
+	  NUMBER("%.4f", get_bound_ns) },
+	{ "bound_ratio", SCOPE_WALK, "its ns per page or folio over the limit",
+	  NUMBER("%.4f", get_bound_ratio) },
+	{ "retimed", SCOPE_WALK, "walks timed again: they lost their CPU",
+	  NUMBER("%.0f", get_retimed) },
+	{ "disturbed", SCOPE_WALK, "walks still disturbed after retiming",
+	  NUMBER("%.0f", get_disturbed) },
+	{ "pages", SCOPE_RUN, "pfns in the memmap", NUMBER("%.0f", get_pages) },
+	{ "memory_bytes", SCOPE_RUN, "memory simulated, 4 KiB a pfn",
+	  NUMBER("%.0f", get_memory_bytes) },
+	KNOB(layout.seed),
+	{ "rounds", SCOPE_RUN, "rounds timed", NUMBER("%.0f", get_rounds) },
+	KNOB(run.builds),
+	{ "lru_folios", SCOPE_RUN, "folios the layout put on the walked LRU",
+	  NUMBER("%.0f", get_lru_folios) },
+	{ "lru_pages", SCOPE_RUN, "pages in those folios", NUMBER("%.0f", get_lru_pages) },
+	KNOB(layout.lru_fraction),
+	KNOB(layout.non_lru),
+	KNOB_AS(layout.folio_share, TEXT(get_folios),
+		"--folios: the folio mix, ORDER:PCT items separated by spaces"),
+	KNOB(work.phys),
+	KNOB(layout.locality),
+	KNOB(work.access),
+	KNOB(work.nr_lists),
+	KNOB(work.chunk),
+	KNOB(run.threads),
+	KNOB_AS(work.rmap_share, NUMBER("%g", get_rmap_share),
+		"--rmap: the share of folios mapped"),
+	{ "rmap_hops", SCOPE_KNOB, "--rmap: dependent misses per mapped folio",
+	  NUMBER("%.0f", get_rmap_hops) },
+	KNOB_AS(layout.desc_size, NUMBER("%.0f", get_struct_page), NULL),
+	KNOB(run.thp),
+	{ "huge_share", SCOPE_RUN, "share of the memmap in huge pages, from smaps; -1: unknown",
+	  NUMBER("%.3f", get_huge_share) },
+	KNOB(run.cache),
+	KNOB(run.kernel_like),
+	KNOB(run.original),
+	{ "cpu", SCOPE_MACHINE, "the CPU's model name", TEXT(get_cpu) },
+	{ "cpus", SCOPE_MACHINE, "online CPUs", NUMBER("%.0f", get_cpus) },
+	{ "ram_bytes", SCOPE_MACHINE, "RAM", NUMBER("%.0f", get_ram_bytes) },
+	{ "kernel", SCOPE_MACHINE, "uname: system, release, machine", TEXT(get_kernel) },
+	{ "system_thp", SCOPE_MACHINE, "the system's THP policy", TEXT(get_system_thp) },
+	{ "version", SCOPE_RUN, "scan's version", TEXT(get_version) },
+	/* added since, each at the end */
+	KNOB(layout.memmap_from),
+	KNOB(layout.memcg_share),
+	{ "speedup_q1", SCOPE_WALK, "first quartile of its ratios over rounds",
+	  NUMBER("%.6f", get_speedup_q1) },
+	{ "speedup_q3", SCOPE_WALK, "third quartile of its ratios over rounds",
+	  NUMBER("%.6f", get_speedup_q3) },
+	{ "llc_bytes", SCOPE_MACHINE, "the last-level cache; 0: unknown",
+	  NUMBER("%.0f", get_llc_bytes) },
+	KNOB(layout.memcg),
+	{ "cpu_vendor", SCOPE_MACHINE, "CPUID's vendor id, or arm64's implementer",
+	  TEXT(get_cpu_vendor) },
+	{ "cpu_family", SCOPE_MACHINE, "CPU family (arm64: variant)",
+	  NUMBER("%.0f", get_cpu_family) },
+	{ "cpu_model", SCOPE_MACHINE, "CPU model (arm64: part)", NUMBER("%.0f", get_cpu_model) },
+	{ "cpu_stepping", SCOPE_MACHINE, "CPU stepping (arm64: revision)",
+	  NUMBER("%.0f", get_cpu_stepping) },
+	{ "hypervisor", SCOPE_MACHINE, "the hypervisor's vendor, unknown or none",
+	  TEXT(get_hypervisor) },
+	{ "l2_bytes", SCOPE_MACHINE, "the L2 cache of a core; 0: unknown",
+	  NUMBER("%.0f", get_l2_bytes) },
+	{ "l2_from", SCOPE_MACHINE, "where its size came from: sysfs, cpuid, getconf, none",
+	  TEXT(get_l2_from) },
+	{ "llc_from", SCOPE_MACHINE, "where the LLC's size came from", TEXT(get_llc_from) },
+	{ "numa_nodes", SCOPE_MACHINE, "NUMA nodes online", NUMBER("%.0f", get_numa_nodes) },
+	{ "stream_ns", SCOPE_MACHINE, "this run's streaming read, ns per 64-byte line",
+	  NUMBER("%.4f", get_stream_ns) },
+	{ "chase_ns", SCOPE_MACHINE, "this run's dependent chase, ns per hop",
+	  NUMBER("%.4f", get_chase_ns) },
+	{ "host_id", SCOPE_MACHINE, "a hash of the machine's identity", TEXT(get_host_id) },
+	{ "memmap_bytes", SCOPE_RUN, "what the walks' descriptors take: the memmap, and 8-byte descriptors' folios",
+	  NUMBER("%.0f", get_memmap_bytes) },
+	{ "memmap_over_llc", SCOPE_RUN, "memmap_bytes over llc_bytes; empty: no LLC known",
+	  NUMBER("%.4g", get_memmap_over_llc) },
+	{ "cache_sized", SCOPE_RUN, "1: memmap_bytes under 4x llc_bytes (from llc_from), so the walks time caches; 0: not; empty: no LLC known",
+	  NUMBER("%.0f", get_cache_sized) },
+};
+
+#define NR_FIELDS	((int)ARRAY_SIZE(fields))
+#define FIELD_MAX	160	/* a cell's bytes, as 2.0 wrote them: longer is cut */
+
+/* The getters, in the table's order; a text lives at least until the
+ * next getter's call. */
+static const char *get_walk(const struct answer *a) { return a->w->walk->name; }
+static const char *get_label(const struct answer *a) { return a->w->walk->label; }
+static double get_timed(const struct answer *a) { return a->w->st->nr_samples; }
+static double get_median_s(const struct answer *a) { return a->w->time.median; }
+static double get_min_s(const struct answer *a) { return a->w->time.min; }
+static double get_max_s(const struct answer *a) { return a->w->time.max; }
+static double get_ns_per_page(const struct answer *a) { return a->w->time.median * 1e9 / a->m->nr_pages; }
+static double get_ns_per_folio(const struct answer *a) { return a->w->time.median * 1e9 / a->m->nr_lru; }
+static double get_speedup(const struct answer *a) { return a->w->ratio.median; }
+static double get_speedup_min(const struct answer *a) { return a->w->ratio.min; }
+static double get_speedup_max(const struct answer *a) { return a->w->ratio.max; }
+static const char *get_bound(const struct answer *a) { return bounds[a->w->walk->bound].name; }
+static double get_bound_ns(const struct answer *a) { return a->w->bound_ns; }
+static double get_bound_ratio(const struct answer *a) { return a->w->bound_x; }
+static double get_retimed(const struct answer *a) { return a->w->st->retimed; }
+static double get_disturbed(const struct answer *a) { return a->w->st->disturbed; }
+static double get_pages(const struct answer *a) { return a->m->nr_pages; }
+static double get_memory_bytes(const struct answer *a) { return a->m->nr_pages * SIM_PAGE_SIZE; }
+static double get_rounds(const struct answer *a) { return a->r->rounds; }
+static double get_lru_folios(const struct answer *a) { return a->m->nr_lru; }
+static double get_lru_pages(const struct answer *a) { return a->m->lru_pages; }
+static double get_rmap_share(const struct answer *a) { return a->p->work.rmap_share; }
+static double get_rmap_hops(const struct answer *a) { return a->p->work.rmap_hops; }
+static double get_struct_page(const struct answer *a) { return a->p->layout.desc_size; }
+static double get_huge_share(const struct answer *a) { return huge_share(&a->m->region[R_MEMMAP]); }
+static const char *get_cpu(const struct answer *a) { return a->mc->cpu; }
+static double get_cpus(const struct answer *a) { return a->mc->cpus; }
+static double get_ram_bytes(const struct answer *a) { return a->mc->memory; }
+static const char *get_kernel(const struct answer *a) { return a->mc->kernel; }
+static const char *get_system_thp(const struct answer *a) { return a->mc->thp; }
+static const char *get_version(const struct answer *a) { (void)a; return SCAN_VERSION; }
+static double get_speedup_q1(const struct answer *a) { return a->w->ratio.q1; }
+static double get_speedup_q3(const struct answer *a) { return a->w->ratio.q3; }
+static double get_llc_bytes(const struct answer *a) { return a->mc->llc; }
+static const char *get_cpu_vendor(const struct answer *a) { return a->mc->vendor; }
+static double get_cpu_family(const struct answer *a) { return a->mc->family < 0 ? NAN : a->mc->family; }
+static double get_cpu_model(const struct answer *a) { return a->mc->model < 0 ? NAN : a->mc->model; }
+static double get_cpu_stepping(const struct answer *a) { return a->mc->stepping < 0 ? NAN : a->mc->stepping; }
+static const char *get_hypervisor(const struct answer *a) { return a->mc->hypervisor; }
+static double get_l2_bytes(const struct answer *a) { return a->mc->l2; }
+static const char *get_l2_from(const struct answer *a) { return a->mc->l2_from; }
+static const char *get_llc_from(const struct answer *a) { return a->mc->llc_from; }
+static double get_numa_nodes(const struct answer *a) { return a->mc->numa_nodes; }
+static double get_stream_ns(const struct answer *a) { return a->mc->stream_ns > 0 ? a->mc->stream_ns : NAN; }
+static double get_chase_ns(const struct answer *a) { return a->mc->chase_ns > 0 ? a->mc->chase_ns : NAN; }
+static const char *get_host_id(const struct answer *a) { return a->mc->host_id; }
+static double get_memmap_bytes(const struct answer *a) { return memmap_bytes(a->m); }
+
+static const char *get_folios(const struct answer *a)
+{
+	static char mix[128];
+
+	return folio_mix(a->p, mix, sizeof(mix));
+}
+
+static double get_memmap_over_llc(const struct answer *a)
+{
+	return a->mc->llc > 0 ? memmap_bytes(a->m) / a->mc->llc : NAN;
+}
+
+static double get_cache_sized(const struct answer *a)
+{
+	int sized = cache_sized(a->m, a->mc);
+
+	return sized < 0 ? NAN : sized;
+}
+
+/* The option row a knob's column comes from: the first that sets its
+ * field and names a column. */
+static const struct option_spec *knob_option(size_t field)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(options); i++)
+		if (options[i].field == field && options[i].csv)
+			return &options[i];
+	die("internal error: a KNOB row of the field table names no option's column");
+	return NULL;
+}
+
+/* Does a KNOB row of the table place the column of option o? */
+static int knob_placed(const struct option_spec *o)
+{
+	int i;
+
+	for (i = 0; i < NR_FIELDS; i++)
+		if (!fields[i].name && fields[i].knob == o->field)
+			return 1;
+	return 0;
+}
+
+/* Column i, NULL past the last: the table's rows, then a row for each
+ * knob whose column the table does not place. */
+static const struct field *column(int i)
+{
+	static struct field later[ARRAY_SIZE(options)];
+	static int nr_later = -1;
+	size_t o;
+
+	if (nr_later < 0)
+		for (nr_later = 0, o = 0; o < ARRAY_SIZE(options); o++)
+			if (options[o].csv && knob_option(options[o].field) == &options[o] &&
+			    !knob_placed(&options[o]))
+				later[nr_later++] = (struct field){ .scope = SCOPE_KNOB,
+								    .knob = options[o].field };
+	if (i < NR_FIELDS)
+		return &fields[i];
+	return i - NR_FIELDS < nr_later ? &later[i - NR_FIELDS] : NULL;
+}
+
+static const char *field_name(const struct field *f)
+{
+	return f->name ? f->name : knob_option(f->knob)->csv;
+}
+
+/* A column's one line for --fields: a knob's says its option. */
+static const char *field_meaning(const struct field *f, char *buf, size_t len)
+{
+	const struct option_spec *o;
+
+	if (f->meaning)
+		return f->meaning;
+	o = knob_option(f->knob);
+	if (o->long_name)
+		snprintf(buf, len, "--%s: %s", o->long_name, o->help);
+	else
+		snprintf(buf, len, "-%c: %s", o->short_name, o->help);
+	return buf;
+}
+
+/* A typed knob's value, as its option row says; *quoted for a name. */
+static const char *knob_text(const struct option_spec *o, const struct params *p,
+			     char *buf, size_t len, int *quoted)
+{
+	const void *field = (const char *)p + o->field;
+
+	*quoted = o->kind == OPT_CHOICE || o->kind == OPT_FILE;
+	switch (o->kind) {
+	case OPT_FLAG:
+	case OPT_INT:
+		snprintf(buf, len, "%d", *(const int *)field);
+		break;
+	case OPT_ULONG:
+		snprintf(buf, len, "%lu", *(const unsigned long *)field);
+		break;
+	case OPT_REAL:
+		snprintf(buf, len, "%g", *(const double *)field);
+		break;
+	case OPT_CHOICE:
+		return o->names[*(const int *)field];
+	case OPT_FILE:
+		return *(const char *const *)field ? *(const char *const *)field : "";
+	case OPT_CUSTOM:	/* its KNOB_AS row gives a getter */
+		die("internal error: --%s's column needs a getter in the field table",
+		    o->long_name);
+	}
+	return buf;
+}
+
+/*
+ * Column f's value in a's row, in buf (FIELD_MAX bytes, as the longest
+ * column wants); *quoted if it is a text, which JSON quotes.  A text's
+ * commas, quotes, backslashes and controls become spaces.
+ */
+static const char *cell(const struct field *f, const struct answer *a,
+			char *buf, int *quoted)
+{
+	const char *text;
+	char *c;
+	double v;
+
+	*quoted = f->text != NULL;
+	if (f->number) {
+		v = f->number(a);
+		if (isnan(v))
+			*buf = 0;
+		else
+			snprintf(buf, FIELD_MAX, f->format, v);
+		return buf;
+	}
+	text = f->text ? f->text(a) : knob_text(knob_option(f->knob), a->p, buf, FIELD_MAX, quoted);
+	if (text != buf)
+		snprintf(buf, FIELD_MAX, "%s", text);
+	for (c = buf; *quoted && *c; c++)
+		if (*c == ',' || *c == '"' || *c == '\\' || (unsigned char)*c < ' ')
+			*c = ' ';
+	return buf;
+}
+
+/* A header, then a row per walk. */
+static void print_csv(struct answer *a)
+{
+	char buf[FIELD_MAX];
+	const struct field *f;
+	int i, s, quoted;
+
+	for (i = 0; (f = column(i)); i++)
+		printf("%s%s", i ? "," : "", field_name(f));
+	printf("\n");
+	for (s = 0; s < a->r->nr; s++) {
+		a->w = &a->r->walk[s];
+		for (i = 0; (f = column(i)); i++)
+			printf("%s%s", i ? "," : "", cell(f, a, buf, &quoted));
+		printf("\n");
+	}
+}
+
+/* The columns of a's row that are a walk's (walk 1) or the run's (walk
+ * 0) as JSON members; the last without a comma unless more follow. */
+static void print_json_members(const struct answer *a, int walk,
+			       const char *indent, int more)
+{
+	char buf[FIELD_MAX];
+	const struct field *f;
+	int i, last = -1, quoted;
+
+	for (i = 0; (f = column(i)); i++)
+		if ((f->scope == SCOPE_WALK) == walk)
+			last = i;
+	for (i = 0; (f = column(i)); i++) {
+		if ((f->scope == SCOPE_WALK) != walk)
+			continue;
+		cell(f, a, buf, &quoted);
+		printf("%s\"%s\": %s%s%s%s\n", indent, field_name(f), quoted ? "\"" : "",
+		       quoted || *buf ? buf : "null", quoted ? "\"" : "",
+		       more || i < last ? "," : "");
+	}
+}
+
+/* The run's columns, read in the first walk's row, then each walk's. */
+static void print_json(struct answer *a)
+{
+	int s;
+
+	printf("{\n");
+	a->w = &a->r->walk[0];
+	print_json_members(a, 0, "  ", 1);
+	printf("  \"walks\": [\n");
+	for (s = 0; s < a->r->nr; s++) {
+		a->w = &a->r->walk[s];
+		printf("    {\n");
+		print_json_members(a, 1, "      ", 0);
+		printf("    }%s\n", s + 1 < a->r->nr ? "," : "");
+	}
+	printf("  ]\n}\n");
+}
+
+static void print_results(const struct lru_model *m, const struct params *p,
+			  const struct machine *mc, const struct reports *r)
+{
+	struct answer a = { m, p, mc, r, NULL };
+
+	if (p->out.format == FORMAT_JSON)
+		print_json(&a);
+	else
+		print_csv(&a);
+}
+
+/* --fields: every column's name, scope and meaning, in column order. */
+static void show_fields(struct params *p, const char *opt, const char *arg)
+{
+	char buf[256];
+	const struct field *f;
+	int i;
+
+	(void)p;
+	(void)opt;
+	(void)arg;
+	for (i = 0; (f = column(i)); i++)
+		printf("%-16s %-8s %s\n", field_name(f), scope_names[f->scope],
+		       field_meaning(f, buf, sizeof(buf)));
+	flush_results(1);
+	exit(0);
+}
+
+/* ==== Text lines and warnings =========================================== */
+
+/*
+ * The original's lines keep their text: two ratio lines by default, the
+ * time lines with -v, the setup lines and totals with -vvv; each -v
+ * adds lines beside them, never changes them.  The warnings say on
+ * stderr which printed figure cannot be trusted, and what clears it.
+ */
+
 static void print_walk_line(const struct output *out, const struct walk_report *w,
 			    struct walk_result last)
 {
@@ -5255,8 +5409,11 @@ static void print_plan(const struct output *out, const struct run_knobs *run,
 
 	if (run->original) {
 		fprintf(out->text, "the original's protocol (scan.c 1.1, 2023): each walk timed once\n"
-			"right after setup (Physical, Array, ListLRU), caches as setup left them,\n"
-			"THP as the system sets it\n");
+			"right after setup (");
+		for (s = 0; s < r->nr; s++)
+			fprintf(out->text, "%s%s", s ? ", " : "",
+				r->walk[timing_order(run, s)].walk->time_label);
+		fprintf(out->text, "), caches as setup left them,\nTHP as the system sets it\n");
 		return;
 	}
 
@@ -5292,7 +5449,7 @@ static void print_spread(const struct output *out, const struct run_knobs *run,
 			fprintf(out->text, "%s %.2f ns/%s, %.2fx this core's %s (%.2f)\n",
 				w->walk->label, w->walk_ns,
 				w->walk->bound == BOUND_STREAM ? "page" : "folio", w->bound_x,
-				bound_names[w->walk->bound], w->bound_ns);
+				bounds[w->walk->bound].name, w->bound_ns);
 		flush += w->st->flush_s;
 		relink += w->st->relink_s;
 		retimed += w->st->retimed;
@@ -5317,7 +5474,7 @@ static void print_ratios(const struct output *out, const struct reports *r)
 	int s;
 
 	for (s = 1; s < r->nr; s++)
-		fprintf(out->text, "Physical scan is %f faster than %s\n",
+		fprintf(out->text, "%s scan is %f faster than %s\n", r->walk[0].walk->label,
 			r->walk[s].ratio.median, r->walk[s].walk->label);
 }
 
@@ -5343,21 +5500,26 @@ static int plain_knobs(const struct params *p)
 /* A walk slower than its bound measures the code, not the memory; one
  * faster beat a limit measured beside it in every round, so that limit
  * was no limit while it ran: both are said, and the line stays. */
-static void warn_off_bound(const struct reports *r)
+static void warn_off_bound(const struct lru_model *m, const struct reports *r)
 {
 	int s;
 
 	for (s = 0; s < r->nr; s++) {
 		const struct walk_report *w = &r->walk[s];
+		enum bound b = w->walk->bound;
 
-		if (!w->walk->at_bound || !w->bound_x)
+		/* a walk or a limit kept disturbed is not judged:
+		 * warn_disturbed() says why the walk's figure is not clean,
+		 * and a limit's tries that lost their CPU read slow */
+		if (!w->walk->at_bound || !w->bound_x || w->st->disturbed ||
+		    2 * m->bound_kept[b] >= m->bound_tries[b])
 			continue;
 		if (w->bound_x > 1 + BOUND_WARN)
 			warn("%s: %.2fx this core's %s, so the code is measured",
-			     w->walk->label, w->bound_x, bound_names[w->walk->bound]);
+			     w->walk->label, w->bound_x, bounds[w->walk->bound].name);
 		else if (w->bound_x < 1 - BOUND_WARN)
 			warn("%s ran %.2fx this core's %s: that limit did not hold",
-			     w->walk->label, w->bound_x, bound_names[w->walk->bound]);
+			     w->walk->label, w->bound_x, bounds[w->walk->bound].name);
 	}
 }
 
@@ -5415,7 +5577,6 @@ static void warn_untrusted(const struct lru_model *m, const struct params *p,
 			   const struct machine *mc, const struct reports *r)
 {
 	double tick = clock_tick();
-	double bytes = m->region[R_MEMMAP].used + m->region[R_FOLIOS].used;
 	int s;
 
 	for (s = 0; s < r->nr; s++)
@@ -5426,10 +5587,10 @@ static void warn_untrusted(const struct lru_model *m, const struct params *p,
 	for (s = 0; s < r->nr; s++)
 		if (r->walk[s].st->disturbed)
 			warn_disturbed(p, &r->walk[s]);
-	if (mc->llc > 0 && bytes < LLC_FACTOR * mc->llc)
-		warn_cache_sized(m, p, mc, bytes);
+	if (cache_sized(m, mc) == 1)
+		warn_cache_sized(m, p, mc, memmap_bytes(m));
 	else if (plain_knobs(p))
-		warn_off_bound(r);
+		warn_off_bound(m, r);
 	for (s = 1; s < r->nr && r->rounds > 1; s++) {
 		const struct summary *q = &r->walk[s].ratio;
 
@@ -5453,20 +5614,6 @@ static void print_memmap(const struct lru_model *m, const struct params *p)
 	if (!p->out.quiet && p->run.thp == THP_ALWAYS && share >= 0 && share < 0.5 &&
 	    m->region[R_MEMMAP].len >= 4 * HUGE_PAGE_SIZE)
 		warn("--thp=always got %.0f%% of the memmap in huge pages: see transparent_hugepage/enabled", 100 * share);
-}
-
-/* The folio mix as ORDER:PERCENT,... */
-static const char *folio_mix(const struct params *p, char *buf, size_t len)
-{
-	size_t used = 0;
-	int k;
-
-	buf[0] = 0;
-	for (k = 0; k <= MAX_ORDER && used < len; k++)
-		if (p->layout.folio_share[k] > 0)
-			used += snprintf(buf + used, len - used, "%s%d:%g",
-					 used ? "," : "", k, 100 * p->layout.folio_share[k]);
-	return buf;
 }
 
 /* A replayed memmap as built: its folios by order, its free blocks and
@@ -5567,281 +5714,567 @@ static void print_break_even(const struct output *out, const struct lru_model *m
 	fprintf(out->text, "(if Physical's cost per pfn and the LRU walks' per folio hold at any share)\n");
 }
 
-/* ==== Reporting as CSV and JSON ========================================= */
+/* ==== The host (appendix) =============================================== */
 
 /*
- * Machine formats: --format=csv writes a header and one row per walk,
- * --format=json one object with the run's fields and a "walks" array.
- * Both come from one list of named fields, so their names agree; string
- * fields never hold a comma or a quote, so the CSV needs no quoting.
+ * The host: what may still be allocated (RAM, the memory cgroups v1 and
+ * v2 up each hierarchy, the rlimits), for check_fits(); and what the run
+ * was on (struct machine: CPU identity from CPUID or /proc/cpuinfo, the
+ * hypervisor, caches from sysfs, CPUID or getconf, NUMA nodes, RAM,
+ * kernel, THP), for the machine line, its columns and the cache-sized
+ * verdict.
  */
 
-#define MAX_FIELDS	80
-
-/*
- * A walk's row of results: named values in CSV order, strings marked for
- * JSON's quotes, each the walk's own or the run's (JSON prints the run's
- * once, above the walks).  Scripts read some columns by place, so none
- * moves: a new one goes at the end of result_row(), a knob's from its
- * row (knob_fields()).
- */
-struct fields {
-	int nr;
-	int walk_now;		/* the fields added now are the walk's */
-	const char *name[MAX_FIELDS];
-	char value[MAX_FIELDS][160];
-	char string[MAX_FIELDS];
-	char walk[MAX_FIELDS];
-};
-
-static PRINTF(3, 4) void add_field(struct fields *f, const char *name,
-				   const char *fmt, ...)
+/* The first line of file that starts with key, after its colon. */
+static int read_key(const char *file, const char *key, char *out, size_t len)
 {
-	va_list ap;
+	char line[512], *v;
+	FILE *f = fopen(file, "r");
+	int found = 0;
 
-	if (f->nr == MAX_FIELDS)	/* a new column wants a larger table */
-		die("internal error: more than %d fields a row", MAX_FIELDS);
-	f->name[f->nr] = name;
-	f->string[f->nr] = 0;
-	f->walk[f->nr] = (char)f->walk_now;
-	va_start(ap, fmt);
-	vsnprintf(f->value[f->nr], sizeof(f->value[0]), fmt, ap);
-	va_end(ap);
-	f->nr++;
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, strlen(key)) || !(v = strchr(line, ':')))
+			continue;
+		for (v++; *v == ' ' || *v == '\t'; v++)
+			;
+		snprintf(out, len, "%.*s", (int)strcspn(v, "\n"), v);
+		found = 1;
+	}
+	if (f)
+		fclose(f);
+	return found;
 }
 
-/* A string field: commas, quotes, backslashes and controls become spaces. */
-static void add_string(struct fields *f, const char *name, const char *s)
+/*
+ * A number in a cgroup file of its own: 1, with *v (-1 for "max"), or 0
+ * if there is no such file (no such limit here).  A file that is there
+ * but cannot be read ends the run: the limit it holds may be the one
+ * that binds, and counting it as none gets scan OOM-killed.
+ */
+static int read_limit(const char *file, double *v)
 {
+	char line[64];
+	FILE *f = fopen(file, "r");
+
+	*v = -1;
+	if (!f && (errno == ENOENT || errno == ENOTDIR))
+		return 0;
+	if (f)
+		errno = 0;
+	if (!f || !fgets(line, sizeof(line), f))
+		die("cannot read %s, a memory limit scan must respect: %s", file,
+		    errno ? strerror(errno) : "it is empty");
+	fclose(f);
+	if (line[0] >= '0' && line[0] <= '9')
+		*v = atof(line);
+	return 1;
+}
+
+/* The room one cgroup's limit leaves, < 0 if it sets none: its
+ * directory is path[0..len), and its files are named after it. */
+static double room_at(char *path, size_t len, size_t size,
+		      const char *limit_file, const char *usage_file)
+{
+	double limit, usage;
+
+	snprintf(path + len, size - len, "/%s", limit_file);
+	/* v1 says "no limit" with a huge number, v2 with "max" */
+	if (!read_limit(path, &limit) || limit < 0 || limit >= 0x1p60)
+		limit = -1;
+	snprintf(path + len, size - len, "/%s", usage_file);
+	if (limit >= 0 && (!read_limit(path, &usage) || usage < 0))
+		usage = 0;
+	path[len] = 0;
+	return limit < 0 ? -1 : limit > usage ? limit - usage : 0;
+}
+
+/* The tightest room from a cgroup up to the root of its hierarchy: a
+ * parent's limit binds its children too (v2, and v1's use_hierarchy). */
+static double hierarchy_room(const char *root, const char *cgroup,
+			     const char *limit_file, const char *usage_file)
+{
+	char path[768];
+	size_t base = strlen(root), len;
+	double best = -1, room;
+
+	len = snprintf(path, sizeof(path), "%s%s", root, strcmp(cgroup, "/") ? cgroup : "");
+	if (len + 32 > sizeof(path))
+		die("cannot read the memory limits of cgroup %s: its path is too long", cgroup);
+	for (;;) {
+		room = room_at(path, len, sizeof(path), limit_file, usage_file);
+		if (room >= 0 && (best < 0 || room < best))
+			best = room;
+		if (len <= base)
+			return best;
+		while (len > base && path[len] != '/')
+			len--;
+		path[len] = 0;
+	}
+}
+
+/* What the memory cgroups leave: v2 memory.max less memory.current, or
+ * v1 memory.limit_in_bytes less memory.usage_in_bytes, the tightest up
+ * each hierarchy.  /proc/self/cgroup is read whole, on the heap, and
+ * closed first, so one free descriptor (ulimit -n 4) is enough. */
+static double cgroup_room(void)
+{
+	const size_t size = 8192;
+	char *buf = malloc(size), *line, *save, *dir;
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	double room, best = -1;
+	size_t len = 0;
+
+	if (!f && errno == ENOENT) {
+		free(buf);
+		return -1;	/* no cgroups here */
+	}
+	if (f && buf)
+		len = fread(buf, 1, size - 1, f);
+	if (!f || !buf || ferror(f))
+		die("cannot read /proc/self/cgroup, which says what limits memory: %s", strerror(errno));
+	fclose(f);
+	buf[len] = 0;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!(dir = strchr(line, ':')) || !(dir = strchr(dir + 1, ':')))
+			continue;
+		room = -1;
+		if (!strncmp(line, "0::", 3))
+			room = hierarchy_room("/sys/fs/cgroup", dir + 1, "memory.max", "memory.current");
+		else if (strstr(line, ":memory:") || strstr(line, ",memory:") ||
+			 strstr(line, ":memory,"))
+			room = hierarchy_room("/sys/fs/cgroup/memory", dir + 1,
+					      "memory.limit_in_bytes", "memory.usage_in_bytes");
+		if (room >= 0 && (best < 0 || room < best))
+			best = room;
+	}
+	free(buf);
+	return best;
+}
+
+/* An rlimit less what this process has already mapped (kB in status). */
+static double rlimit_room(int resource, const char *status_key)
+{
+	struct rlimit rl;
+	char kb[64];
+	double used = 0;
+
+	if (getrlimit(resource, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return -1;
+	if (read_key("/proc/self/status", status_key, kb, sizeof(kb)))
+		used = atof(kb) * 1024;
+	return (double)rl.rlim_cur > used ? (double)rl.rlim_cur - used : 0;
+}
+
+static void tighter(struct mem_limit *best, double bytes, const char *name)
+{
+	if (bytes >= 0 && (best->bytes < 0 || bytes < best->bytes)) {
+		best->bytes = bytes;
+		best->name = name;
+	}
+}
+
+/* The smallest of every limit that applies: RAM, the memory cgroup, the
+ * address space and data rlimits. */
+static struct mem_limit mem_available(void)
+{
+	struct mem_limit best = { -1, "" };
+	char kb[64];
+
+	if (read_key("/proc/meminfo", "MemAvailable", kb, sizeof(kb)))
+		tighter(&best, atof(kb) * 1024, "MemAvailable");
+#ifdef _SC_AVPHYS_PAGES
+	else
+		tighter(&best, (double)sysconf(_SC_AVPHYS_PAGES) * sysconf(_SC_PAGESIZE), "free memory");
+#endif
+	tighter(&best, cgroup_room(), "the memory cgroup's limit less its usage");
+	tighter(&best, rlimit_room(RLIMIT_AS, "VmSize"), "RLIMIT_AS (ulimit -v) less what is mapped");
+#ifdef RLIMIT_DATA
+	tighter(&best, rlimit_room(RLIMIT_DATA, "VmData"), "RLIMIT_DATA (ulimit -d) less what is used");
+#endif
+	return best;
+}
+
+/* Room for a machine file's path: the root is a test's temporary
+ * directory. */
+#define MACHINE_PATH	512
+
+/* A machine file's path, under SCAN_MACHINE_ROOT when that is set, in
+ * one static buffer, off the stack: each caller opens it at once, and
+ * one thread reads the machine. */
+static const char *machine_file(const char *path)
+{
+	static char buf[MACHINE_PATH];
+	const char *root = getenv("SCAN_MACHINE_ROOT");
+
+	snprintf(buf, sizeof(buf), "%s%s", root ? root : "", path);
+	return buf;
+}
+
+static int faked_machine(void)
+{
+	return getenv("SCAN_MACHINE_ROOT") != NULL;
+}
+
+/* The first line of a machine file (after the root), without its newline. */
+static int machine_line(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(machine_file(path), "r");
+	int found = f && fgets(out, len, f);
+
+	if (f)
+		fclose(f);
+	if (found)
+		out[strcspn(out, "\n")] = 0;
+	return found;
+}
+
+/*
+ * /proc/cpuinfo's first value for exactly key (so "model" is not "model
+ * name"), on the heap (a flags line runs to 2 KiB); NULL if none.  The
+ * caller frees it.
+ */
+static char *cpuinfo_value(const char *key)
+{
+	char *line = NULL, *v = NULL;
+	size_t n = strlen(key), room = 0;
+	FILE *f = fopen(machine_file("/proc/cpuinfo"), "r");
+
+	while (f && !v && getline(&line, &room, f) > 0) {
+		if (strncmp(line, key, n) || line[n + strspn(line + n, " \t")] != ':')
+			continue;
+		for (v = strchr(line, ':') + 1; *v == ' ' || *v == '\t'; v++)
+			;
+		v[strcspn(v, "\n")] = 0;
+		memmove(line, v, strlen(v) + 1);
+		v = line;
+	}
+	if (f)
+		fclose(f);
+	if (!v)
+		free(line);
+	return v;
+}
+
+static int cpuinfo(const char *key, char *out, size_t len)
+{
+	char *v = cpuinfo_value(key);
+
+	if (v)
+		snprintf(out, len, "%s", v);
+	free(v);
+	return v != NULL;
+}
+
+/* A cpuinfo number (decimal, or 0x hex as arm64 writes them); -1 if none. */
+static int cpuinfo_number(const char *key)
+{
+	char text[64], *end;
+	long v;
+
+	if (!cpuinfo(key, text, sizeof(text)))
+		return -1;
+	v = strtol(text, &end, 0);
+	return end > text && v >= 0 && v <= INT_MAX ? (int)v : -1;
+}
+
+#ifdef SCAN_CPUID
+/* One CPUID leaf, if this CPU has it (and the machine is not faked). */
+static int cpuid(unsigned int leaf, unsigned int sub, unsigned int r[4])
+{
+	if (faked_machine() || (unsigned int)__get_cpuid_max(leaf & 0xc0000000, NULL) < leaf)
+		return 0;
+	__cpuid_count(leaf, sub, r[0], r[1], r[2], r[3]);
+	return 1;
+}
+#else
+static int cpuid(unsigned int leaf, unsigned int sub, unsigned int r[4])
+{
+	(void)leaf;
+	(void)sub;
+	(void)r;
+	return 0;
+}
+#endif
+
+/* Leaf 0x40000000's 12-byte signature, by the name lscpu gives it. */
+static void hypervisor_name(const char *sig, char *out, size_t len)
+{
+	static const char *const names[][2] = {
+		{ "KVMKVMKVM", "KVM" }, { "Linux KVM Hv", "KVM" },
+		{ "Microsoft Hv", "Microsoft" }, { "VMwareVMware", "VMware" },
+		{ "XenVMMXenVMM", "Xen" }, { "TCGTCGTCGTCG", "TCG" },
+		{ "bhyve bhyve ", "bhyve" }, { "ACRNACRNACRN", "ACRN" },
+		{ " lrpepyh  vr", "Parallels" }, { "VBoxVBoxVBox", "VirtualBox" },
+	};
+	size_t i;
 	char *c;
 
-	add_field(f, name, "%s", s);
-	for (c = f->value[f->nr - 1]; *c; c++)
-		if (*c == ',' || *c == '"' || *c == '\\' || (unsigned char)*c < ' ')
-			*c = ' ';
-	f->string[f->nr - 1] = 1;
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(sig, names[i][0])) {
+			snprintf(out, len, "%s", names[i][1]);
+			return;
+		}
+	snprintf(out, len, "%s", sig);
+	for (c = out; *c; c++)
+		if (*c <= ' ' || *c > '~')
+			*c = '_';
 }
 
-/* Walk w's times and its speedup (ratio) over rounds. */
-static void walk_fields(struct fields *f, const struct lru_model *m,
-			const struct walk_report *w)
+/* Vendor, family, model, stepping and hypervisor from CPUID; 0 if none. */
+static int cpuid_identity(struct machine *mc)
 {
-	f->walk_now = 1;
-	add_string(f, "walk", w->walk->name);
-	add_string(f, "label", w->walk->label);
-	add_field(f, "timed", "%d", w->st->nr_samples);
-	add_field(f, "median_s", "%.9f", w->time.median);
-	add_field(f, "min_s", "%.9f", w->time.min);
-	add_field(f, "max_s", "%.9f", w->time.max);
-	add_field(f, "ns_per_page", "%.4f", w->time.median * 1e9 / m->nr_pages);
-	add_field(f, "ns_per_folio", "%.4f", w->time.median * 1e9 / m->nr_lru);
-	add_field(f, "speedup", "%.6f", w->ratio.median);
-	add_field(f, "speedup_min", "%.6f", w->ratio.min);
-	add_field(f, "speedup_max", "%.6f", w->ratio.max);
-	add_string(f, "bound", bound_names[w->walk->bound]);
-	add_field(f, "bound_ns", "%.4f", w->bound_ns);
-	add_field(f, "bound_ratio", "%.4f", w->bound_x);
-	add_field(f, "retimed", "%d", w->st->retimed);
-	add_field(f, "disturbed", "%d", w->st->disturbed);
+	unsigned int r[4], base;
+	char sig[13];
+
+	if (!cpuid(0, 0, r))
+		return 0;
+	memcpy(mc->vendor, &r[1], 4);
+	memcpy(mc->vendor + 4, &r[3], 4);
+	memcpy(mc->vendor + 8, &r[2], 4);
+	mc->vendor[12] = 0;
+	if (!cpuid(1, 0, r))
+		return 1;
+	/* the extended family counts only from base family 15, the
+	 * extended model from 6 and 15 (Intel SDM, AMD APM) */
+	base = r[0] >> 8 & 0xf;
+	mc->family = base + (base == 0xf ? (r[0] >> 20 & 0xff) : 0);
+	mc->model = (r[0] >> 4 & 0xf) |
+		    (base == 6 || base == 0xf ? (r[0] >> 16 & 0xf) << 4 : 0);
+	mc->stepping = r[0] & 0xf;
+	if (!(r[2] >> 31))		/* no hypervisor says it is there */
+		return 1;
+	snprintf(mc->hypervisor, sizeof(mc->hypervisor), "unknown");
+	if (cpuid(0x40000000, 0, r)) {
+		memcpy(sig, &r[1], 4);
+		memcpy(sig + 4, &r[2], 4);
+		memcpy(sig + 8, &r[3], 4);
+		sig[12] = 0;
+		if (*sig)
+			hypervisor_name(sig, mc->hypervisor, sizeof(mc->hypervisor));
+	}
+	return 1;
 }
 
-/* The run's: size, seed, rounds, every knob, the machine. */
-static void run_fields(struct fields *f, const struct lru_model *m,
-		       const struct params *p, const struct machine *mc,
-		       int nr_rounds)
+/* Whether word is one of the blank-separated words of list. */
+static int has_word(const char *list, const char *word)
 {
-	char mix[128], *c;
+	size_t n = strlen(word);
+	const char *w;
 
-	for (c = (char *)folio_mix(p, mix, sizeof(mix)); *c; c++)
-		if (*c == ',')
-			*c = ' ';
-	f->walk_now = 0;
-	add_field(f, "pages", "%lu", m->nr_pages);
-	add_field(f, "memory_bytes", "%.0f", m->nr_pages * SIM_PAGE_SIZE);
-	add_field(f, "seed", "%lu", p->layout.seed);
-	add_field(f, "rounds", "%d", nr_rounds);
-	add_field(f, "builds", "%d", p->run.builds);
-	add_field(f, "lru_folios", "%lu", m->nr_lru);
-	add_field(f, "lru_pages", "%lu", m->lru_pages);
-	add_field(f, "lru_fraction", "%g", p->layout.lru_fraction);
-	add_string(f, "non_lru", non_lru_names[p->layout.non_lru]);
-	add_string(f, "folios", mix);
-	add_string(f, "phys", phys_names[p->work.phys]);
-	add_field(f, "locality", "%g", p->layout.locality);
-	add_string(f, "access", access_names[p->work.access]);
-	add_field(f, "lists", "%d", p->work.nr_lists);
-	add_field(f, "chunk", "%lu", p->work.chunk);
-	add_field(f, "threads", "%d", p->run.threads);
-	add_field(f, "rmap_share", "%g", p->work.rmap_share);
-	add_field(f, "rmap_hops", "%d", p->work.rmap_hops);
-	add_field(f, "struct_page", "%d", p->layout.desc_size);
-	add_string(f, "thp", thp_names[p->run.thp]);
-	add_field(f, "huge_share", "%.3f", huge_share(&m->region[R_MEMMAP]));
-	add_string(f, "cache", cache_names[p->run.cache]);
-	add_field(f, "kernel_like", "%d", p->run.kernel_like);
-	add_field(f, "original", "%d", p->run.original);
-	add_string(f, "cpu", mc->cpu);
-	add_field(f, "cpus", "%ld", mc->cpus);
-	add_field(f, "ram_bytes", "%.0f", mc->memory);
-	add_string(f, "kernel", mc->kernel);
-	add_string(f, "system_thp", mc->thp);
-	add_string(f, "version", SCAN_VERSION);
-}
-
-/* The machine's identity (see struct machine); unknown numbers empty. */
-static void machine_fields(struct fields *f, const struct machine *mc)
-{
-	char text[16];
-
-	add_string(f, "cpu_vendor", mc->vendor);
-	add_field(f, "cpu_family", "%s", known(mc->family, text, sizeof(text)));
-	add_field(f, "cpu_model", "%s", known(mc->model, text, sizeof(text)));
-	add_field(f, "cpu_stepping", "%s", known(mc->stepping, text, sizeof(text)));
-	add_string(f, "hypervisor", mc->hypervisor);
-	add_field(f, "l2_bytes", "%.0f", mc->l2);
-	add_string(f, "l2_from", mc->l2_from);
-	add_string(f, "llc_from", mc->llc_from);
-	add_field(f, "numa_nodes", "%d", mc->numa_nodes);
-	if (mc->stream_ns > 0)
-		add_field(f, "stream_ns", "%.4f", mc->stream_ns);
-	else
-		add_field(f, "stream_ns", "%s", "");
-	if (mc->chase_ns > 0)
-		add_field(f, "chase_ns", "%.4f", mc->chase_ns);
-	else
-		add_field(f, "chase_ns", "%s", "");
-	add_string(f, "host_id", mc->host_id);
-}
-
-/* Was a field of that name added? */
-static int has_field(const struct fields *f, const char *name)
-{
-	int i;
-
-	for (i = 0; i < f->nr; i++)
-		if (!strcmp(f->name[i], name))
+	for (w = strstr(list, word); w; w = strstr(w + 1, word))
+		if ((w == list || w[-1] == ' ' || w[-1] == '\t') &&
+		    (w[n] == 0 || w[n] == ' ' || w[n] == '\t'))
 			return 1;
 	return 0;
 }
 
-/* The column of every typed row that names one and has none yet, at the
- * end in table order: a new knob's column comes from its row alone. */
-static void knob_fields(struct fields *f, const struct params *p)
+/* The same from /proc/cpuinfo: x86's names, or arm64's MIDR fields. */
+static void cpuinfo_identity(struct machine *mc)
 {
-	size_t i;
+	char *flags;
 
-	f->walk_now = 0;
-	for (i = 0; i < ARRAY_SIZE(options); i++) {
-		const struct option_spec *o = &options[i];
-		const void *field = (const char *)p + o->field;
+	if (cpuinfo("vendor_id", mc->vendor, sizeof(mc->vendor))) {
+		mc->family = cpuinfo_number("cpu family");
+		mc->model = cpuinfo_number("model");
+		mc->stepping = cpuinfo_number("stepping");
+	} else if (cpuinfo("CPU implementer", mc->vendor, sizeof(mc->vendor))) {
+		mc->family = cpuinfo_number("CPU variant");
+		mc->model = cpuinfo_number("CPU part");
+		mc->stepping = cpuinfo_number("CPU revision");
+	}
+	flags = cpuinfo_value("flags");
+	if (!*mc->hypervisor && flags && has_word(flags, "hypervisor"))
+		snprintf(mc->hypervisor, sizeof(mc->hypervisor), "unknown");
+	free(flags);
+}
 
-		if (!o->csv || has_field(f, o->csv))
+static void read_identity(struct machine *mc)
+{
+	char text[64];
+
+	snprintf(mc->vendor, sizeof(mc->vendor), "unknown");
+	mc->family = mc->model = mc->stepping = -1;
+	*mc->hypervisor = 0;
+	if (!cpuid_identity(mc))
+		cpuinfo_identity(mc);
+	/* Xen says its name here, where CPUID may say only that it is there */
+	if ((!*mc->hypervisor || !strcmp(mc->hypervisor, "unknown")) &&
+	    machine_line("/sys/hypervisor/type", text, sizeof(text)) && *text)
+		snprintf(mc->hypervisor, sizeof(mc->hypervisor), "%.31s", text);
+	if (!*mc->hypervisor)
+		snprintf(mc->hypervisor, sizeof(mc->hypervisor), "none");
+}
+
+/* L2 and the highest level sysfs lists for CPU 0 ("32768K"). */
+static void sysfs_caches(double *l2, double *llc)
+{
+	char path[96], text[32];
+	int i, level, top = 0;
+	double size;
+
+	for (i = 0; i < 16; i++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+		if (!machine_line(path, text, sizeof(text)))
+			break;
+		level = atoi(text);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+		if (machine_line(path, text, sizeof(text)) && !strcmp(text, "Instruction"))
 			continue;
-		switch (o->kind) {
-		case OPT_FLAG:
-		case OPT_INT:
-			add_field(f, o->csv, "%d", *(const int *)field);
-			break;
-		case OPT_ULONG:
-			add_field(f, o->csv, "%lu", *(const unsigned long *)field);
-			break;
-		case OPT_REAL:
-			add_field(f, o->csv, "%g", *(const double *)field);
-			break;
-		case OPT_CHOICE:
-			add_string(f, o->csv, o->names[*(const int *)field]);
-			break;
-		case OPT_FILE:
-			add_string(f, o->csv, *(const char *const *)field ?
-				   *(const char *const *)field : "");
-			break;
-		case OPT_CUSTOM:
-			break;	/* its grammar's column needs its own code */
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+		if (!machine_line(path, text, sizeof(text)) || (size = atof(text)) <= 0)
+			continue;
+		size *= strchr(text, 'M') ? 1 << 20 : strchr(text, 'K') ? 1 << 10 : 1;
+		if (level == 2)
+			*l2 = size;
+		if (level > top) {
+			*llc = size;
+			top = level;
 		}
 	}
 }
 
-/* Walk w's row, in CSV order: 2.0's columns, then those added since,
- * then those of rows added since knob_fields() (no column moves). */
-static void result_row(struct fields *f, const struct lru_model *m,
-		       const struct params *p, const struct machine *mc,
-		       int nr_rounds, const struct walk_report *w)
+/* The same from CPUID's cache leaves: 4 on Intel, 0x8000001D on AMD and
+ * Hygon where they have it (topology extensions). */
+static void cpuid_caches(const struct machine *mc, double *l2, double *llc)
 {
-	walk_fields(f, m, w);
-	run_fields(f, m, p, mc, nr_rounds);
-	add_string(f, "memmap_from", p->layout.memmap_from ? p->layout.memmap_from : "");
-	add_field(f, "memcg_share", "%g", p->layout.memcg_share);
-	f->walk_now = 1;
-	add_field(f, "speedup_q1", "%.6f", w->ratio.q1);
-	add_field(f, "speedup_q3", "%.6f", w->ratio.q3);
-	f->walk_now = 0;
-	add_field(f, "llc_bytes", "%.0f", mc->llc);
-	add_field(f, "memcg", "%lu", p->layout.memcg);
-	machine_fields(f, mc);
-	knob_fields(f, p);
-}
+	unsigned int leaf = 4, r[4], i, level, top = 0;
+	double size;
 
-static void print_csv(const struct fields *row, int nr)
-{
-	int s, i;
-
-	for (i = 0; i < row[0].nr; i++)
-		printf("%s%s", row[0].name[i], i + 1 < row[0].nr ? "," : "\n");
-	for (s = 0; s < nr; s++)
-		for (i = 0; i < row[s].nr; i++)
-			printf("%s%s", row[s].value[i], i + 1 < row[s].nr ? "," : "\n");
-}
-
-/* The fields of f that are a walk's (walk 1) or the run's (walk 0) as
- * JSON members, the last without a comma unless more follow. */
-static void print_json_fields(const struct fields *f, int walk, const char *indent,
-			      int more)
-{
-	int i, last = -1;
-
-	for (i = 0; i < f->nr; i++)
-		if (f->walk[i] == walk)
-			last = i;
-	for (i = 0; i < f->nr; i++)
-		if (f->walk[i] == walk)
-			printf("%s\"%s\": %s%s%s%s\n", indent, f->name[i],
-			       f->string[i] ? "\"" : "",
-			       f->string[i] || *f->value[i] ? f->value[i] : "null",
-			       f->string[i] ? "\"" : "", more || i < last ? "," : "");
-}
-
-static void print_json(const struct fields *row, int nr)
-{
-	int s;
-
-	printf("{\n");
-	print_json_fields(&row[0], 0, "  ", 1);
-	printf("  \"walks\": [\n");
-	for (s = 0; s < nr; s++) {
-		printf("    {\n");
-		print_json_fields(&row[s], 1, "      ", 0);
-		printf("    }%s\n", s + 1 < nr ? "," : "");
+	if (!strcmp(mc->vendor, "AuthenticAMD") || !strcmp(mc->vendor, "HygonGenuine")) {
+		if (!cpuid(0x80000001, 0, r) || !(r[2] >> 22 & 1))
+			return;
+		leaf = 0x8000001d;
+	} else if (strcmp(mc->vendor, "GenuineIntel")) {
+		return;
 	}
-	printf("  ]\n}\n");
+	for (i = 0; i < 16 && cpuid(leaf, i, r) && (r[0] & 0x1f); i++) {
+		if ((r[0] & 0x1f) == 2)		/* instructions */
+			continue;
+		level = r[0] >> 5 & 7;
+		/* ways * partitions * line size * sets */
+		size = ((r[1] >> 22) + 1.0) * ((r[1] >> 12 & 0x3ff) + 1) *
+		       ((r[1] & 0xfff) + 1) * (r[2] + 1.0);
+		if (level == 2)
+			*l2 = size;
+		if (level > top) {
+			*llc = size;
+			top = level;
+		}
+	}
 }
 
-/* A row of fields per walk, then CSV or JSON from them. */
-static void print_results(const struct lru_model *m, const struct params *p,
-			  const struct machine *mc, const struct reports *r)
+static void getconf_caches(double *l2, double *llc)
 {
-	/* 13 KiB of fields a walk: on the heap, not the stack */
-	struct fields *row = calloc(r->nr, sizeof(*row));
-	int s;
+	if (faked_machine())
+		return;
+#ifdef _SC_LEVEL2_CACHE_SIZE
+	if (sysconf(_SC_LEVEL2_CACHE_SIZE) > 0)
+		*l2 = *llc = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+#ifdef _SC_LEVEL3_CACHE_SIZE
+	if (sysconf(_SC_LEVEL3_CACHE_SIZE) > 0)
+		*llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+#endif
+}
 
-	if (!row)
-		die("out of memory");
-	for (s = 0; s < r->nr; s++)
-		result_row(&row[s], m, p, mc, r->rounds, &r->walk[s]);
-	if (p->out.format == FORMAT_JSON)
-		print_json(row, r->nr);
+/* L2 and LLC, each from the first source that has it. */
+static void read_caches(struct machine *mc)
+{
+	static const char *const from[] = { "sysfs", "cpuid", "getconf" };
+	double l2[3] = { 0 }, llc[3] = { 0 };
+	int i;
+
+	sysfs_caches(&l2[0], &llc[0]);
+	cpuid_caches(mc, &l2[1], &llc[1]);
+	getconf_caches(&l2[2], &llc[2]);
+	mc->l2 = mc->llc = 0;
+	mc->l2_from = mc->llc_from = "none";
+	for (i = 2; i >= 0; i--) {
+		if (l2[i] > 0) {
+			mc->l2 = l2[i];
+			mc->l2_from = from[i];
+		}
+		if (llc[i] > 0) {
+			mc->llc = llc[i];
+			mc->llc_from = from[i];
+		}
+	}
+}
+
+/* Nodes in sysfs's online list ("0-3,8"); 1 where it does not say. */
+static int numa_nodes(void)
+{
+	char text[256], *s = text, *end;
+	long first, last;
+	int n = 0;
+
+	if (!machine_line("/sys/devices/system/node/online", text, sizeof(text)))
+		return 1;
+	for (;;) {
+		first = last = strtol(s, &end, 10);
+		if (end == s)
+			break;
+		if (*end == '-')
+			last = strtol(end + 1, &end, 10);
+		if (last >= first)
+			n += last - first + 1;
+		if (*end != ',')
+			break;
+		s = end + 1;
+	}
+	return n > 0 ? n : 1;
+}
+
+/* 32-bit FNV-1a: short, stable, and nothing a reader must trust. */
+static uint32_t fnv1a(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* The static fields hashed, RAM to the nearest GiB (the kernel's share
+ * moves by megabytes from boot to boot); never the measured limits. */
+static void make_host_id(struct machine *mc)
+{
+	char text[512], f[12], m[12], s[12];
+
+	snprintf(text, sizeof(text), "%s|%s|%s|%s|%s|%s|%.0f|%.0f|%d|%.0f",
+		 mc->vendor, known(mc->family, f, sizeof(f)),
+		 known(mc->model, m, sizeof(m)), known(mc->stepping, s, sizeof(s)),
+		 mc->cpu, mc->hypervisor, mc->l2, mc->llc, mc->numa_nodes,
+		 mc->memory / (1 << 30));
+	snprintf(mc->host_id, sizeof(mc->host_id), "%08x", (unsigned int)fnv1a(text));
+}
+
+/* Everything but the limits, which the run measures (try_bound()). */
+static void read_machine(struct machine *mc)
+{
+	static struct utsname u;	/* 390 bytes: off the stack */
+	char mem[128], *l, *r;
+
+	if (!cpuinfo("model name", mc->cpu, sizeof(mc->cpu)) &&
+	    !cpuinfo("Hardware", mc->cpu, sizeof(mc->cpu)))
+		snprintf(mc->cpu, sizeof(mc->cpu), "unknown");
+	read_identity(mc);
+	read_caches(mc);
+	mc->cpus = online_cpus();
+	mc->numa_nodes = numa_nodes();
+	mc->memory = read_key(machine_file("/proc/meminfo"), "MemTotal",
+			      mem, sizeof(mem)) ? atof(mem) * 1024 : 0;
+	if (uname(&u) == 0)
+		snprintf(mc->kernel, sizeof(mc->kernel), "%.60s %.80s %.40s",
+			 u.sysname, u.release, u.machine);
 	else
-		print_csv(row, r->nr);
-	free(row);
+		snprintf(mc->kernel, sizeof(mc->kernel), "unknown");
+	snprintf(mc->thp, sizeof(mc->thp), "unknown");
+	if (machine_line("/sys/kernel/mm/transparent_hugepage/enabled", mem, sizeof(mem)) &&
+	    (l = strchr(mem, '[')) && (r = strchr(l, ']')))
+		snprintf(mc->thp, sizeof(mc->thp), "%.*s", (int)(r - l - 1), l + 1);
+	mc->stream_ns = mc->chase_ns = 0;
+	make_host_id(mc);
 }
 
 /* ==== Main ============================================================== */
@@ -5880,28 +6313,6 @@ static void catch_signals(void)
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGQUIT);
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
-}
-
-/* The command line into *p: defaults, options, the preset, the checks
- * across options.  main and tests/fuzz-options.c both enter here. */
-static void parse_params(struct params *p, int argc, char **argv)
-{
-	default_params(p);
-	parse_options(p, argc, argv);
-	if (p->run.kernel_like)
-		apply_preset(p, p->preset, sizeof(p->preset));
-	check_params(p);
-	if (p->run.original) {	/* as scan.c 1.1 ran: see original_round() */
-		p->run.thp = THP_SYSTEM;
-		p->run.cache = CACHE_WARM;
-		p->run.rounds = 1;
-	}
-	if (p->layout.memmap_from)
-		size_from_file(p);
-	if (!p->size_opt) {
-		p->size_opt = "-c";
-		p->size_arg = "1";
-	}
 }
 
 static void read_params(struct params *p, int argc, char **argv)
@@ -5948,7 +6359,7 @@ static void report(const struct lru_model *m, const struct params *p,
 		   const struct walk_result *last, int nr_rounds)
 {
 	const struct output *out = &p->out;
-	static struct reports r;	/* 2 KiB: off the small stack (see main) */
+	static struct reports r;	/* 2 KiB: off the stack */
 	static struct machine mc;	/* half a KiB, likewise */
 	int i, s;
 
@@ -5960,7 +6371,7 @@ static void report(const struct lru_model *m, const struct params *p,
 		print_machine(out, &mc);
 		print_plan(out, &p->run, &r);
 		for (i = 0; i < r.nr; i++) {
-			s = timing_order(p, i);
+			s = timing_order(&p->run, i);
 			print_walk_line(out, &r.walk[s], last[s]);
 		}
 	}
@@ -5978,7 +6389,12 @@ static void report(const struct lru_model *m, const struct params *p,
 
 int main(int argc, char **argv)
 {
-	/* static, as they are big: scan runs on a 16 KiB stack (ulimit -s) */
+	/*
+	 * The stack rule: scan runs on a stack of 16 KiB (ulimit -s 16;
+	 * tests/t-edges.sh holds it there), so what is larger than a few
+	 * hundred bytes is static, as here, or on the heap, and threads get
+	 * THREAD_STACK.
+	 */
 	static struct walk_stats stats[NR_WALKS_MAX];
 	static struct walk_result last[NR_WALKS_MAX];
 	static struct lru_model m;

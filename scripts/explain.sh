@@ -40,33 +40,34 @@
 #/ --memmap-from (scan says why when it refuses a step).  SCAN names the
 #/ binary (default ./scan).
 set -eu
-env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
+case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
 # shellcheck source=scripts/scan-env.sh
 . "$env"
 
-size=4 sized="" runs=1 csv="" svg="" file="" memcg=""
+size=4 sized="" runs=1 csv="" svg="" file=""
+memcg_share="" memcg_ino="" memcg_from=""	# each a whole --memcg... word
 need_arg() {	# need_arg OPTION COUNT: the option has its value
-	[ "$2" -ge 2 ] || usage_error "$1 needs a value (-h for help)"
-}
-decimal() {	# decimal OPTION VALUE: a positive decimal, nine digits before the point
-	if ! echo "$2" | grep -Eq '^([0-9]{1,9}(\.[0-9]*)?|\.[0-9]+)$' || ! echo "$2" | grep -q '[1-9]'; then
-		usage_error "$1 '$2': give a positive decimal, millions of pages (e.g. 0.5)"
-	fi
+	[ "$2" -ge 2 ] || usage_error "$1 needs a value"
 }
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
-	-c) need_arg "$1" $#; decimal -c "$2"; size=$2 sized=1; shift ;;
+	-c) need_arg "$1" $#
+		decimal "$2" || usage_error "-c '$2': give a positive decimal, millions of pages (e.g. 0.5)"
+		size=$2 sized=1; shift ;;
 	-n) need_arg "$1" $#; whole -n "$2"; runs=$2; shift ;;
 	-o) need_arg "$1" $#; csv=$2; shift; [ -n "$csv" ] || usage_error "-o '': give a file name" ;;
 	-g) need_arg "$1" $#; svg=$2; shift; [ -n "$svg" ] || usage_error "-g '': give a file name" ;;
 	--memmap-from=?*) file=${1#--memmap-from=} ;;
-	--memcg-share=?* | --memcg=?* | --memcg-from=?*) memcg="$memcg $1" ;;
+	--memcg-share=?*) memcg_share=$1 ;;
+	--memcg=?*) memcg_ino=$1 ;;
+	--memcg-from=?*) memcg_from=$1 ;;
 	*) break ;;
 	esac
 	shift
 done
+memcg=$memcg_share$memcg_ino$memcg_from
 need_scan explain.sh
 [ -z "$svg" ] || need_math explain.sh	# before the runs, not after
 [ -z "$csv" ] || output_ok "$csv"
@@ -76,6 +77,7 @@ scratch
 # said FILE: what a failed scan said, or that it said nothing
 said() {
 	line=$(grep -m 1 '^scan: ' "$1" || grep -m 1 . "$1" || true)
+	[ -n "$line" ] || scratch_ok
 	echo "${line:-it printed nothing (exit status $rc)}"
 }
 
@@ -84,32 +86,33 @@ rc=0
 "$scan" -c 0.001 -r 1 --kernel-like -v "$@" >"$tmp/preset" 2>&1 || rc=$?
 # exit 2 there is scan refusing the options given: a usage error here too
 [ "$rc" -ne 2 ] || usage_error "scan refused the options: $(said "$tmp/preset")"
-[ "$rc" -eq 0 ] || {
-	echo "explain.sh: scan --kernel-like -v failed: $(said "$tmp/preset")" >&2
-	exit 1
-}
-preset=$(sed -n 's/^--kernel-like set: //p' "$tmp/preset")
-knob() {	# knob NAME...: the preset's --NAME=VALUE words
+[ "$rc" -eq 0 ] || fail "scan --kernel-like -v failed: $(said "$tmp/preset")"
+preset=$(awk 'sub(/^--kernel-like set: /, "")' "$tmp/preset")
+knob() {	# knob NAME...: the preset's --NAME=VALUE words (scan's own)
+	set -f
 	for name in "$@"; do
 		for word in $preset; do
 			case $word in --"$name"=*) printf ' %s' "$word" ;; esac
 		done
 	done
+	set +f
 }
 
-# The steps, a line each: number|name|options.
+# The steps, a line each: number|name|the preset's words|what it adds
+# of the user's (file: --memmap-from=FILE; memcg: the --memcg options).
+# The user's values are never in this file: they stay words.
 steps="$tmp/steps"
 {
-	echo "1|original|--original"
-	echo "2|rounds/cold cache|--thp=system"
-	echo "3|2 MiB memmap|"
+	echo "1|original|--original|"
+	echo "2|rounds/cold cache|--thp=system|"
+	echo "3|2 MiB memmap||"
 	# steps 4-9: the preset's knobs, a group at a time, each on the last
 	opts="" n=3
 	while IFS='|' read -r name knobs; do
 		n=$((n + 1))
 		# shellcheck disable=SC2086 # knobs is a list of names
 		opts="$opts$(knob $knobs)"
-		echo "$n|$name|$opts"
+		echo "$n|$name|$opts|"
 	done <<-'EOF'
 	LRU share/layout|lru-fraction non-lru
 	folio mix|folios
@@ -118,44 +121,50 @@ steps="$tmp/steps"
 	isolate|access
 	rmap (kernel-like)|rmap
 	EOF
-	last="$opts"
+	last="$opts|"
 	if [ -n "$file" ]; then
-		last="--memmap-from=$file$(knob locality lists chunk access rmap)"
+		last="$(knob locality lists chunk access rmap)|file"
 		echo "10|real memmap|$last"
 	fi
 	n=$((n + 1))
 	[ -z "$file" ] || n=$((n + 1))
-	[ -z "$memcg" ] || echo "$n|memcg target|$last $memcg"
+	[ -z "$memcg" ] || echo "$n|memcg target|$last memcg"
 } >"$steps"
-nsteps=$(wc -l <"$steps")
+nsteps=$(grep -c . "$steps")
 
-step() {	# step N NAME OPTIONS RUN [SCAN_OPTION...]: run scan, keep its rows
-	n=$1 name=$2 with=$3 run=$4
-	shift 4
-	size_opt="-c $size"	# a replayed memmap has the file's size
-	case $with in *--memmap-from=*) size_opt="" ;; esac
+step() {	# step N NAME KNOBS USES RUN [SCAN_OPTION...]: run scan, keep its rows
+	n=$1 name=$2 knobs=$3 uses=$4 run=$5
+	shift 5
+	# the step's own words after "$@", then "$@" (the user's) moved last
+	k=$#
+	case $uses in *file*) ;; *) set -- "$@" -c "$size" ;; esac	# a replay: the file's size
+	set -f
+	# shellcheck disable=SC2086 # scan's own words, never globbed
+	set -- "$@" $knobs
+	set +f
+	case $uses in *file*) set -- "$@" "--memmap-from=$file" ;; esac
+	case $uses in *memcg*)
+		for m in "$memcg_share" "$memcg_ino" "$memcg_from"; do
+			[ -z "$m" ] || set -- "$@" "$m"
+		done ;;
+	esac
+	set -- "$@" --format=csv
+	while [ "$k" -gt 0 ]; do
+		set -- "$@" "$1"
+		shift
+		k=$((k - 1))
+	done
+	with=$knobs
+	case $uses in *file*) with="$with --memmap-from=$file" ;; esac
+	case $uses in *memcg*) with="$with $memcg_share $memcg_ino $memcg_from" ;; esac
 	rc=0
-	# shellcheck disable=SC2086 # $size_opt and $with are word lists
-	"$scan" $size_opt $with --format=csv "$@" >"$tmp/run" 2>"$tmp/err" || rc=$?
-	[ "$rc" -eq 0 ] || {
-		echo "explain.sh: step $n ($name): $(said "$tmp/err")" >&2
-		exit 1
-	}
+	"$scan" "$@" >"$tmp/run" 2>"$tmp/err" || rc=$?
+	[ "$rc" -eq 0 ] || fail "step $n ($name): $(said "$tmp/err")"
 	warned=$(grep -c '^scan: warning: ' "$tmp/err" || true)
-	sed -n "s/^scan: warning: /$n|/p" "$tmp/err" >>"$tmp/warnings"
-	awk -F, -v OFS=, -v n="$n" -v name="$name" -v opts="$with" -v run="$run" \
-	    -v warned="$warned" "$awklib"'
-		function refuse() {
-			print "explain.sh: step " n ": scan printed no scan CSV" > "/dev/stderr"
-			bad = 1
-			exit 1
-		}
-		NR == 1 { csv_header(); print "step,adds,options," $0, "run", "warnings" >head }
-		!csv_has("walk") || !csv_has("speedup") || !csv_has("pages") { refuse() }
-		NR == 1 { next }
-		{ gsub(/,/, " ", opts); print n "," name "," opts "," $0, run, warned }
-		END { if (!bad && NR < 2) refuse() }' \
-		head="$tmp/head" "$tmp/run" >"$tmp/step.$n.$run" || exit 1
+	awk -v n="$n" 'sub(/^scan: warning: /, n "|")' "$tmp/err" >>"$tmp/warnings"
+	head=$tmp/head opts=$with run_awk explain-step -F, -v OFS=, -v n="$n" \
+	    -v name="$name" -v run="$run" -v warned="$warned" \
+	    "$tmp/run" >"$tmp/step.$n.$run" || { scratch_ok; exit 1; }
 	if [ "$runs" -eq 1 ]; then
 		echo "explain.sh: step $n of $nsteps done" >&2
 	else
@@ -165,23 +174,24 @@ step() {	# step N NAME OPTIONS RUN [SCAN_OPTION...]: run scan, keep its rows
 
 : >"$tmp/warnings"
 if [ -n "$file" ]; then	# the replay first: its pfns are every step's size
-	replay=$(grep '^10|' "$steps")
-	with=${replay#10|real memmap|}
-	step 10 "real memmap" "$with" 1 "$@"
-	pages=$(awk -F, "$awklib"'NR == 1 { csv_header(); next } { print csv_field("pages"); exit }' "$tmp/run")
+	IFS='|' read -r n name knobs uses <<-EOF
+	$(grep '^10|' "$steps")
+	EOF
+	step 10 "$name" "$knobs" "$uses" 1 "$@"
+	pages=$(column=pages run_awk first-row -F, "$tmp/run")
 	if [ -n "$sized" ] && ! awk -v c="$size" -v p="$pages" 'BEGIN { exit !(c * 1e6 == p) }'; then
-		echo "explain.sh: -c $size is not $file's size ($pages pfns): drop -c, every step runs the file's" >&2
+		say_line "explain.sh: -c $size is not $file's size ($pages pfns): drop -c, every step runs the file's"
 		exit 2
 	fi
 	size=$(awk -v p="$pages" 'BEGIN { printf "%.6f", p / 1e6 }')
 fi
 run=1
 while [ "$run" -le "$runs" ]; do
-	while IFS='|' read -r n name with; do
+	while IFS='|' read -r n name knobs uses; do
 		if [ "$run" -eq 1 ] && [ "$n" -eq 10 ] && [ -n "$file" ]; then
 			continue	# ran first
 		fi
-		step "$n" "$name" "$with" "$run" "$@" </dev/null
+		step "$n" "$name" "$knobs" "$uses" "$run" "$@" </dev/null
 	done <"$steps"
 	run=$((run + 1))
 done
@@ -189,161 +199,21 @@ done
 	cat "$tmp/head"
 	n=1
 	while [ "$n" -le "$nsteps" ]; do
-		cat "$tmp/step.$n".*
+		run=1
+		while [ "$run" -le "$runs" ]; do
+			cat "$tmp/step.$n.$run"
+			run=$((run + 1))
+		done
 		n=$((n + 1))
 	done
-} >"$tmp/all.csv"
+} >"$tmp/all.csv" || { scratch_ok; exit 1; }
 [ -z "$csv" ] || output_put "$tmp/all.csv" "$csv"
 
-# Both the table and the chart read all.csv the same way: r[s, w] the
-# step's ratio for the walk (the median over runs), lo/hi its range (over
-# the runs when there are several, else over the rounds), name[s], and
-# nruns, pages (the sizes run, space-separated) and the first row kept.
-gather='
-FNR == 1 && FILENAME ~ /all.csv$/ { csv_header(); next }
-FILENAME !~ /all.csv$/ { next }
-csv_field("walk") == "physical" { next }
-{
-	s = csv_field("step") + 0; w = csv_field("walk"); v = csv_field("speedup") + 0
-	if (!(s in name)) { name[s] = csv_field("adds"); order[++nsteps] = s }
-	if (!((csv_field("pages")) in sized)) { sized[csv_field("pages")] = 1; pages = pages " " csv_field("pages") }
-	if (!first++) { title = machine_title("scan explain"); ids = machine_ids()
-		mem = csv_field("memory_bytes"); version = csv_field("version"); thp = csv_field("system_thp") }
-	k = ++cnt[s, w]
-	nruns = k > nruns ? k : nruns
-	all[s, w, k] = v
-	rlo[s, w] = csv_field("speedup_min"); rhi[s, w] = csv_field("speedup_max")
-}
-function settle(    s, w, i, j, k, t, x, q) {	# medians and ranges
-	for (i = 1; i <= nsteps; i++)
-		for (j = 1; j <= 2; j++) {
-			s = order[i]; w = j == 1 ? "list" : "array"
-			k = cnt[s, w]
-			for (q = 1; q <= k; q++)
-				x[q] = all[s, w, q]
-			for (q = 2; q <= k; q++)
-				for (t = q; t > 1 && x[t - 1] > x[t]; t--) {
-					v = x[t]; x[t] = x[t - 1]; x[t - 1] = v
-				}
-			r[s, w] = k % 2 ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2
-			lo[s, w] = k > 1 ? x[1] : rlo[s, w]; hi[s, w] = k > 1 ? x[k] : rhi[s, w]
-		}
-}
-'
-
-# The table: a row a step, ListLRU then ArrayLRU, x the step before; a
-# row marked ! had warnings, listed under it with their steps.
-awk -F, -v wfile="$tmp/warnings" "$awklib$gather"'
-# v in at most 5 characters below 100000, never in e-notation
-function num(v) {
-	return sprintf(v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : v >= 1 ? "%.2f" : "%.3f", v)
-}
-function cell(s, w,    q, x) {
-	q = s > 1 && r[s - 1, w] > 0 ? r[s, w] / r[s - 1, w] : -1
-	x = q < 0 ? "" : "x" (q < 10 ? sprintf("%.2f", q) : num(q))
-	return sprintf("%6s %5s %-11s", num(r[s, w]), x, num(lo[s, w]) "-" num(hi[s, w]))
-}
-function steps_of(k,    i, s, out, from, prev) {	# "1-9, 11"
-	for (i = 1; i <= nsteps + 2; i++) {
-		s = i <= nsteps + 1 ? i : 0
-		if (s && ((k, s) in had)) { if (from == "") from = s; prev = s; continue }
-		if (from != "") { out = out (out == "" ? "" : ", ") from (prev > from ? "-" prev : ""); from = "" }
-	}
-	return out
-}
-function say(text, lead,    n, i, word, line) {	# text wrapped at 72
-	n = split(text, word, " ")
-	line = lead
-	for (i = 1; i <= n; i++) {
-		if (length(line " " word[i]) > 72 && line != lead) { print line; line = "      " }
-		line = line (line ~ / $/ ? "" : " ") word[i]
-	}
-	print line
-}
-END {
-	settle()
-	# warnings alike but for their figures count as one, with their steps
-	while ((getline line < wfile) > 0) {
-		s = substr(line, 1, index(line, "|") - 1) + 0; text = substr(line, index(line, "|") + 1)
-		k = text; gsub(/[0-9][0-9.e+-]*/, "#", k)
-		if (!(k in said)) { said[k] = text; kinds[++nkinds] = k; at[k] = s }
-		else if (text != said[k]) differ[k] = 1
-		had[k, s] = 1; warned[s] = 1
-	}
-	sub(/^ /, "", pages)
-	printf "scan explain: %s pages on %s\n", pages ~ / / ? "unequal (" pages ")" : pages, csv_field("cpu")
-	printf "%2s %-18s %6s %5s %-11s %6s %5s %s\n", "", "adds", "List", "step",
-	    (nruns > 1 ? "runs" : "range"), "Array", "step", (nruns > 1 ? "runs" : "range")
-	for (i = 1; i <= nsteps; i++) {
-		s = order[i]
-		row = sprintf("%2d %-18s %s %s", s, name[s], cell(s, "list"), cell(s, "array"))
-		# the mark goes in the gap after the name (a ratio is 5 wide at most)
-		print warned[s] ? substr(row, 1, 21) "!" substr(row, 23) : row
-	}
-	if (nruns > 1)
-		printf "each ratio: the median of %d runs (processes); runs: their range\n", nruns
-	if (nkinds)
-		print "! scan warned:"
-	for (k = 1; k <= nkinds; k++)
-		say(said[kinds[k]] " (step" (steps_of(kinds[k]) ~ /[-,]/ ? "s " : " ") steps_of(kinds[k]) \
-		    (differ[kinds[k]] ? "; the figures of step " at[kinds[k]] : "") ")", "  -")
-}' "$tmp/all.csv" | sed 's/ *$//' >"$tmp/table"
+run_awk "explain-gather explain-table" -F, -v wfile="$tmp/warnings" \
+	"$tmp/all.csv" >"$tmp/table.raw" || { scratch_ok; exit 1; }
+awk '{ sub(/ *$/, ""); print }' "$tmp/table.raw" >"$tmp/table" || { scratch_ok; exit 1; }
 stdout_put "$tmp/table"
 
-# The chart: a bar a step and walk, from the step before to this one.
-# shellcheck disable=SC2086,SC2016 # $awk: a command, maybe with arguments
-[ -z "$svg" ] || $awk -F, "$awklib$gather"'
-function y(v) { return T + H - (lg(v) - lg(lo_)) / (lg(hi_) - lg(lo_)) * H }
-END {
-	settle()
-	n = order[nsteps]
-	for (i = 1; i <= nsteps; i++)
-		for (j = 1; j <= 2; j++) {
-			s = order[i]; w = j == 1 ? "list" : "array"
-			if (!(r[s, w] > 0)) r[s, w] = 1e-3
-			if (nruns < 2 || !(lo[s, w] > 0)) lo[s, w] = hi[s, w] = r[s, w]
-		}
-	sub_ = "scan " version ", " human(mem, "%.3g") " simulated, system THP " thp "; each bar runs from the step before"
-	if (nruns > 1)
-		sub_ = sub_ "; the median of " nruns " runs, whiskers their range"
-	lo_ = 1; hi_ = 1
-	for (k in r) {
-		if (lo[k] < lo_) lo_ = lo[k]
-		if (hi[k] > hi_) hi_ = hi[k]
-	}
-	lo_ /= 1.3; hi_ *= 1.3
-	L = 70; T = 84; H = 320; bw = 66; R = 20
-	W = L + n * bw + R; W = W < 760 ? 760 : W
-	printf "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">\n", W, T + H + 100, W, T + H + 100
-	printf "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-	printf "<text x=\"%d\" y=\"20\" text-anchor=\"middle\" font-size=\"14\">%s</text>\n", W / 2, esc(title)
-	printf "<text x=\"%d\" y=\"36\" text-anchor=\"middle\">%s</text>\n", W / 2, esc(sub_)
-	if (ids != "")
-		printf "<text x=\"%d\" y=\"51\" text-anchor=\"middle\">machine: %s</text>\n", W / 2, esc(ids)
-	printf "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"black\"/>\n", L, T, n * bw, H
-	m = round_ticks(lo_, hi_, 1, 0, 8, t)
-	for (i = 1; i <= m; i++)
-		printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", L, L + n * bw, y(t[i]), y(t[i]), L - 4, y(t[i]) + 4, t[i]
-	printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"black\" stroke-dasharray=\"5 4\"/>\n", L, L + n * bw, y(1), y(1)
-	printf "<text transform=\"translate(18 %d) rotate(-90)\" text-anchor=\"middle\">times faster: Physical over each walk (log scale)</text>\n", T + H / 2
-	split("list array", ws, " "); split("#c33 #36c", col, " ")
-	for (s = 1; s <= n; s++) {
-		for (j = 1; j <= 2; j++) {
-			w = ws[j]; from = s > 1 ? r[s - 1, w] : r[s, w]
-			x = L + (s - 1) * bw + 8 + (j - 1) * 26
-			top = y(r[s, w] > from ? r[s, w] : from); bot = y(r[s, w] > from ? from : r[s, w])
-			printf "<rect x=\"%d\" y=\"%.1f\" width=\"24\" height=\"%.1f\" fill=\"%s\" fill-opacity=\"0.75\"><title>%s %s: %g</title></rect>\n", x, top, bot - top + 1, col[j], esc(name[s]), w == "list" ? "ListLRU" : "ArrayLRU", r[s, w]
-			printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2.5\"/>\n", x, x + 24, y(r[s, w]), y(r[s, w]), col[j]
-			printf "<text x=\"%d\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"9\">%.3g</text>\n", x + 12, (r[s, w] >= from ? y(r[s, w]) - 4 : y(r[s, w]) + 11), r[s, w]
-			if (hi[s, w] > lo[s, w])	# the range over the runs
-				printf "<path d=\"M%d %.1fV%.1f\" stroke=\"black\"/>\n", x + 12, y(lo[s, w]), y(hi[s, w])
-		}
-		printf "<text transform=\"translate(%d,%d) rotate(35)\">%d %s</text>\n", L + (s - 1) * bw + 14, T + H + 14, s, esc(name[s])
-	}
-	printf "<rect x=\"%d\" y=\"62\" width=\"10\" height=\"10\" fill=\"#c33\"/><text x=\"%d\" y=\"71\">ListLRU</text>\n", L, L + 14
-	printf "<rect x=\"%d\" y=\"62\" width=\"10\" height=\"10\" fill=\"#36c\"/><text x=\"%d\" y=\"71\">ArrayLRU</text>\n", L + 80, L + 94
-	printf "<line x1=\"%d\" x2=\"%d\" y1=\"67\" y2=\"67\" stroke=\"black\" stroke-dasharray=\"5 4\"/>", L + 170, L + 195
-	printf "<text x=\"%d\" y=\"71\">1x: the physical walk wins above</text>\n</svg>\n", L + 200
-}' "$tmp/all.csv" >"$tmp/chart.svg"
+[ -z "$svg" ] || run_awk "explain-gather explain-chart" -F, "$tmp/all.csv" \
+	>"$tmp/chart.svg" || { scratch_ok; exit 1; }
 [ -z "$svg" ] || output_put "$tmp/chart.svg" "$svg"

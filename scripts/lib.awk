@@ -1,5 +1,6 @@
-# lib.awk - awk functions the scripts share; each script puts this
-# file's text before its own program (POSIX awk takes one program).
+# lib.awk - awk functions the scripts share; run_awk (scan-env.sh) reads
+# this file with -f before the script's own NAME.awk.  The scripts run awk
+# with LC_ALL=C: a string is bytes, length() counts them.
 
 # human(v, fmt): bytes v in binary units, the number printed with fmt:
 # human(1536, "%.1f") is "1.5 KiB".
@@ -10,10 +11,127 @@ function human(v, fmt,    u, k) {
 	return sprintf(fmt " %s", v, u[k])
 }
 
-# esc(s): s with the characters XML gives a meaning to as entities.
+# plain(s): s as printable text, as scan writes its messages: a control
+# byte (C0 and DEL, and C1 written in UTF-8) and a byte in no valid UTF-8
+# sequence become \xNN; valid UTF-8 stays.  Whatever a CSV, a file name
+# or an option brings, a terminal, a mail or an SVG gets only text.
+function plain(s,    out, i, n, len) {
+	if (s !~ /[^ -~]/)
+		return s	# printable ASCII, the usual case
+	byte_values()
+	n = length(s)
+	for (i = 1; i <= n; i += len)
+		if ((len = utf8_length(s, i)) > 0)
+			out = out substr(s, i, len)
+		else {
+			out = out sprintf("\\x%02x", plain_ord[substr(s, i, 1)])
+			len = 1
+		}
+	return out
+}
+# utf8_length(s, i): the bytes of the printable character that starts at
+# byte i of s; 0 when a control or no valid UTF-8 starts there (RFC 3629:
+# no overlong form, no surrogate, nothing past U+10FFFF).
+function utf8_length(s, i,    b, len, lo, hi, k, c) {
+	b = plain_ord[substr(s, i, 1)]
+	if (b >= 32 && b < 127)
+		return 1
+	if (b < 194 || b > 244)
+		return 0
+	len = b < 224 ? 2 : b < 240 ? 3 : 4
+	lo = b == 224 ? 160 : b == 240 ? 144 : b == 194 ? 160 : 128	# C2 80-9F: C1
+	hi = b == 237 ? 159 : b == 244 ? 143 : 191
+	for (k = 1; k < len; k++) {
+		c = plain_ord[substr(s, i + k, 1)]
+		if (c < lo || c > hi)
+			return 0
+		lo = 128; hi = 191
+	}
+	return len
+}
+
+# byte_values(): plain_ord[c], each byte's value (sprintf's %c gives the
+# byte under LC_ALL=C).
+function byte_values(    i) {
+	if (!plain_ord["A"])
+		for (i = 1; i < 256; i++)
+			plain_ord[sprintf("%c", i)] = i
+}
+# whole_chars(s, n): n, or less, so that s cut after that many bytes keeps
+# its UTF-8 characters whole (1 at least: a cut always makes progress).
+function whole_chars(s, n,    c) {
+	byte_values()
+	while (n > 1 && (c = plain_ord[substr(s, n + 1, 1)]) >= 128 && c < 192)
+		n--
+	return n
+}
+
+# wrap(text, width, first, rest, line): text's words (plain(text)'s) in
+# lines of at most width bytes, into line[1..n], returning n (0 for no
+# words): the first line starts with first, the others with rest.  A word
+# longer than a line is cut at a character's start and goes on in the
+# next lines, so every line keeps to width and the wrap always ends.
+function wrap(text, width, first, rest, line,    n, i, nw, word, sep, cut) {
+	nw = split(plain(text), word, " ")
+	if (!nw)
+		return 0
+	line[n = 1] = first
+	for (i = 1; i <= nw; i++) {
+		sep = length(line[n]) > length(n == 1 ? first : rest) ? " " : ""
+		if (length(line[n] sep word[i]) <= width) {
+			line[n] = line[n] sep word[i]
+			continue
+		}
+		if (sep != "")
+			line[++n] = rest
+		while (length(line[n] word[i]) > width) {
+			cut = whole_chars(word[i], width - length(line[n]))
+			line[n] = line[n] substr(word[i], 1, cut)
+			word[i] = substr(word[i], cut + 1)
+			line[++n] = rest
+		}
+		line[n] = line[n] word[i]
+	}
+	return n
+}
+
+# esc(s): s as XML text: plain(s), with the characters XML gives a
+# meaning to as entities.
 function esc(s) {
+	s = plain(s)
 	gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s)
 	return s
+}
+
+# sort_by(key, ix, n): ix[1..n] reordered so that key[ix[1]] <= key[ix[2]]
+# <= ...; a heapsort, n log n steps however the keys lie.
+function sort_by(key, ix, n,    i, t) {
+	for (i = int(n / 2); i >= 1; i--)
+		sift_down(key, ix, i, n)
+	for (i = n; i > 1; i--) {
+		t = ix[1]; ix[1] = ix[i]; ix[i] = t
+		sift_down(key, ix, 1, i - 1)
+	}
+}
+function sift_down(key, ix, i, n,    c, t) {
+	while ((c = 2 * i) <= n) {
+		if (c < n && key[ix[c + 1]] > key[ix[c]])
+			c++
+		if (!(key[ix[c]] > key[ix[i]]))
+			return
+		t = ix[i]; ix[i] = ix[c]; ix[c] = t
+		i = c
+	}
+}
+# sort_values(v, n): v[1..n] in ascending order.
+function sort_values(v, n,    ix, w, k) {
+	for (k = 1; k <= n; k++) {
+		ix[k] = k
+		w[k] = v[k]
+	}
+	sort_by(w, ix, n)
+	for (k = 1; k <= n; k++)
+		v[k] = w[ix[k]]
 }
 
 function lg(v) { return log(v) / log(10) }

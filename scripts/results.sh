@@ -25,35 +25,30 @@
 #/ Exit status: 0 done; 2 usage error; 1 a run failed (its message on
 #/ stderr, what was written so far left in DIR).  SCAN names the binary.
 set -eu
-env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
+case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
 # shellcheck source=scripts/scan-env.sh
 . "$env"
-
-die_usage() {
-	echo "results.sh: $1" >&2
-	exit 2
-}
 
 dir="" large="" note="" quick=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
 	-o | -c | -n)
-		[ $# -ge 2 ] || die_usage "$1 needs a value"
+		[ $# -ge 2 ] || usage_error "$1 needs a value"
 		case $1 in -o) dir=$2 ;; -c) large=$2 ;; -n) note=$2 ;; esac
 		shift ;;
 	-q) quick=1 ;;
-	*) die_usage "unknown argument '$1' (see -h)" ;;
+	*) usage_error "unknown argument '$1'" ;;
 	esac
 	shift
 done
-[ -n "$dir" ] || die_usage "-o DIR is required"
+[ -n "$dir" ] || usage_error "-o DIR is required"
 if [ -n "$large" ]; then
 	# scan checks the number strictly; this only keeps a word out of
 	# the file name and the sizes' arithmetic
 	case $large in
-	*[!0-9.]* | "" | .* | *.*.*) die_usage "-c $large: not a size" ;;
+	*[!0-9.]* | "" | .* | *.*.*) usage_error "-c $large: not a size" ;;
 	esac
 fi
 
@@ -65,8 +60,7 @@ script() {
 	for s in "$here/$1.sh" "$here/scan-$1"; do
 		[ -r "$s" ] && { echo "$s"; return 0; }
 	done
-	echo "results.sh: no $1 script beside $0" >&2
-	exit 1
+	fail "no $1 script beside $0"
 }
 report=$(script report)
 sweep=$(script sweep)
@@ -74,7 +68,7 @@ plot=$(script plot)
 explain=$(script explain)
 
 say() {
-	echo "results.sh: $*" >&2
+	say_line "results.sh: $*"
 }
 
 # The machine, from one tiny run: scan's CSV fields by name, empty when
@@ -84,9 +78,7 @@ say() {
 	exit 1
 }
 field() {
-	awk -F, -v name="$1" "$awklib"'
-	NR == 1 { csv_header() }
-	NR == 2 { if (csv_has(name)) print csv_field(name); exit }' "$tmp/id.csv"
+	column=$1 run_awk first-row -F, "$tmp/id.csv"
 }
 
 rounds=""	# -r for the runs that take it: the defaults' own choice
@@ -98,9 +90,10 @@ if [ "$quick" -eq 1 ]; then
 else
 	small=10
 	if [ -z "$large" ]; then
-		# 4x the LLC in 64-byte pages, in millions, rounded up; 10 at least
-		large=$(awk -v llc="$(field llc_bytes)" 'BEGIN {
-			c = int(4 * llc / 64 / 1e6 + 0.999999)
+		# 4x the LLC, from scan's memmap over it at -c 0.01, rounded up;
+		# 10 at least
+		large=$(awk -v r="$(field memmap_over_llc)" 'BEGIN {
+			c = r > 0 ? int(4 * 0.01 / r + 0.999999) : 0
 			print (c > 10 ? c : 10) }')
 	fi
 	sweep_sizes=$(awk -v top="$large" 'BEGIN {
@@ -108,15 +101,16 @@ else
 		print top }')
 fi
 
-mkdir -p "$dir"
+mkdir -p -- "$dir" || fail "cannot make $dir"
 cpu=$(field cpu)
 family=$(field cpu_family)
 model=$(field cpu_model)
 day=$(date -u +%Y-%m-%d)
 # HOST-DATE: the model name's first two words (no (R) or (TM)), the
 # family and model where scan knows them, the date.
-name=$(printf '%s\n' "${cpu:-unknown}" | sed 's/([RrTtMm]*)//g' | tr '[:upper:]' '[:lower:]' |
+name=$(printf '%s\n' "${cpu:-unknown}" |
 	awk -v f="$family" -v m="$model" '{
+		gsub(/\([RrTtMm]*\)/, ""); $0 = tolower($0)
 		s = $1 ($2 != "" ? "-" $2 : "")
 		if (f != "" && m != "") s = s "-" f "-" m
 		gsub(/[^a-z0-9-]/, "", s); print s }')
@@ -161,11 +155,11 @@ say "sweep: $sweep_sizes"
 	{ say "sweep.sh failed"; exit 1; }
 # A chart needs an awk with log(): without one, the tables still stand.
 plotted=0
-if "$plot" "$dir/$base-sweep.csv" >"$dir/$base-sweep.svg" 2>"$tmp/plot.err"; then
+if "$plot" "$dir/$base-sweep.csv" >"$tmp/sweep.svg" 2>"$tmp/plot.err"; then
+	output_put "$tmp/sweep.svg" "$dir/$base-sweep.svg"
 	plotted=1
 else
-	cat "$tmp/plot.err" >&2
-	rm -f "$dir/$base-sweep.svg"
+	run_awk plain-lines "$tmp/plot.err" >&2
 fi
 if [ "$quick" -eq 0 ]; then
 	say "explain: -c $large"
@@ -175,8 +169,8 @@ fi
 
 # times_llc: the large memmap over the LLC, "4.2 times" or "unknown to".
 times_llc() {
-	awk -v c="$large" -v llc="$(field llc_bytes)" 'BEGIN {
-		if (llc > 0) printf "%.3g times", c * 1e6 * 64 / llc
+	awk -v c="$large" -v r="$(field memmap_over_llc)" 'BEGIN {
+		if (r > 0) printf "%.3g times", r * c / 0.01
 		else printf "unknown to" }'
 }
 
@@ -195,7 +189,7 @@ unknown() {
 }
 bytes() {
 	[ -n "$1" ] || { echo unknown; return; }
-	awk -v v="$1" "$awklib"'BEGIN { print human(v, "%.1f") }'
+	bytes=$1 run_awk human </dev/null
 }
 {
 	printf '# %s, %s\n\n' "$(unknown "$cpu")" "$day"
@@ -209,7 +203,7 @@ bytes() {
 		printf 'so the ratios measure caches, not memory.\n'
 
 	fi
-	[ -z "$note" ] || printf '\n%s\n' "$note"
+	[ -z "$note" ] || { printf '\n'; printf '%s\n' "$note" | run_awk plain-lines; }
 	cat <<EOF
 
 ## The machine
@@ -241,6 +235,8 @@ EOF
 	[ "$plotted" -eq 0 ] || printf '![the sweep](%s-sweep.svg)\n\n' "$base"
 	printf 'Every run of it is in [%s-sweep.csv](%s-sweep.csv).\n\n' "$base" "$base"
 	[ "$quick" -eq 1 ] || explained
-} >"$md"
+} >"$tmp/md" || { scratch_ok; fail "cannot write the Markdown"; }
+output_put "$tmp/md" "$md"	# whole or not at all
 say "wrote $md"
-echo "$md"
+printf '%s\n' "$md" | run_awk plain-lines >"$tmp/name" || { scratch_ok; exit 1; }
+stdout_put "$tmp/name"

@@ -27,7 +27,7 @@
 #/ Reading the live files needs root.  Exit status: 0 done; 2 a usage
 #/ error (one line); 1 anything else, with DIR not left behind.
 set -eu
-env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
+case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
 # shellcheck source=scripts/scan-env.sh
 . "$env"
@@ -38,56 +38,30 @@ env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratc
 # other).  Bits (include/uapi/linux/kernel-page-flags.h): 5 LRU, 7 SLAB,
 # 10 BUDDY, 15 COMPOUND_HEAD, 16 COMPOUND_TAIL, 20 NOPAGE, 26 PGTABLE.
 composition() {
-	od -An -v -t u8 "$1" | awk -v cgroups="${2:-}" '
-	function bit(v, b) { return int(v / 2 ^ b) % 2 }
-	BEGIN { cmd = "od -An -v -t u8 \"" cgroups "\"" }
-	{
-		if (cgroups != "" && (cmd | getline line) > 0)
-			split(line, cg, " ")
-		for (i = 1; i <= NF; i++) {
-			v = $i + 0
-			n++
-			if (bit(v, 16)) {	# a tail: of the open LRU folio, or not
-				if (inlru) { size++; lrupages++ } else offtails++
-				continue
-			}
-			if (inlru)
-				close_folio()
-			if (bit(v, 20)) holes++
-			else if (bit(v, 5)) { inlru = 1; size = 1; lrupages++; memcg = cg[i] + 0 }
-			else if (bit(v, 10)) free++
-			else if (bit(v, 7)) slab++
-			else if (bit(v, 26)) pgtable++
-			else other++
-		}
-	}
-	function close_folio(    k) {
-		for (k = 0; 2 ^ k < size; k++)
-			;
-		folios[k]++; nfolios++; inlru = 0
-		if (cgroups != "") { infolios[memcg]++; inpages[memcg] += size }
-	}
-	END {
-		if (inlru) close_folio()
-		printf "pfns %d\n", n
-		printf "LRU: %d folios, %d pages (%.2f%% of pfns)\n", nfolios, lrupages, n ? 100 * lrupages / n : 0
-		for (k = 0; k <= 10; k++)
-			if (folios[k])
-				printf "  order %d: %d folios\n", k, folios[k]
-		printf "free (BUDDY pages): %d\n", free
-		printf "slab: %d, page tables: %d, holes: %d, other: %d, tails off the LRU: %d\n",
-		    slab, pgtable, holes, other, offtails
-		for (shown = 0; shown < 5; shown++) {	# the top five memcgs
-			best = ""
-			for (m in infolios)
-				if (best == "" || infolios[m] > infolios[best])
-					best = m
-			if (best == "")
-				break
-			printf "memcg %d: %d LRU folios, %d pages\n", best, infolios[best], inpages[best]
-			delete infolios[best]
-		}
-	}'
+	operand "$1"
+	flags=$operand cgroups=""
+	if [ -n "${2:-}" ]; then
+		operand "$2"
+		cgroups=$tmp/cgroups
+		rm -f "$cgroups"
+		mkfifo "$cgroups" || fail "cannot make a FIFO in TMPDIR (${TMPDIR:-/tmp})"
+		od -An -v -t u8 "$operand" >"$cgroups" &
+		od_cgroups=$!
+	fi
+	rm -f "$tmp/flags"
+	mkfifo "$tmp/flags" || fail "cannot make a FIFO in TMPDIR (${TMPDIR:-/tmp})"
+	od -An -v -t u8 "$flags" >"$tmp/flags" &
+	od_flags=$!
+	rc=0
+	cgroups=$cgroups run_awk snapshot "$tmp/flags" || rc=$?
+	if [ "$rc" -ne 0 ]; then	# an od left waiting for its reader
+		kill "$od_flags" 2>/dev/null
+		[ -z "$cgroups" ] || kill "$od_cgroups" 2>/dev/null
+	fi
+	# od's status, not only awk's: a crashed od is a summary cut short
+	wait "$od_flags" || fail "cannot read $1 (od exited $?)"
+	[ -z "$cgroups" ] || wait "$od_cgroups" || fail "cannot read $2 (od exited $?)"
+	[ "$rc" -eq 0 ] || fail "cannot summarize $1 (awk exited $rc)"
 }
 
 # cgroup_dirs: after each "memcg INODE:" line, the memory cgroup with
@@ -98,7 +72,7 @@ cgroup_dirs() {
 		"memcg "*)
 			ino=${line#memcg }
 			ino=${ino%%:*}
-			d=$(find /sys/fs/cgroup -maxdepth 6 -type d -inum "$ino" 2>/dev/null | head -n 1)
+			d=$(find /sys/fs/cgroup -maxdepth 6 -type d -inum "$ino" 2>/dev/null | awk 'NR == 1')
 			[ -z "$d" ] || line="$line ($d)" ;;
 		esac
 		printf '%s\n' "$line"
@@ -113,7 +87,7 @@ pfn_file() {
 	if [ ! -f "$1" ] || [ ! -r "$1" ]; then
 		fail "cannot read $1 (not a readable regular file)"
 	fi
-	bytes=$(wc -c <"$1" | tr -d ' ')
+	bytes=$(file_bytes "$1")
 	[ "$bytes" -gt 0 ] || fail "$1 is empty: no pfns"
 	[ $((bytes % 8)) -eq 0 ] || fail "$1 is $bytes bytes, not a whole number of 8-byte pfns"
 	# 16 GiB is an 8 TiB machine's pfns; more is no kpageflags (a sparse
@@ -122,9 +96,11 @@ pfn_file() {
 	echo $((bytes / 8))
 }
 
-# say TEXT: TEXT on stdout, or a line and exit 1 when stdout is closed or full.
+# say FILE: FILE on stdout as plain text, or a line and exit 1 when stdout
+# is closed or full.
 say() {
-	printf '%s\n' "$1" 2>/dev/null || fail "cannot write the summary to stdout (closed, or the disk full?)"
+	run_awk plain-lines "$1" >"$tmp/out" || { scratch_ok; exit 1; }
+	stdout_put "$tmp/out" "the summary"
 }
 
 # summary KPAGEFLAGS [KPAGECGROUP]: the composition of saved files.
@@ -157,8 +133,9 @@ dir="" window=""
 case ${1:-} in
 --summary)
 	[ $# -eq 2 ] || [ $# -eq 3 ] || usage_error "--summary takes KPAGEFLAGS [KPAGECGROUP]"
-	text=$(summary "$2" "${3:-}") || exit 1
-	say "$text"
+	scratch
+	summary "$2" "${3:-}" >"$tmp/summary"
+	say "$tmp/summary"
 	exit 0 ;;
 esac
 while [ $# -gt 0 ]; do
@@ -179,12 +156,14 @@ dir=${dir%/}
 # The work goes into a directory beside DIR, renamed to DIR once whole;
 # any stop before that removes it.  Making it is the check that DIR can
 # be written, before anything is read.
-part=$dir.part$$
-mkdir "$part" 2>/dev/null || fail "cannot make $dir (is $(dirname "$dir") there and writable?)"
-trap 'rm -rf "$part"' EXIT
-trap 'rm -rf "$part"; trap - EXIT; echo "$me: interrupted" >&2; exit 130' INT
-trap 'rm -rf "$part"; trap - EXIT; echo "$me: interrupted" >&2; exit 143' TERM
-trap 'rm -rf "$part"; trap - EXIT; echo "$me: interrupted" >&2; exit 129' HUP
+scratch
+case $dir in -*) dir=./$dir ;; esac	# no option to mkdir and mv
+part=$(mktemp -d "$dir.XXXXXX" 2>/dev/null) ||
+	fail "cannot make $dir (is $(dirname -- "$dir") there and writable?)"
+remove_part() {
+	[ -z "$part" ] || rm -rf "$part"
+}
+at_exit=remove_part
 
 # save SRC DST: the whole file, or the -p window of it, all of it there.
 save() {
@@ -193,8 +172,8 @@ save() {
 		return
 	fi
 	why=$(dd if="$1" of="$2" bs=8 skip="$start" count="$count" 2>&1) ||
-		fail "cannot save $1 in $dir: $(printf '%s\n' "$why" | grep -v records | head -n 1)"
-	got=$(($(wc -c <"$2") / 8))
+		fail "cannot save $1 in $dir: $(printf '%s\n' "$why" | grep -v records | awk 'NR == 1')"
+	got=$(($(file_bytes "$2") / 8))
 	[ "$got" -eq "$count" ] ||
 		fail "-p $window: $1 has $got of those pfns on this machine, not $count"
 }
@@ -203,14 +182,16 @@ save /proc/kpageflags "$part/kpageflags"
 why=$({
 	echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "kernel $(uname -srm)"
-	echo "cpu $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"
+	echo "cpu $(awk 'sub(/^model name[^:]*: /, "") { print; exit }' /proc/cpuinfo)"
 	echo "ram_kib $(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)"
-	echo "thp $(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
+	echo "thp $(awk 'match($0, /\[[a-z]*\]/) { print substr($0, RSTART + 1, RLENGTH - 2) }' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
 	echo "pfns ${window:-all}"
 } 2>&1 >"$part/facts") || fail "cannot save the facts in $dir: $why"
-mv "$part" "$dir" 2>/dev/null || fail "cannot rename $part to $dir"
-trap - EXIT INT TERM HUP
-echo "$me: saved $dir" >&2
+[ ! -e "$dir" ] || fail "$dir exists: give a new directory"
+mv -- "$part" "$dir" 2>/dev/null || fail "cannot rename $part to $dir"
+part=""
+say_line "$me: saved $dir"
 cgroups=""
 [ ! -r "$dir/kpagecgroup" ] || cgroups=$dir/kpagecgroup
-say "$(composition "$dir/kpageflags" "$cgroups" | cgroup_dirs)"
+composition "$dir/kpageflags" "$cgroups" | cgroup_dirs >"$tmp/summary"
+say "$tmp/summary"

@@ -27,7 +27,7 @@
 #/ Exit status: COMMAND's (FILE is written either way); 2 a usage error
 #/ (one line); 1 when tracing or writing FILE fails, with FILE untouched.
 set -eu
-env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
+case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
 # shellcheck source=scripts/scan-env.sh
 . "$env"
@@ -59,32 +59,19 @@ fi
 [ -n "$seconds" ] || [ $# -gt 0 ] || usage_error "give a command to trace, or -s SECONDS"
 [ $# -eq 0 ] || command -v "$1" >/dev/null 2>&1 || usage_error "no command $1 to run"
 
-# The pfns go to a temporary name beside FILE, renamed over it once
-# whole; making it first is the check that FILE can be written.
-[ ! -d "$out" ] || fail "$out is a directory; give a file name"
-part=$out.part$$
-# (a device's temporary goes where the scratch files go, not into /dev)
-[ ! -e "$out" ] || [ -f "$out" ] || part=${TMPDIR:-/tmp}/$me.part$$
-( : >"$part" ) 2>/dev/null || fail "cannot write $out (is $(dirname "$out") there and writable?)"
+# The pfns go to the scratch directory, then to FILE through output_put:
+# whole or not at all, FILE's mode kept; checked writable before the trace.
+output_ok "$out"
+scratch
 inst=""
-# shellcheck disable=SC2317 # cleanup and interrupted run from the traps
-cleanup() {
-	rm -f "$part"
+# shellcheck disable=SC2317 # run by scan-env.sh's cleanup
+stop_trace() {	# however the script ends
 	[ -n "$inst" ] || return 0
 	echo 0 >"$inst/events/pagemap/mm_lru_insertion/enable" 2>/dev/null
 	rmdir "$inst" 2>/dev/null
+	inst=""
 }
-# shellcheck disable=SC2317
-interrupted() {	# interrupted STATUS
-	trap - EXIT
-	cleanup
-	echo "$me: interrupted" >&2
-	exit "$1"
-}
-trap cleanup EXIT
-trap 'interrupted 130' INT
-trap 'interrupted 143' TERM
-trap 'interrupted 129' HUP
+at_exit=stop_trace
 
 tracing=/sys/kernel/tracing
 [ -d "$tracing/events" ] || mount -t tracefs nodev "$tracing" 2>/dev/null ||
@@ -99,20 +86,15 @@ rc=0
 if [ -n "$seconds" ]; then
 	sleep "$seconds"
 else
-	"$@" || rc=$?
+	as_user "$@" || rc=$?
 fi
 echo 0 >"$inst/events/pagemap/mm_lru_insertion/enable"
-why=$(sed -n 's/.* mm_lru_insertion: .* pfn=\(0x[0-9a-f]*\) .*/\1/p' "$inst/trace" 2>&1 >"$part") ||
-	fail "cannot write $out: $why"
-count=$(wc -l <"$part" | tr -d ' ')	# from $part: a FIFO cannot be read back
-if [ -e "$out" ] && [ ! -f "$out" ]; then
-	# a device or a FIFO is written in place: a rename would replace it
-	cat "$part" 2>/dev/null >"$out" || fail "cannot write $out"
-	rm -f "$part"
-else
-	mv -f "$part" "$out" 2>/dev/null || fail "cannot rename $part to $out"
-fi
+awk '/ mm_lru_insertion: / && match($0, / pfn=0x[0-9a-f]* /) { print substr($0, RSTART + 5, RLENGTH - 6) }' \
+	"$inst/trace" >"$tmp/pfns" ||
+	{ scratch_ok; fail "cannot read the trace"; }
+count=$(grep -c '' "$tmp/pfns" || true)
 lost=$(cat "$inst"/per_cpu/cpu*/stats 2>/dev/null | awk '/^overrun:/ { n += $2 } END { print n + 0 }')
-echo "$me: $count insertions in $out, $lost dropped by the buffer" >&2
-[ "$rc" -eq 0 ] || echo "$me: the command exited $rc" >&2
+output_put "$tmp/pfns" "$out"
+say_line "$me: $count insertions in $out, $lost dropped by the buffer"
+[ "$rc" -eq 0 ] || say_line "$me: the command exited $rc"
 exit "$rc"

@@ -22,7 +22,7 @@
 #/ options scan was given; 1 when NAIVE is missing, or a run fails or
 #/ prints no ratios (its first line of stderr is quoted).
 set -eu
-env=$(dirname "$0")/scan-env.sh	# usage, $scan, $awk, $awklib, need_scan, scratch
+case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
 # shellcheck source=scripts/scan-env.sh
 . "$env"
@@ -38,9 +38,9 @@ while getopts :hn:c:o: opt; do
 	h) usage; exit 0 ;;
 	n) runs=$OPTARG ;;
 	c) size=$OPTARG ;;
-	o) printf '%s\n' "$OPTARG" >>"$configs" ;;
-	:) usage_error "-$OPTARG needs a value (-h for help)" ;;
-	*) usage_error "unknown option -$OPTARG (scan's own options go after NAIVE; -h for help)" ;;
+	o) { printf '%s' "$OPTARG" | tr '\n' ' '; echo; } >>"$configs" ;;	# a line each
+	:) usage_error "-$OPTARG needs a value" ;;
+	*) usage_error "unknown option -$OPTARG (scan's own options go after NAIVE)" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -54,13 +54,13 @@ case $size in
 *[1-9]*) ;;
 *) usage_error "-c '$size': give a positive decimal, millions of pages (e.g. 0.5)" ;;
 esac
-[ $# -ge 1 ] || usage_error "no yardstick given: make yardstick, then $me ./yardstick (-h for help)"
+[ $# -ge 1 ] || usage_error "no yardstick given: make yardstick, then $me ./yardstick"
 naive=$1
 shift
 case $naive in
 */*) [ -f "$naive" ] && [ -x "$naive" ] ;;
 *) command -v "$naive" >/dev/null 2>&1 ;;
-esac || { echo "$me: no yardstick program at $naive (make yardstick builds ./yardstick)" >&2; exit 1; }
+esac || fail "no yardstick program at $naive (make yardstick builds ./yardstick)"
 need_scan "$me"
 [ -s "$configs" ] || printf '%s\n' "$*" >>"$configs"
 
@@ -80,10 +80,9 @@ wall() {
 failed() {
 	status=$(cat "$tmp/out.rc")
 	if [ "$status" -eq 0 ]; then
-		echo "$me: $1 printed no ratios" >&2
-		exit 1
+		fail "$1 printed no ratios"
 	fi
-	echo "$me: $1 failed (exit $status): $(grep -m 1 . "$tmp/out.err" || echo 'no message')" >&2
+	say_line "$me: $1 failed (exit $status): $(grep -m 1 . "$tmp/out.err" || echo 'no message')"
 	[ "$status" -eq 2 ] && exit 2
 	exit 1
 }
@@ -97,11 +96,7 @@ naive_row() {
 }
 scan_row() {
 	[ "$(cat "$tmp/out.rc")" -eq 0 ] || return 1
-	awk -v w="$1" -v o="${2:-defaults}" '
-		/faster than ListLRU$/ { l = $4 }
-		/faster than ArrayLRU$/ { a = $4 }
-		END { if (l + 0 <= 0 || a + 0 <= 0) exit 1
-		      gsub(/ /, "_", o); print "scan:" o, l, a, w }' "$tmp/out"
+	opts=${2:-defaults} run_awk vs-yardstick-row -v w="$1" "$tmp/out"
 }
 
 i=1
@@ -109,49 +104,15 @@ while [ "$i" -le "$runs" ]; do
 	w=$(wall "$tmp/out" "$naive" "$size")
 	naive_row "$w" >>"$log" || failed "$naive $size"
 	while IFS= read -r opts; do
-		# shellcheck disable=SC2086 # opts is a word list
+		set -f	# a word list, split at blanks, never globbed
+		# shellcheck disable=SC2086
 		w=$(wall "$tmp/out" "$scan" -c "$size" $opts)
+		set +f
 		scan_row "$w" "$opts" >>"$log" || failed "scan -c $size${opts:+ $opts}"
 	done <"$configs"
 	echo "round $i of $runs done" >&2
 	i=$((i + 1))
 done
 
-awk '
-function median(v, n,    i, j, t) {
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
-			t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
-		}
-	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-}
-function cv(v, n,    i, m, s) {
-	for (i = 1; i <= n; i++)
-		m += v[i]
-	m /= n
-	for (i = 1; i <= n; i++)
-		s += (v[i] - m) ^ 2
-	return n > 1 ? 100 * sqrt(s / (n - 1)) / m : 0
-}
-{
-	if (!($1 in n))
-		order[++progs] = $1
-	k = ++n[$1]
-	list[$1, k] = $2; array[$1, k] = $3; wall[$1, k] = $4
-}
-END {
-	printf "%-34s %4s %7s %15s %5s %7s %13s %5s %7s\n", "prog", "runs",
-	    "ListLRU", "range", "CV%", "ArrayLRU", "range", "CV%", "wall_s"
-	for (q = 1; q <= progs; q++) {
-		p = order[q]
-		for (i = 1; i <= n[p]; i++) {
-			l[i] = list[p, i]; a[i] = array[p, i]; w[i] = wall[p, i]
-		}
-		lc = cv(l, n[p]); ac = cv(a, n[p])
-		lm = median(l, n[p]); lo = l[1]; lh = l[n[p]]
-		am = median(a, n[p]); ao = a[1]; ah = a[n[p]]
-		printf "%-34s %4d %7.2f %7.2f-%-7.2f %5.1f %7.3f %6.3f-%-6.3f %5.1f %7.2f\n",
-		    p, n[p], lm, lo, lh, lc, am, ao, ah, ac, median(w, n[p])
-	}
-}' "$log" >"$tmp/table"
+run_awk vs-yardstick "$log" >"$tmp/table" || { scratch_ok; exit 1; }
 stdout_put "$tmp/table"

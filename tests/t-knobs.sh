@@ -1,35 +1,22 @@
 #!/bin/sh
-# A knob is its row in scan.c's options[]: every row is documented in
-# scan.1, and every row that names a CSV column (.csv) has it in the
-# CSV header, so a knob added by the recipe above the table cannot
-# miss its page or its column.
+# A knob is its row in scan.c's option table, and a column is its row
+# in the field table: scan says both (-h lists every option, --fields
+# every column with its scope), so a knob added by the recipe cannot
+# miss its page, and CSV, JSON and --fields cannot disagree.
 . tests/lib.sh
 
-# rows: "SHORT LONG CSV" per row of options[] ("-" where it has none).
-awk '
-/^static const struct option_spec options\[\] = \{/ { t = 1; next }
-t && /^\};/ { t = 0 }
-t && /^\t\{ / { if (row != "") print_row(); row = $0; next }
-t { row = row " " $0 }
-END { if (row != "") print_row() }
-function print_row(   s, l, c) {
-	s = "-"; l = "-"; c = "-"
-	if (match(row, /^\t\{ '\''[A-Za-z]'\''/))
-		s = substr(row, RSTART + 4, 1)
-	if (match(row, /^\t\{ [^,]*, "[a-z-]+"/)) {
-		l = substr(row, RSTART, RLENGTH)
-		sub(/^[^"]*"/, "", l)
-		sub(/"$/, "", l)
-	}
-	if (match(row, /\.csv = "[a-z_]+"/)) {
-		c = substr(row, RSTART + 8, RLENGTH - 9)
-	}
-	print s, l, c
-	row = ""
-}' scan.c >"$tmp/rows"
-
-check "options[] read from scan.c: more than 30 rows" \
-	[ "$(wc -l <"$tmp/rows")" -gt 30 ]
+# opts: "SHORT LONG" per option of -h ("-" where it has none).
+run -h
+awk '/^options:/ { t = 1; next }
+t && !NF { exit }
+t && /^  -/ {
+	s = "-"; l = "-"
+	if ($1 ~ /^-[A-Za-z],?$/) { s = substr($1, 2, 1); if ($2 ~ /^--/) l = $2 }
+	else l = $1
+	sub(/^--/, "", l); sub(/=.*/, "", l)
+	print s, l
+}' "$tmp/out" >"$tmp/opts"
+check "-h lists more than 30 options" [ "$(wc -l <"$tmp/opts")" -gt 30 ]
 
 # in_page SHORT LONG: a tag line of scan.1 (.B, .BI, .BR) names the
 # option (the page's \- read as -).
@@ -39,19 +26,44 @@ in_page() {
 	[ "$2" = - ] && o=-$1
 	grep -Eq -- "^\.B[IR]? (.* )?\"?$o([ \"=]|\$)" "$tmp/page"
 }
-
-run -c 0.01 -r 1 -s 1 --format=csv
-header=$(head -n 1 "$tmp/out")
-# in_header NAME: a column of that name in the CSV header.
-in_header() {
-	case ",$header," in *",$1,"*) return 0 ;; esac
-	return 1
-}
-
-while read -r short long csv; do
+while read -r short long; do
 	opt=--$long
 	[ "$long" = - ] && opt=-$short
 	check "option $opt: in scan.1" in_page "$short" "$long"
-	[ "$csv" = - ] ||
-		check "option $opt: its column $csv in the CSV header" in_header "$csv"
-done <"$tmp/rows"
+done <"$tmp/opts"
+
+# fields: "NAME SCOPE" per column of --fields, in column order.
+run --fields
+check "--fields: exit 0" [ "$rc" -eq 0 ]
+check "--fields: a line per column, over 60" [ "$(wc -l <"$tmp/out")" -gt 60 ]
+awk '{ print $1, $2 }' "$tmp/out" >"$tmp/fields"
+cp "$tmp/out" "$tmp/fields-out"
+check "--fields: every scope is run, machine, knob or walk" \
+	sh -c "! awk '\$2 !~ /^(run|machine|knob|walk)\$/' '$tmp/fields' | grep -q ."
+# knob_option NAME: the option a knob column says it comes from.
+knob_option() {
+	awk -v n="$1" '$1 == n { sub(/:$/, "", $3); print $3 }' "$tmp/fields-out"
+}
+awk '$2 == "knob" { print $1 }' "$tmp/fields" >"$tmp/knobs"
+while read -r name; do
+	o=$(knob_option "$name")
+	check "knob column $name: from $o, an option -h lists" \
+		grep -Eq -- "^(${o#-} -|- ${o#--})\$" "$tmp/opts"
+done <"$tmp/knobs"
+
+run -c 0.01 -r 1 -s 1 --format=csv
+head -n 1 "$tmp/out" | tr , '\n' >"$tmp/header"
+awk '{ print $1 }' "$tmp/fields" >"$tmp/names"
+check "the CSV header is --fields' names, in order" cmp -s "$tmp/names" "$tmp/header"
+
+# JSON: the run's members at the top, in order, then each walk's.
+run -c 0.01 -r 1 -s 1 --format=json
+sed -n 's/^  "\([a-z_0-9]*\)": .*/\1/p' "$tmp/out" >"$tmp/top"
+sed -n 's/^      "\([a-z_0-9]*\)": .*/\1/p' "$tmp/out" >"$tmp/walks"
+{ awk '$2 != "walk" { print $1 }' "$tmp/fields"; echo walks; } >"$tmp/want-top"
+awk '$2 == "walk" { print $1 }' "$tmp/fields" >"$tmp/walk"
+cat "$tmp/walk" "$tmp/walk" "$tmp/walk" >"$tmp/want-walks"
+check "JSON's top level: the columns that are not a walk's, in order, then walks" \
+	cmp -s "$tmp/want-top" "$tmp/top"
+check "JSON's walks: each the walk columns, in order" \
+	cmp -s "$tmp/want-walks" "$tmp/walks"

@@ -1,0 +1,55 @@
+# explain-chart.awk - explain.sh's SVG waterfall (after explain-gather.awk):
+# a bar a step and walk, from the step before to this one.
+function y(v) { return T + H - (lg(v) - lg(lo_)) / (lg(hi_) - lg(lo_)) * H }
+END {
+	settle()
+	n = order[nsteps]
+	for (i = 1; i <= nsteps; i++)
+		for (j = 1; j <= 2; j++) {
+			s = order[i]; w = j == 1 ? "list" : "array"
+			if (!(r[s, w] > 0)) r[s, w] = 1e-3
+			if (nruns < 2 || !(lo[s, w] > 0)) lo[s, w] = hi[s, w] = r[s, w]
+		}
+	sub_ = "scan " version ", " human(mem, "%.3g") " simulated, system THP " thp "; each bar runs from the step before"
+	if (nruns > 1)
+		sub_ = sub_ "; the median of " nruns " runs, whiskers their range"
+	lo_ = 1; hi_ = 1
+	for (k in r) {
+		if (lo[k] < lo_) lo_ = lo[k]
+		if (hi[k] > hi_) hi_ = hi[k]
+	}
+	lo_ /= 1.3; hi_ *= 1.3
+	L = 70; T = 84; H = 320; bw = 66; R = 20
+	W = L + n * bw + R; W = W < 760 ? 760 : W
+	printf "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">\n", W, T + H + 100, W, T + H + 100
+	printf "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+	printf "<text x=\"%d\" y=\"20\" text-anchor=\"middle\" font-size=\"14\">%s</text>\n", W / 2, esc(title)
+	printf "<text x=\"%d\" y=\"36\" text-anchor=\"middle\">%s</text>\n", W / 2, esc(sub_)
+	if (ids != "")
+		printf "<text x=\"%d\" y=\"51\" text-anchor=\"middle\">machine: %s</text>\n", W / 2, esc(ids)
+	printf "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"black\"/>\n", L, T, n * bw, H
+	m = round_ticks(lo_, hi_, 1, 0, 8, t)
+	for (i = 1; i <= m; i++)
+		printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", L, L + n * bw, y(t[i]), y(t[i]), L - 4, y(t[i]) + 4, t[i]
+	printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"black\" stroke-dasharray=\"5 4\"/>\n", L, L + n * bw, y(1), y(1)
+	printf "<text transform=\"translate(18 %d) rotate(-90)\" text-anchor=\"middle\">times faster: Physical over each walk (log scale)</text>\n", T + H / 2
+	split("list array", ws, " "); split("#c33 #36c", col, " ")
+	for (s = 1; s <= n; s++) {
+		for (j = 1; j <= 2; j++) {
+			w = ws[j]; from = s > 1 ? r[s - 1, w] : r[s, w]
+			x = L + (s - 1) * bw + 8 + (j - 1) * 26
+			top = y(r[s, w] > from ? r[s, w] : from); bot = y(r[s, w] > from ? from : r[s, w])
+			printf "<rect x=\"%d\" y=\"%.1f\" width=\"24\" height=\"%.1f\" fill=\"%s\" fill-opacity=\"0.75\"><title>%s %s: %g</title></rect>\n", x, top, bot - top + 1, col[j], esc(name[s]), w == "list" ? "ListLRU" : "ArrayLRU", r[s, w]
+			printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2.5\"/>\n", x, x + 24, y(r[s, w]), y(r[s, w]), col[j]
+			printf "<text x=\"%d\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"9\">%.3g</text>\n", x + 12, (r[s, w] >= from ? y(r[s, w]) - 4 : y(r[s, w]) + 11), r[s, w]
+			if (hi[s, w] > lo[s, w])	# the range over the runs
+				printf "<path d=\"M%d %.1fV%.1f\" stroke=\"black\"/>\n", x + 12, y(lo[s, w]), y(hi[s, w])
+		}
+		printf "<text transform=\"translate(%d,%d) rotate(35)\">%d %s</text>\n", L + (s - 1) * bw + 14, T + H + 14, s, esc(name[s])
+	}
+	printf "<rect x=\"%d\" y=\"62\" width=\"10\" height=\"10\" fill=\"#c33\"/><text x=\"%d\" y=\"71\">ListLRU</text>\n", L, L + 14
+	printf "<rect x=\"%d\" y=\"62\" width=\"10\" height=\"10\" fill=\"#36c\"/><text x=\"%d\" y=\"71\">ArrayLRU</text>\n", L + 80, L + 94
+	printf "<line x1=\"%d\" x2=\"%d\" y1=\"67\" y2=\"67\" stroke=\"black\" stroke-dasharray=\"5 4\"/>", L + 170, L + 195
+	printf "<text x=\"%d\" y=\"71\">1x: the physical walk wins above</text>\n</svg>\n", L + 200
+}

@@ -1,0 +1,53 @@
+# explain-table.awk - explain.sh's table (after explain-gather.awk): a row
+# a step, ListLRU then ArrayLRU, x the step before; a row marked ! had
+# warnings, listed under it with their steps (-v wfile: "STEP|TEXT" lines).
+# v in at most 5 characters below 100000, never in e-notation
+function num(v) {
+	return sprintf(v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : v >= 1 ? "%.2f" : "%.3f", v)
+}
+function cell(s, w,    q, x) {
+	q = s > 1 && r[s - 1, w] > 0 ? r[s, w] / r[s - 1, w] : -1
+	x = q < 0 ? "" : "x" (q < 10 ? sprintf("%.2f", q) : num(q))
+	return sprintf("%6s %5s %-11s", num(r[s, w]), x, num(lo[s, w]) "-" num(hi[s, w]))
+}
+function steps_of(k,    i, s, out, from, prev) {	# "1-9, 11"
+	for (i = 1; i <= nsteps + 2; i++) {
+		s = i <= nsteps + 1 ? i : 0
+		if (s && ((k, s) in had)) { if (from == "") from = s; prev = s; continue }
+		if (from != "") { out = out (out == "" ? "" : ", ") from (prev > from ? "-" prev : ""); from = "" }
+	}
+	return out
+}
+function say(text, lead,    n, i, line) {	# text wrapped at 72
+	n = wrap(text, 72, lead " ", "      ", line)
+	for (i = 1; i <= n; i++)
+		print line[i]
+}
+END {
+	settle()
+	# warnings alike but for their figures count as one, with their steps
+	while ((getline line < wfile) > 0) {
+		s = substr(line, 1, index(line, "|") - 1) + 0; text = substr(line, index(line, "|") + 1)
+		k = text; gsub(/[0-9][0-9.e+-]*/, "#", k)
+		if (!(k in said)) { said[k] = text; kinds[++nkinds] = k; at[k] = s }
+		else if (text != said[k]) differ[k] = 1
+		had[k, s] = 1; warned[s] = 1
+	}
+	sub(/^ /, "", pages)
+	printf "scan explain: %s pages on %s\n", pages ~ / / ? "unequal (" pages ")" : pages, plain(csv_field("cpu"))
+	printf "%2s %-18s %6s %5s %-11s %6s %5s %s\n", "", "adds", "List", "step",
+	    (nruns > 1 ? "runs" : "range"), "Array", "step", (nruns > 1 ? "runs" : "range")
+	for (i = 1; i <= nsteps; i++) {
+		s = order[i]
+		row = sprintf("%2d %-18s %s %s", s, name[s], cell(s, "list"), cell(s, "array"))
+		# the mark goes in the gap after the name (a ratio is 5 wide at most)
+		print warned[s] ? substr(row, 1, 21) "!" substr(row, 23) : row
+	}
+	if (nruns > 1)
+		printf "each ratio: the median of %d runs (processes); runs: their range\n", nruns
+	if (nkinds)
+		print "! scan warned:"
+	for (k = 1; k <= nkinds; k++)
+		say(said[kinds[k]] " (step" (steps_of(kinds[k]) ~ /[-,]/ ? "s " : " ") steps_of(kinds[k]) \
+		    (differ[kinds[k]] ? "; the figures of step " at[kinds[k]] : "") ")", "  -")
+}

@@ -1,0 +1,212 @@
+# kernel.awk - the kernel's scanners timed from a trace, for kernel.sh.
+#
+# Input: a trace instance's `trace` file as text (the events with their
+# fields, timestamps to the microsecond); -v raw=FILE is the same buffer
+# read again with options/raw set, whose lines start "PID CPU NS" with
+# the timestamp in nanoseconds.  Both list the same events in the same
+# order, so line k of one is line k of the other.  Needs stats.awk
+# before it (sort_numbers, median_of).
+#
+# The pfn scanner: compaction's migrate scanner.  In compact_zone()
+# (mm/compaction.c) every turn of the loop calls compact_finished(),
+# which fires mm_compaction_finished, then isolate_migratepages(), which
+# scans one pageblock or the rest of one (isolate_migratepages_block())
+# and fires mm_compaction_isolate_migratepages as it returns, before
+# migrate_pages() moves what it took.  So the interval from
+# mm_compaction_finished to the next mm_compaction_isolate_migratepages,
+# on one CPU in one task with no event between, is the scan of that
+# event's range, isolation of what it took included, migration not.  A
+# range that does not start where the last one ended (a block skipped
+# without an event) is left out.  Pfns are the range's end minus its
+# start: nr_scanned adds a free block's whole size even where it runs
+# past the block's end.
+#
+# The LRU scanner: reclaim's isolation.  shrink_inactive_list()
+# (mm/vmscan.c) isolates a batch with isolate_lru_folios(), which fires
+# mm_vmscan_lru_isolate at its end, shrinks the batch, and fires
+# mm_vmscan_lru_shrink_inactive as it returns; shrink_lruvec() then
+# calls it again for the next batch.  So the interval from
+# mm_vmscan_lru_shrink_inactive to the next mm_vmscan_lru_isolate, on
+# one CPU in one task with no event between, is one batch's isolation
+# (with the loop's turn, the lru_add_drain() and the lock before it);
+# one that follows the start of a reclaim call or a slab shrink is left
+# out.  nr_scanned counts pages, not folios: the batch counts when
+# every page scanned was taken from inactive_file and it is a full
+# batch (32 pages or more); kernel.sh makes the working set of order-0
+# folios, so pages are folios.
+#
+# A sched_switch of the task, or the trace's "[LOST N EVENTS]", between
+# two events breaks the pair.
+#
+# Output, one "key value" a line: pfn_events, pfn_median, pfn_q1,
+# pfn_q3 (ns per pfn over the timed events that took folios), pfn_pfns,
+# pfn_taken (their pfns and the pages taken), pfn_all_events,
+# pfn_all_median, pfn_all_q1, pfn_all_q3, pfn_all_pfns, pfn_all_mean
+# (every timed event; the mean is their time over their pfns),
+# pfn_left_out; pfn_ended_early and pfn_stop (the zone compactions that
+# ended early, status=contended, and where the last of them stopped:
+# its migrate_pfn); lru_events, lru_median, lru_q1, lru_q3 (ns per folio),
+# lru_folios, lru_left_out; lost; then "took START END", the pfns
+# [START, END) the timed events that took folios covered, merged, in
+# order, and "all START END" for every timed event.
+
+# hex(s): the value of hex digits s (with or without 0x).
+function hex(s,    i, v) {
+	s = tolower(s)
+	sub(/^0x/, "", s)
+	v = 0
+	for (i = 1; i <= length(s); i++)
+		v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+	return v
+}
+
+# field(s, name): the value of name=VALUE in the event's text s.
+function field(s, name,    v) {
+	if (!match(s, "(^| )" name "=[^ ]*"))
+		return ""
+	v = substr(s, RSTART, RLENGTH)
+	sub(/^ /, "", v)
+	return substr(v, length(name) + 2)
+}
+
+# quantile(a, n, p): the p-quantile of sorted a[1..n], interpolated.
+function quantile(a, n, p,    h, k) {
+	h = (n - 1) * p + 1
+	k = int(h)
+	return k >= n ? a[n] : a[k] + (h - k) * (a[k + 1] - a[k])
+}
+
+# put(name, a, n): name_events, name_median, name_q1, name_q3 of a[1..n].
+function put(name, a, n) {
+	printf "%s_events %d\n", name, n
+	if (!n)
+		return
+	sort_numbers(a, n)
+	printf "%s_median %.4f\n%s_q1 %.4f\n%s_q3 %.4f\n", name, median_of(a, n),
+	    name, quantile(a, n, 0.25), name, quantile(a, n, 0.75)
+}
+
+# covered(kind, s, e): add [s, e) to the ranges of that kind of timed
+# event ("took": those that took folios; "all"), merged with the last
+# one when they touch.
+function covered(kind, s, e,    k) {
+	k = nr_ranges[kind]
+	if (k && s <= range_end[kind, k] && s >= range_start[kind, k]) {
+		if (e > range_end[kind, k])
+			range_end[kind, k] = e
+		return
+	}
+	nr_ranges[kind] = ++k
+	range_start[kind, k] = s
+	range_end[kind, k] = e
+}
+
+# ranges(kind): a "kind START END" line per range of that kind.
+function ranges(kind,    k) {
+	for (k = 1; k <= nr_ranges[kind]; k++)
+		printf "%s %d %d\n", kind, range_start[kind, k], range_end[kind, k]
+}
+
+function pfn_event(ev, cpu, pid, ns,    r, s, e, taken, v) {
+	if (!match(ev, /range=\(0x[0-9a-f]+ ~ 0x[0-9a-f]+\)/))
+		return
+	r = substr(ev, RSTART + 7, RLENGTH - 8)
+	split(r, v, " ~ ")
+	s = hex(v[1])
+	e = hex(v[2])
+	taken = field(ev, "nr_taken") + 0
+	if (last[cpu] == "mm_compaction_finished" && last_pid[cpu] == pid &&
+	    s == range_end_of[cpu] && e > s) {
+		all_ns[++nr_all] = (ns - last_ns[cpu]) / (e - s)
+		all_pfns += e - s
+		all_time += ns - last_ns[cpu]
+		covered("all", s, e)
+		if (taken) {
+			pfn_ns[++nr_pfn] = all_ns[nr_all]
+			pfns += e - s
+			pfn_taken += taken
+			covered("took", s, e)
+		}
+	} else
+		pfn_left++
+	range_end_of[cpu] = e
+}
+
+# zone_end(ev): a zone's compaction over; one that ended early
+# (status=contended) is counted and where it stopped kept.
+function zone_end(ev) {
+	if (field(ev, "status") != "contended")
+		return
+	ended_early++
+	stop = hex(field(ev, "migrate_pfn"))
+}
+
+function lru_event(ev, cpu, pid, ns,    scanned) {
+	scanned = field(ev, "nr_scanned") + 0
+	if (last[cpu] == "mm_vmscan_lru_shrink_inactive" && last_pid[cpu] == pid &&
+	    field(ev, "lru") == "inactive_file" && scanned >= 32 &&
+	    field(ev, "nr_taken") + 0 == scanned) {
+		lru_ns[++nr_lru] = (ns - last_ns[cpu]) / scanned
+		lru_folios += scanned
+	} else
+		lru_left++
+}
+
+# The raw line that goes with this text line: "PID CPU NS ...".
+function raw_line(    line) {
+	while ((getline line < raw) > 0)
+		if (line !~ /^#/)
+			return line
+	print "kernel.awk: " raw " has fewer events than the trace" > "/dev/stderr"
+	bad = 1
+	exit 1
+}
+
+/^#/ { next }
+{
+	split(raw_line(), r, " ")
+	if (/\[LOST [0-9]+ EVENTS\]/) {	# a gap: no interval spans it
+		lost++
+		for (c in last)
+			last[c] = ""
+		next
+	}
+	if (!match($0, /[0-9]+\.[0-9]+: [a-z0-9_]+: /)) {
+		print "kernel.awk: line " NR ": not a trace event" > "/dev/stderr"
+		bad = 1
+		exit 1
+	}
+	pid = r[1]
+	cpu = r[2]
+	ns = r[3]
+	head = substr($0, RSTART, RLENGTH)
+	ev = substr($0, RSTART + RLENGTH)
+	name = head
+	sub(/^[0-9.]+: /, "", name)
+	sub(/: $/, "", name)
+	if (name == "mm_compaction_begin")
+		range_end_of[cpu] = hex(field(ev, "migrate_pfn"))
+	else if (name == "mm_compaction_end")
+		zone_end(ev)
+	else if (name == "mm_compaction_isolate_migratepages")
+		pfn_event(ev, cpu, pid, ns)
+	else if (name == "mm_vmscan_lru_isolate")
+		lru_event(ev, cpu, pid, ns)
+	last[cpu] = name
+	last_pid[cpu] = pid
+	last_ns[cpu] = ns
+}
+END {
+	if (bad)
+		exit 1
+	put("pfn", pfn_ns, nr_pfn)
+	printf "pfn_pfns %d\npfn_taken %d\n", pfns, pfn_taken
+	put("pfn_all", all_ns, nr_all)
+	printf "pfn_all_pfns %d\npfn_all_mean %.4f\npfn_left_out %d\n", all_pfns,
+	    all_pfns ? all_time / all_pfns : 0, pfn_left
+	printf "pfn_ended_early %d\npfn_stop %d\n", ended_early, stop
+	put("lru", lru_ns, nr_lru)
+	printf "lru_folios %d\nlru_left_out %d\nlost %d\n", lru_folios, lru_left, lost
+	ranges("took")
+	ranges("all")
+}

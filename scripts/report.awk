@@ -1,0 +1,191 @@
+# report.awk - report.sh's block, before its wrap: from an index of lines
+# "csv FILE" (a run's CSV) and "warn K TEXT" (run K's warning).  ENVIRON
+# cmd: the command as a shell reads it; protocol: the options that change
+# what is measured; -v runs.  Every value brought in is plain text.
+BEGIN {
+	cmd = plain(ENVIRON["cmd"])
+	protocol = plain(ENVIRON["protocol"])
+}
+function known(v) { return v == "" ? "unknown" : v }
+function size_of(v) { return v == "" || v == 0 ? "unknown" : human(v, "%.1f") }
+function from(v) { return v == "" ? "unknown" : v }
+
+# The median of the n values v[1..n].
+function median(v, n) {
+	sort_values(v, n)
+	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+}
+
+# Decimals that show the spread lo-hi in two digits (three significant
+# digits when there is no spread), so 48.5 (48.0-49.3).
+function digits(m, lo, hi,    d) {
+	if (hi > lo)
+		d = 1 - floor(lg(hi - lo))
+	else
+		d = m > 0 ? 2 - floor(lg(m)) : 2
+	return d < 0 ? 0 : d > 6 ? 6 : d
+}
+
+# "m unit (lo-hi, N runs)", or over rounds for one run.
+function spread(m, lo, hi, unit,    d, over) {
+	d = digits(m, lo, hi)
+	over = runs > 1 ? runs " runs" : rounds (rounds == 1 ? " round" : " rounds") ", 1 run"
+	return sprintf("%." d "f%s (%." d "f-%." d "f, %s)", m, unit, lo, hi, over)
+}
+function plural(n, word) { return n " " word (n == 1 ? "" : "s") }
+
+# Each run: the first row for the machine, every row for its walk.
+function read_csv(file, k,    line, n, fs) {
+	n = 0
+	fs = FS
+	FS = ","
+	while ((getline line < file) > 0) {
+		$0 = line
+		if (++n == 1) {
+			csv_header()
+			continue
+		}
+		if (k == 1 && n == 2)
+			keep_machine()
+		w = csv_field("walk")
+		if (!(w in label)) {
+			order[++walks] = w
+			label[w] = plain(csv_field("label"))
+		}
+		m[w, k] = csv_field("speedup")
+		mn[w, k] = csv_field("speedup_min")
+		mx[w, k] = csv_field("speedup_max")
+		ns[w, k] = csv_field(w == "physical" ? "ns_per_page" : "ns_per_folio")
+		# the spread of the time over rounds, for one run
+		if (csv_field("median_s") > 0) {
+			nslo[w, k] = ns[w, k] * csv_field("min_s") / csv_field("median_s")
+			nshi[w, k] = ns[w, k] * csv_field("max_s") / csv_field("median_s")
+		} else {
+			nslo[w, k] = nshi[w, k] = ns[w, k]
+		}
+		if (csv_has("stream_ns"))
+			stream[k] = csv_field("stream_ns")
+		if (csv_has("chase_ns"))
+			chase[k] = csv_field("chase_ns")
+	}
+	close(file)
+	FS = fs
+}
+
+function keep_machine(    f, i, n) {
+	n = split("version cpu cpu_vendor cpu_family cpu_model cpu_stepping hypervisor host_id cpus numa_nodes ram_bytes l2_bytes l2_from llc_bytes llc_from kernel system_thp pages memory_bytes struct_page huge_share rounds cache thp cache_sized", f, " ")
+	for (i = 1; i <= n; i++)
+		id[f[i]] = plain(csv_field(f[i]))
+	if (id["struct_page"] == "")
+		id["struct_page"] = 64
+}
+
+$1 == "csv" { read_csv(substr($0, 5), NR) }
+$1 == "warn" {
+	# one line a warning, however many runs gave it (figures aside)
+	text = $0
+	sub(/^warn [0-9]+ /, "", text)
+	text = plain(text)
+	key = text
+	gsub(/[0-9.]+/, "#", key)
+	if (!(key in seen))
+		wtext[++warns] = text
+	seen[key]++
+	wkey[warns] = key
+}
+
+# Median over the runs of one walk column.
+function over_runs(a, w,    k, v) {
+	for (k = 1; k <= runs; k++)
+		v[k] = a[w, k]
+	return median(v, runs)
+}
+function lowest(a, w,    k, v) {
+	v = a[w, 1]
+	for (k = 2; k <= runs; k++)
+		if (a[w, k] < v) v = a[w, k]
+	return v
+}
+function highest(a, w,    k, v) {
+	v = a[w, 1]
+	for (k = 2; k <= runs; k++)
+		if (a[w, k] > v) v = a[w, k]
+	return v
+}
+
+function print_machine(    memmap, sized, t) {
+	printf "scan %s report (block 2): %s of one command\n", known(id["version"]),
+	    plural(runs, "run")
+	printf "cpu: %s\n", known(id["cpu"])
+	printf "machine: host %s, vendor %s, family %s, model %s, stepping %s, hypervisor %s, %s CPUs, %s, RAM %s\n",
+	    known(id["host_id"]), known(id["cpu_vendor"]), known(id["cpu_family"]),
+	    known(id["cpu_model"]), known(id["cpu_stepping"]), known(id["hypervisor"]),
+	    known(id["cpus"]), id["numa_nodes"] == "" ? "unknown NUMA nodes" : plural(id["numa_nodes"], "NUMA node"), size_of(id["ram_bytes"])
+	printf "caches: L2 %s (%s), LLC %s (%s)\n", size_of(id["l2_bytes"]), from(id["l2_from"]),
+	    size_of(id["llc_bytes"]), from(id["llc_from"])
+	printf "kernel: %s, THP %s\n", known(id["kernel"]), known(id["system_thp"])
+	printf "memory: stream %s ns/line, chase %s ns/hop\n",
+	    known((1 in stream) ? three_digits(over_runs_1(stream)) : ""),
+	    known((1 in chase) ? three_digits(over_runs_1(chase)) : "")
+	printf "$ %s\n", cmd
+	memmap = id["pages"] * id["struct_page"]
+	if (id["cache_sized"] == "")	# the verdict scan gives; empty: no LLC known
+		sized = "cache-sized unknown"
+	else if (id["cache_sized"] == 1)
+		sized = "cache-sized"
+	else
+		sized = "not cache-sized"
+	printf "size: %s pages, %s simulated, memmap %s\n", id["pages"],
+	    human(id["memory_bytes"], "%.1f"), human(memmap, "%.1f")
+	printf "memmap: %d-byte struct page, %d%% in huge pages, %s\n", id["struct_page"],
+	    100 * id["huge_share"], sized
+	printf "protocol: %s (%s a run, cache %s, --thp=%s)\n",
+	    protocol == "" ? "default" : protocol, plural(rounds, "round"),
+	    known(id["cache"]), known(id["thp"])
+}
+# three_digits(v): a measured figure to three digits, never in
+# e-notation (1.90, 112, 1234); "" stays "".
+function three_digits(v) {
+	if (v == "")
+		return ""
+	return v >= 100 ? sprintf("%.0f", v) : sprintf("%.3g", v)
+}
+function over_runs_1(a,    k, v) {
+	for (k = 1; k <= runs; k++)
+		v[k] = a[k]
+	return median(v, runs)
+}
+
+function print_walks(    i, w, r, lo, hi) {
+	for (i = 1; i <= walks; i++) {
+		w = order[i]
+		r = over_runs(m, w)
+		lo = runs > 1 ? lowest(m, w) : mn[w, 1]
+		hi = runs > 1 ? highest(m, w) : mx[w, 1]
+		if (w == "physical") {
+			r = over_runs(ns, w)
+			lo = runs > 1 ? lowest(ns, w) : nslo[w, 1]
+			hi = runs > 1 ? highest(ns, w) : nshi[w, 1]
+			printf "physical: %s\n", spread(r, lo, hi, " ns/page")
+			continue
+		}
+		printf "ratio %s: %s, %.2f ns/folio", label[w], spread(r, lo, hi, ""), over_runs(ns, w)
+		# the plain reading of a ratio below 1
+		if (r < 1 && r > 0)
+			printf ";\n  the physical walk is %.2fx slower than %s", 1 / r, label[w]
+		printf "\n"
+	}
+}
+
+END {
+	rounds = id["rounds"]
+	print_machine()
+	print_walks()
+	for (i = 1; i <= warns; i++)
+		printf "warning: %s%s\n", wtext[i],
+		    (runs > 1 ? sprintf(" (%d of %d runs)", seen[wkey[i]], runs) : "")
+	# the original lines, as scan prints them, for the median run
+	for (i = 1; i <= walks; i++)
+		if (order[i] != "physical")
+			printf "Physical scan is %f faster than %s\n", over_runs(m, order[i]), label[order[i]]
+}

@@ -1,0 +1,100 @@
+# sweep.awk - sweep.sh's table from a sweep's CSV (FS ","): a row per
+# size, a column per walk compared (the median over the runs with their
+# range when there are several).  ENVIRON csv: the file's name for
+# messages.  Stops at the first row that is not a sweep's, naming it.
+BEGIN { csv = ENVIRON["csv"] }
+function fail(msg) {
+	printf "sweep.sh: %s line %d: %s\n", plain(csv), FNR, plain(msg) > "/dev/stderr"
+	bad = 1
+	exit 1
+}
+# a number from 0 to 1e100: every sum and ratio of them stays finite
+function number(name,    v) {
+	v = csv_field(name)
+	if (v !~ /^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ || !(v + 0 <= 1e100))
+		fail(name " is \"" substr(v, 1, 24) "\", not a number from 0 to 1e100")
+	return v + 0
+}
+function median(k, m,    v, i) {	# of ratio[k, 1..m]; lo, hi too
+	for (i = 1; i <= m; i++)
+		v[i] = ratio[k, i]
+	sort_values(v, m)
+	lo = v[1]; hi = v[m]
+	return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
+}
+length($0) > 65536 { fail("a line of over 64 KiB: not scan's CSV") }
+FNR == 1 {
+	csv_header()
+	nf = NF
+	n = split("walk label pages memory_bytes speedup", need, " ")
+	for (i = 1; i <= n; i++)
+		if (!csv_has(need[i])) {
+			printf "sweep.sh: %s has no column %s: not scan's CSV\n", plain(csv), need[i] > "/dev/stderr"
+			bad = 1
+			exit 1
+		}
+	next
+}
+csv_field("walk") == "walk" { fail("the header again (two CSVs joined with cat? keep one header)") }
+NF != nf { fail(NF " fields where the header has " nf) }
+{
+	pages = number("pages"); speedup = number("speedup"); memory = number("memory_bytes")
+	if (!(pages > 0)) fail("pages is 0")
+	if (!(speedup > 0)) fail("speedup is 0: not a ratio")
+	if (csv_field("label") == "") fail("an empty label")
+	size = pages / 1e6
+	if (!(size in seen)) {
+		seen[size] = 1
+		order[++nsizes] = size
+		mem[size] = memory
+	}
+}
+csv_field("walk") == "physical" { next }
+{
+	l = plain(csv_field("label"))
+	if (!(l in known)) {
+		known[l] = 1
+		label[++nlabels] = l
+	}
+	k = ++nratio[size, l]
+	ratio[size SUBSEP l, k] = speedup
+	runs = k > runs ? k : runs
+	if (csv_field("cache_sized") == 1)
+		note[size] = "caches"
+	else if (csv_field("warnings") > 0 && note[size] == "")
+		note[size] = "warned"
+}
+END {
+	if (bad)
+		exit 1
+	if (!nlabels) {
+		printf "sweep.sh: %s holds no walk to compare\n", plain(csv) > "/dev/stderr"
+		exit 1
+	}
+	wide = runs > 1 ? 26 : 14
+	printf "%10s %12s", "-c", "memory"
+	for (l = 1; l <= nlabels; l++)
+		printf " %" wide "s", "vs " label[l]
+	printf "\n"
+	for (s = 1; s <= nsizes; s++) {
+		size = order[s]
+		printf "%10g %12s", size, human(mem[size], "%8.1f")
+		for (l = 1; l <= nlabels; l++) {
+			m = nratio[size, label[l]]
+			if (!m)
+				printf " %" wide "s", "-"
+			else if (runs == 1)
+				printf " %14.3f", ratio[size SUBSEP label[l], 1]
+			else {
+				v = median(size SUBSEP label[l], m)
+				printf " %" wide "s", sprintf("%.3f (%.3f-%.3f, %d)", v, lo, hi, m)
+			}
+		}
+		printf "%s\n", note[size] ? "  " note[size] : ""
+		cached += note[size] == "caches"
+	}
+	if (runs > 1)
+		print "each: the median over the runs (processes), their range and number"
+	if (cached)
+		print "caches: the memmap is under 4x the last-level cache; the ratios measure caches"
+}

@@ -1,0 +1,97 @@
+#!/bin/sh
+# The stack rule for the scripts: each runs under ulimit -s 16 (as scan
+# does in t-edges) at a tiny size and does its work.  Their awk programs
+# are files read with -f: a program in argv failed exec there (E2BIG,
+# "Argument list too long"), and the tools they run bind their calls at
+# start-up (LD_BIND_NOW), where sed and expr crashed when bound lazily.
+#
+# What no script can prevent: the kernel starts a process's stack up to
+# 8 KiB below its top at random (x86-64's arch_align_stack), so a 16 KiB
+# limit leaves 8 to 16; in the lower part dash deep in a function, or
+# glibc's printf, or the dynamic linker binding a tool's calls, overran it
+# (a script of a hundred processes, explain, in about 1 run in 6 on an
+# AMD EPYC, Zen 5).  A run killed by a signal, or failed because a tool it
+# ran was (dash's "Segmentation fault", or the script's "od exited 139"),
+# is counted and shown, not failed;
+# a script that fails on its own fails, and so does one that never once
+# did its work in its tries but for such kills (then the check is skipped:
+# this machine could not make it).
+. tests/lib.sh
+case $SCAN in
+*sanitize* | *qemu*)
+	skip "the scripts under a 16 KiB stack" "the sanitizers need more; qemu's stack is the emulator's"
+	exit 0 ;;
+esac
+case $SCAN in /*) ;; *) SCAN=$(pwd)/$SCAN ;; esac
+tries=${STACK_TRIES:-4}
+"$SCAN" -c 0.01 -r 2 -s 1 --format=csv >"$tmp/a.csv" 2>/dev/null
+"$SCAN" -c 0.01 -r 2 -s 2 --format=csv >"$tmp/b.csv" 2>/dev/null
+kpageflags "$tmp/kpf" 16
+fake_yardstick "$tmp/naive"
+scripts/report.sh -n 1 -c 0.01 -r 1 >"$tmp/block" 2>/dev/null
+
+# stack SCRIPT MARK ARG...: SCRIPT under ulimit -s 16, TRIES times; its
+# work is done when it exits 0 and stdout (or stderr, for a mark that
+# starts with 2:) has a line matching MARK
+stack() {
+	script=$1 mark=$2
+	shift 2
+	done_runs=0 killed=0 own=""
+	i=0
+	while [ "$i" -lt "$tries" ]; do
+		i=$((i + 1))
+		rm -rf "$tmp/res"
+		# shellcheck disable=SC3045 # dash, bash and BusyBox have ulimit -s
+		(ulimit -s 16 && exec sh "scripts/$script.sh" "$@") >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		where=$tmp/out
+		case $mark in 2:*) where=$tmp/err ;; esac
+		if [ "$rc" -eq 0 ] && grep -Eq -- "${mark#2:}" "$where"; then
+			done_runs=$((done_runs + 1))
+		elif [ "$rc" -ge 128 ] ||
+		    grep -Eq 'Segmentation fault|exit(ed)? 1[3-5][0-9]' "$tmp/err"; then
+			killed=$((killed + 1))	# it, or a tool it ran (dash or it says so)
+		else
+			own="exit $rc: $(sed -n 1p "$tmp/err" | tr -c ' -~' '?')"
+		fi
+	done
+	[ "$killed" -eq 0 ] || echo "# $script: $killed of $tries runs killed by a signal (the platform's, above)"
+	[ -z "$own" ] || echo "# $script: $own"
+	[ -z "$own" ] || return 1
+	[ "$done_runs" -gt 0 ] || return 2
+}
+
+# under NAME SCRIPT MARK ARG...: the check, or a skip when every try was
+# killed by the platform
+under() {
+	name=$1
+	shift
+	stack "$@"
+	case $? in
+	0) check "$name" true ;;
+	1) check "$name" false ;;
+	2) skip "$name" "every try killed by a signal (a 16 KiB stack, the platform's)" ;;
+	esac
+}
+
+under "sweep under ulimit -s 16" sweep '^ +0\.01 ' -r 1 0.01
+under "plot under ulimit -s 16" plot '</svg>' "$tmp/a.csv"
+under "report under ulimit -s 16" report '^Physical scan is' -n 1 -c 0.01 -r 1
+under "compare under ulimit -s 16" compare '^ListLRU ' "$tmp/a.csv" "$tmp/b.csv"
+under "explain under ulimit -s 16" explain '^ 9 rmap' -c 0.01
+under "snapshot --summary under ulimit -s 16" snapshot '^pfns 16$' --summary "$tmp/kpf" "$tmp/kpf"
+under "vs-yardstick under ulimit -s 16" vs-yardstick '^naive ' -n 1 -c 0.01 "$tmp/naive"
+under "collect under ulimit -s 16" collect 'ListLRU' "$tmp/block"
+under "results -q under ulimit -s 16" results '\.md$' -q -o "$tmp/res"
+if [ "$(id -u)" -eq 0 ] && [ -d /sys/kernel/tracing/events/pagemap/mm_lru_insertion ]; then
+	# a run the stack kills cannot remove its trace instance: the test does
+	ls /sys/kernel/tracing/instances >"$tmp/before" 2>/dev/null
+	under "trace-lru under ulimit -s 16" trace-lru '2:insertions in' -o "$tmp/lru" -b 1024 true
+	for i in /sys/kernel/tracing/instances/scan-lru-*; do
+		[ -d "$i" ] || continue
+		grep -qx "${i##*/}" "$tmp/before" || kill -0 "${i##*-}" 2>/dev/null ||
+			rmdir "$i"
+	done
+else
+	under "trace-lru -h under ulimit -s 16" trace-lru '^usage: ' -h
+fi
