@@ -41,14 +41,14 @@ function palette(j) {
 }
 
 # The x of a ratio on the log axis.
-function xpos(r) { return left + width * (lg(r) - lg(axis_min)) / (lg(axis_max) - lg(axis_min)) }
+function xpos(r) { return plot_left + plot_width * (lg(r) - lg(axis_min)) / (lg(axis_max) - lg(axis_min)) }
 
 function draw(    j, y, top, height) {
 	if (!seen)
 		axis_min = axis_max = 1
 	axis_min = (axis_min < 1 ? axis_min : 1) / 1.25
 	axis_max = (axis_max > 1 ? axis_max : 1) * 1.25
-	left = 420; width = 440; bar = 9
+	plot_left = 420; plot_width = 440; bar = 9
 	y = 64
 	for (j = 1; j <= nrows; j++) {
 		if (group_of[j] != group_of[j - 1])
@@ -57,7 +57,7 @@ function draw(    j, y, top, height) {
 		y += (nbars[j] ? nbars[j] : 1) * (bar + 3) + 8
 	}
 	height = y + 40
-	printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n", left + width + 70, height
+	printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n", plot_left + plot_width + 70, height
 	printf "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
 	printf "<text x=\"10\" y=\"20\" font-size=\"14\">How much faster the physical walk is than each LRU walk, by machine</text>\n"
 	printf "<text x=\"10\" y=\"38\" fill=\"#555\">ratio (log scale): a bar from 1x, a line over its spread; hollow: the memmap was cache-sized</text>\n"
@@ -94,7 +94,7 @@ function draw_row(j, top,    text, b, yb, x0, x1, xe, c) {
 		printf "<text x=\"10\" y=\"%d\" font-weight=\"bold\">%s</text>\n", top - 8, esc(group_of[j])
 	# a label that would run off the left edge is cut
 	text = length(label[j]) > 66 ? substr(label[j], 1, 64) "..." : label[j]
-	printf "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n", left - 8, top + bar, esc(text)
+	printf "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n", plot_left - 8, top + bar, esc(text)
 	for (b = 1; b <= nbars[j]; b++) {
 		yb = top + (b - 1) * (bar + 3)
 		x0 = xpos(1); x1 = xpos(ratio[j, b])

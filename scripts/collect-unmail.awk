@@ -1,6 +1,6 @@
 # collect-unmail.awk - collect.sh's first stage: one input, on stdin
 # (through fold, so no line is longer than 64 KiB), as messages and the
-# lines of their text.  Runs after collect-text.awk.
+# lines of their text.  Runs after lib.awk.
 #
 #   in   the input; ENVIRON["collect_file"] the name it is shown by;
 #        max_bytes (-v), the most of it that is read
@@ -17,39 +17,39 @@
 
 BEGIN {
 	unmail_init()
-	name = safe(ENVIRON["collect_file"])
+	input_name = safe(ENVIRON["collect_file"])
 }
 
 {
 	if ((nbytes += length($0) + 1) > max_bytes) {
-		tell(sprintf("%s: more than %d bytes, not read whole", name, max_bytes))
+		tell(sprintf("%s: more than %d bytes, not read whole", input_name, max_bytes))
 		too_much = 1
 		exit 1
 	}
 	# no mail or text holds a NUL byte: an image, an archive, /dev/zero
 	# is named and passed over at once, not escaped byte by byte
 	if (nbytes - length($0) <= 65536 && index($0, sprintf("%c", 0))) {
-		tell(name ": not text (a NUL byte in its first 64 KiB), not read")
+		tell(input_name ": not text (a NUL byte in its first 64 KiB), not read")
 		binary = 1
 		exit 0
 	}
-	line = $0
-	sub(/\r$/, "", line)
-	gsub(/\t/, "        ", line)
+	rec = $0
+	sub(/\r$/, "", rec)
+	gsub(/\t/, "        ", rec)
 	if (NR == 1) {
-		kind = line ~ /^From / ? "mbox" : line ~ /^[A-Za-z][A-Za-z0-9-]*: / ? "mail" : "text"
+		kind = rec ~ /^From / ? "mbox" : rec ~ /^[A-Za-z][A-Za-z0-9-]*: / ? "mail" : "text"
 		if (kind == "text")
 			start_text()
 		else if (kind == "mail")
 			start_mail(NR)
 	}
-	if (kind == "mbox" && line ~ /^From / && (NR == 1 || prev == "")) {
+	if (kind == "mbox" && rec ~ /^From / && (NR == 1 || prev == "")) {
 		end_part()
 		end_mail()
 		start_mail(NR)
 	} else
-		feed(NR, line)
-	prev = line
+		feed(NR, rec)
+	prev = rec
 }
 
 END {
@@ -69,6 +69,10 @@ function tell(msg) {
 }
 
 function unmail_init(    digits, names, n, i) {
+	byte_values()
+	chr[0] = ""	# a NUL byte the decoders make is dropped
+	for (i = 1; i < 256; i++)
+		chr[i] = sprintf("%c", i)
 	digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 	for (i = 0; i < 64; i++)
 		val[substr(digits, i + 1, 1)] = i
@@ -95,7 +99,7 @@ function start_mail(at) {
 
 # A file of text: one message, from no one.
 function start_text() {
-	printf "M\t%s\t%d\t\t\n", name, nmail
+	printf "M\t%s\t%d\t\t\n", input_name, nmail
 	depth = 0
 	part_start("text/plain", "")
 	state = "body"
@@ -105,7 +109,7 @@ function start_text() {
 # (its blocks, if any, are not read).
 function end_mail() {
 	if (html_only && !texts)
-		tell(sprintf("%s:%d: mail %d%s has only HTML, not read", name, mailline, nmail,
+		tell(sprintf("%s:%d: mail %d%s has only HTML, not read", input_name, mailline, nmail,
 		    mailfrom == "" ? "" : " (From " mailfrom ")"))
 	html_only = texts = 0
 }
@@ -152,7 +156,7 @@ function feed(n, s,    b) {
 function end_headers(n,    ct, b) {
 	if (state == "head") {
 		mailfrom = safe(clean(decode_words(hdr["from"])))
-		printf "M\t%s\t%d\t%s\t%s\n", name, nmail, mailfrom, safe(clean(day(hdr["date"])))
+		printf "M\t%s\t%d\t%s\t%s\n", input_name, nmail, mailfrom, safe(clean(day(hdr["date"])))
 	}
 	ct = tolower(hdr["content-type"])
 	if (ct == "")
@@ -319,7 +323,7 @@ function emit(where, text,    parts, n, i) {
 			parts[i] = latin1(parts[i])
 		# the no-break spaces an HTML mailer leaves for indents
 		gsub(/\302\240/, " ", parts[i])
-		printf "L\t%s:%s\t%s\n", name, where, safe(parts[i])
+		printf "L\t%s:%s\t%s\n", input_name, where, safe(parts[i])
 	}
 }
 
@@ -357,3 +361,45 @@ function day(s,    m, p) {
 
 function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
 function clean(s) { gsub(/[\t\r\n]/, " ", s); return trim(s) }
+
+# safe(s): plain(s) (lib.awk: a control byte, or a byte in no UTF-8
+# character, as \xHH), a long s a half at a time, so that the pieces
+# join in n log n, not n^2 (awk copies a string to add to it).
+function safe(s,    n, h, k, b) {
+	if (s !~ /[^ -~]/)
+		return s	# printable ASCII, nearly every line
+	n = length(s)
+	if (n <= 64)
+		return plain(s)
+	# cut before a byte that may start a character (3 steps at most:
+	# a longer run of continuation bytes is no character anyway)
+	h = int(n / 2)
+	for (k = 0; k < 3 && (b = plain_ord[substr(s, h + 1, 1)]) >= 128 && b < 192; k++)
+		h--
+	return safe(substr(s, 1, h)) safe(substr(s, h + 1))
+}
+
+# latin1(s): s, in ISO 8859-1, as UTF-8 (its bytes 128-159 are C1
+# controls and stay, for safe() to escape); a long s a half at a time.
+function latin1(s,    out, i, n, b) {
+	if (s !~ /[\200-\377]/)
+		return s	# ASCII
+	n = length(s)
+	if (n > 64)
+		return latin1(substr(s, 1, int(n / 2))) latin1(substr(s, int(n / 2) + 1))
+	out = ""
+	for (i = 1; i <= n; i++) {
+		b = plain_ord[substr(s, i, 1)]
+		if (b >= 160)
+			out = out chr[b < 192 ? 194 : 195] chr[b < 192 ? b : b - 64]
+		else
+			out = out substr(s, i, 1)
+	}
+	return out
+}
+
+# is_latin1(charset): a charset latin1() converts from (windows-1252
+# differs only in 128-159).
+function is_latin1(cs) {
+	return tolower(cs) ~ /^(iso-?8859-1|iso_8859-1(:1987)?|latin-?1|l1|cp819|windows-1252|cp1252)$/
+}

@@ -22,34 +22,28 @@
 #/ error of usage.  See scan-collect(1).
 #
 # A pipeline of awk stages, each in its own file beside lib.awk (in the
-# source tree scripts/, installed DATADIR/scan), each input streamed
-# through it: nothing holds more than a block, however long a mail.
+# source tree scripts/, installed DATADIR/scan), read by run_awk with -f,
+# never from the command line (a 16 KiB stack leaves it 4 KiB); each
+# input streams through it: nothing holds more than a block, however
+# long a mail.
 #
 #   each input > collect-unmail.awk  its mails, their text decoded
 #              > collect-blocks.awk  the report blocks in them, a row each
 #              > collect-table.awk   the table; its CSV; the chart's rows
 #   with -g:     collect-chart.awk   the chart, from those rows
 #
-# collect-text.awk's safe() writes every control byte and every byte that
-# is not UTF-8 as \xHH before a text leaves collect-unmail.awk, and in
-# the lines collect-say.awk prints.  Programs are read from files, never
-# from the command line (which a 16 KiB stack limits to 4 KiB).
+# collect-unmail.awk writes every control byte and every byte that is not
+# UTF-8 as \xHH (lib.awk's plain()) before a text goes on; say_line does
+# the same for the messages here that name a file.
 set -eu
-env=$(dirname "$0")/scan-env.sh	# usage, $awk, need_math, scratch, output_put
+case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $share, run_awk, say_line, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
 # shellcheck source=scripts/scan-env.sh
 . "$env"
-share=$(dirname "$env")		# lib.awk and the stages
-# bytes, not characters: the stages decode and escape bytes
-LC_ALL=C
-export LC_ALL
 
-# say MESSAGE: one line on stderr, "collect.sh: MESSAGE", what a file
+# say MESSAGE: "collect.sh: MESSAGE", one line on stderr, what a file
 # name or an option brings into it escaped.
-say() {
-	# shellcheck disable=SC2086 # $awk may be a command and its arguments
-	collect_say=$1 $awk -f "$share/collect-text.awk" -f "$share/collect-say.awk" </dev/null
-}
+say() { say_line "collect.sh: $1"; }
 
 csv=
 svg=
@@ -78,7 +72,7 @@ max_bytes=1073741824	# of an input: what never ends is cut off there
 # The 2023 figures live in the source tree's docs/, or beside lib.awk
 # where installed.
 if [ "$with_2023" -eq 1 ]; then
-	for thread in "$here/../docs/thread-2023.txt" "$(dirname "$0")/../share/scan/thread-2023.txt"; do
+	for thread in "$here/../docs/thread-2023.txt" "$share/thread-2023.txt"; do
 		[ -r "$thread" ] && break
 	done
 	[ -r "$thread" ] || {
@@ -132,9 +126,7 @@ unmail() {
 	fi | {
 		name=$1
 		[ "$name" != - ] || name=stdin
-		# shellcheck disable=SC2086 # $awk may be a command and its arguments
-		collect_file=$name $awk -v max_bytes="$max_bytes" \
-			-f "$share/collect-text.awk" -f "$share/collect-unmail.awk"
+		collect_file=$name run_awk collect-unmail -v max_bytes="$max_bytes"
 	} || : >"$tmp/unread"
 }
 
@@ -184,9 +176,7 @@ read_all() {
 	done
 }
 
-# shellcheck disable=SC2086 # $awk may be a command and its arguments
-read_all "$@" | $awk -f "$share/collect-blocks.awk" |
-	collect_tmp=$tmp $awk -f "$share/lib.awk" -f "$share/collect-table.awk" >"$tmp/table"
+read_all "$@" | run_awk collect-blocks | collect_tmp=$tmp run_awk collect-table >"$tmp/table"
 if [ ! -s "$tmp/table" ]; then
 	inputs=$*
 	[ "$inputs" != - ] || inputs=stdin
@@ -197,8 +187,7 @@ stdout_put "$tmp/table"
 # output_put: through a temporary name, so a failure leaves no half file
 [ -z "$csv" ] || output_put "$tmp/csv" "$csv"
 if [ -n "$svg" ]; then
-	# shellcheck disable=SC2086 # $awk may be a command and its arguments
-	$awk -f "$share/lib.awk" -f "$share/collect-chart.awk" <"$tmp/drawn" >"$tmp/svg"
+	run_awk collect-chart <"$tmp/drawn" >"$tmp/svg"
 	output_put "$tmp/svg" "$svg"
 fi
 # a broken block or an input not read whole
