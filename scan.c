@@ -3390,6 +3390,7 @@ static double timed_once(struct lru_model *m, struct team *team, int w,
 			enum cache_mode cache, struct walk_result *res,
 			struct walk_stats *st, struct disturbance *d)
 {
+	struct walk_result got;
 	double t0, t, t1, cpu, steal, untimed = 0;
 	long n0, n1 = 0, v0, v1 = 0;
 	int core;
@@ -3405,9 +3406,10 @@ static double timed_once(struct lru_model *m, struct team *team, int w,
 	cpu = thread_cpu(&n0, &v0);
 	t1 = now();
 	STOP_SEAM(w);
-	*res = team_walk(team, walks[w].fn);
+	got = team_walk(team, walks[w].fn);
 	t = now() - t1;
 	cpu = cpu < 0 ? t : thread_cpu(&n1, &v1) - cpu;
+	*res = got;	/* after the clock: its first store faults *res in */
 	d->lost = t - cpu;
 	d->switches = n1 - n0;
 	d->sleeps = v1 - v0;
