@@ -5778,15 +5778,14 @@ static void print_walk_counts(const struct output *out, const struct lru_model *
 			nh += snprintf(hw + nh, sizeof(hw) - nh, "%s%.*f %s", nh ? ", " : "",
 				       v >= 100 ? 0 : v >= 1 ? 2 : 4, v, counters[i].name);
 		else
-			ns += snprintf(sw + ns, sizeof(sw) - ns, "%s%.0f %s", ns ? ", " : "",
-				       v, counters[i].name);
+			ns += snprintf(sw + ns, sizeof(sw) - ns, "%s%s %.0f", ns ? ", " : "",
+				       counters[i].name, v);
 	}
 	if (!nh && !ns)
 		return;
-	fprintf(out->text, "%s counted: %s%s%s%s%s in %d walk%s", w->walk->label, hw,
+	fprintf(out->text, "%s counted: %s%s%s%s over %d walk%s", w->walk->label, hw,
 		!nh ? "" : w->walk->bound == BOUND_STREAM ? " a page" : " a folio",
-		nh && ns ? "; " : "", sw, ns ? "" : " each", w->st->nr_samples,
-		w->st->nr_samples == 1 ? "" : "s");
+		nh && ns ? "; " : "", sw, w->st->nr_samples, w->st->nr_samples == 1 ? "" : "s");
 	if (c->running > 0 && c->running < c->enabled)
 		fprintf(out->text, "; the PMU counted %.0f%% of the time, scaled",
 			100 * c->running / c->enabled);
