@@ -477,7 +477,7 @@ function is_first(s) {
 }
 function is_key2(s) {
 	return is_first(s) || s ~ /^(cpu|machine|caches|kernel|memory|size|memmap|protocol|physical|warning): / ||
-	    s ~ /^\$ / || s ~ /^ratio [A-Za-z0-9_]+: / || s ~ /^Physical scan is /
+	    s ~ /^\$ / || s ~ /^(ratio|counted) [A-Za-z0-9_]+: / || s ~ /^Physical scan is /
 }
 function is_key20(s) {
 	return is_first(s) || s ~ /^kernel / || s ~ /^\$ / || s ~ /^[0-9]+ pages \(/ ||
@@ -515,7 +515,7 @@ function unjoin(    i, m, s, re) {
 		if (s ~ /^warning: /)
 			re = " (warning: |Physical scan is [0-9])"
 		else if (s !~ /^scan [0-9][^ ]* on /)
-			re = " ((cpu|machine|caches|kernel|memory|size|memmap|protocol|physical|warning): |ratio [A-Za-z0-9_]+: |Physical scan is [0-9]|\\$ scan )"
+			re = " ((cpu|machine|caches|kernel|memory|size|memmap|protocol|physical|warning): |(ratio|counted) [A-Za-z0-9_]+: |Physical scan is [0-9]|\\$ scan )"
 		else
 			re = ""
 		while (re != "" && match(substr(s, 2), re)) {
@@ -693,6 +693,8 @@ function shaped2(s,    n, v) {
 		return s ~ ("^physical: " n " ns/page \\(" n "-" n ", ([0-9]+ runs|[0-9]+ rounds?, 1 run)\\)$")
 	if (s ~ /^ratio /)
 		return s ~ ("^ratio [A-Za-z0-9_]+: " n " \\(" n "-" n ", ([0-9]+ runs|[0-9]+ rounds?, 1 run)\\), " n " ns/folio(; the physical walk is " n "x slower than [A-Za-z0-9_]+)?$")
+	if (s ~ /^counted /)	# what scan counted a page or folio: not a column here
+		return s ~ ("^counted [A-Za-z0-9_]+: " n " [A-Za-z ]+(, " n " [A-Za-z ]+)* a (page|folio)(, counting [0-9]+% of the time)?$")
 	if (s ~ /^Physical scan is /) return is_original(s)
 	return s ~ /^(warning: |\$ scan)/
 }

@@ -119,3 +119,21 @@ check "soft PMU: counted the whole time" every "$tmp/out" '$1 == 1' counted_shar
 check "soft PMU: -vv says each a page (Physical) or folio" \
 	sh -c "grep -q '^Physical counted: [0-9.]* LLC misses, [0-9.]* dTLB misses, [0-9.]* instructions, [0-9.]* cycles a page; ' '$tmp/err' &&
 	grep -q '^ListLRU counted: .* cycles a folio; ' '$tmp/err'"
+
+# The scripts show what the soft-PMU scan counted: report.sh's block a
+# counted line a walk (which collect.sh reads back), explain.sh a table.
+run_cmd env SCAN="$soft" scripts/report.sh -n 1 -c 0.01 -r 2
+check "report.sh: a counted line a walk" \
+	sh -c "[ $rc -eq 0 ] && [ \$(grep -c '^counted [A-Za-z]*: [0-9.]* LLC misses, ' '$tmp/out') -eq 3 ]"
+cp "$tmp/out" "$tmp/block"
+run_cmd scripts/collect.sh "$tmp/block"
+check "collect.sh reads a block with counted lines" sh -c "[ $rc -eq 0 ] && grep -q 'ListLRU' '$tmp/out'"
+run_cmd env SCAN="$soft" scripts/explain.sh -c 0.01
+check "explain.sh: a table of the misses, a row a step" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^LLC/dTLB read misses a page (Physical) or folio' '$tmp/out' &&
+	[ \$(grep -Ec '^ [0-9] .* [0-9.]+/[0-9.]+ +[0-9.]+/[0-9.]+ +[0-9.]+/[0-9.]+\$' '$tmp/out') -eq 9 ]"
+run_cmd scripts/explain.sh -c 0.01
+if grep -q '^counters: .*LLC misses.*dTLB misses.* not counted' "$tmp/vv"; then
+	check "explain.sh: no misses table where scan counts none" \
+		sh -c "[ $rc -eq 0 ] && ! grep -q '^LLC/dTLB read misses' '$tmp/out'"
+fi
