@@ -34,6 +34,22 @@ every() {
 	[ -s "$tmp/cols" ] && awk "!($cond) { bad = 1 } END { exit bad }" "$tmp/cols"
 }
 
+# held COND "NAME..." CMD ARGS...: CMD's CSV holds COND (as every()) in
+# one of up to 3 runs.  A fault of scan's own code shows in every run; a
+# page the kernel migrates under a walk on a busy host (compaction, NUMA
+# balancing) is a fault too, but seldom in two runs running.
+held() {
+	hcond=$1 hcols=$2
+	shift 2
+	for try in 1 2 3; do
+		run_cmd "$@"
+		# shellcheck disable=SC2086 # the column names, one word each
+		[ "$rc" -eq 0 ] && every "$tmp/out" "$hcond" $hcols && return 0
+		echo "# try $try: $(tr '\n' ' ' <"$tmp/cols" 2>/dev/null)"
+	done
+	return 1
+}
+
 run --fields
 for c in $hw counted_share page_faults context_switches; do
 	check "--fields: $c is a walk's column" grep -q "^$c  *walk " "$tmp/out"
@@ -63,14 +79,22 @@ case $why in
 ENOSYS* | EACCES* | EPERM* | "this scan was built without"*) counted=0 ;;
 *) counted=1 ;;
 esac
+# under valgrind the walks fault in its own shadow memory: nothing to hold
+faultless=1
+case $SCAN in *valgrind*) faultless=0 ;; esac
 if [ "$counted" -eq 1 ]; then
 	check "page faults counted (no refusal for them)" [ -z "$why" ]
-	check "a timed walk takes no page fault" every "$tmp/csv" '$1 == 0' page_faults
+	if [ "$faultless" -eq 1 ]; then
+		check "a timed walk takes no page fault" \
+			held '$1 == 0' page_faults "$SCAN" -c 0.01 -r 2 -q --format=csv
+	else
+		skip "a timed walk takes no page fault" "scan runs under valgrind, whose memory faults in"
+	fi
 	check "context switches: a whole number" every "$tmp/csv" '$1 ~ /^[0-9]+$/' context_switches
 	check "-vv: a counted line per walk" \
 		[ "$(grep -c '^[A-Za-z]* counted: .*page faults [0-9]*, context switches [0-9]* over [0-9]* walks*' "$tmp/vv")" -eq 3 ]
-	run -c 0.01 -q --original --format=csv
-	check "--original: its walks take no page fault" every "$tmp/out" '$1 == 0' page_faults
+	[ "$faultless" -eq 0 ] || check "--original: its walks take no page fault" \
+		held '$1 == 0' page_faults "$SCAN" -c 0.01 -q --original --format=csv
 	run -c 0.01 -r 2 -q -t 2 -vv
 	check "-t 2: the counts are the calling walker's share" \
 		grep -q "counted: .*(the calling walker's, over its share: 1 of 2)" "$tmp/out"
@@ -108,9 +132,9 @@ fault=$tmp/scan-fault
 soft=$tmp/scan-soft
 check "the fault seam builds" "${CC:-cc}" -O0 -pthread '-DSCAN_FAULT_IN_WALK="list"' scan.c -o "$fault"
 check "the soft-PMU seam builds" "${CC:-cc}" -O0 -pthread -DSCAN_SOFT_PMU scan.c -o "$soft"
-run_cmd "$fault" -c 0.01 -r 2 -q --format=csv
 check "a page faulted in the list walk's timing is counted, once a walk" \
-	every "$tmp/out" '($1 == "list") ? $3 >= $2 : $3 == 0' walk timed page_faults
+	held '($1 == "list") ? $3 >= $2 : $3 == 0' "walk timed page_faults" \
+	"$fault" -c 0.01 -r 2 -q --format=csv
 run_cmd "$soft" -c 0.01 -r 2 -q -vv --format=csv
 check "soft PMU: no counters: line" sh -c "! grep -q '^counters: ' '$tmp/err'"
 check "soft PMU: every hardware column a positive number" \
