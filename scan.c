@@ -49,6 +49,7 @@
  *   Threads                         setup on every CPU, the team of walkers
  *   Cache state                     flushing lines before a cold walk
  *   Calibration                     bounds[]: this core's limits
+ *   Counters                        counters[]: the CPU's count of a walk
  *   Timing                          a timed walk, disturbances, measure()
  *   The self-check                  every walk's sum, the links, fingerprint
  * Part II, the request
@@ -97,6 +98,18 @@
 #if defined(__linux__) && !defined(SCAN_NO_LINUX)
 #define SCAN_LINUX 1
 #include <sched.h>
+#endif
+/* The counters (see Counters) use perf_event_open(2) through syscall(),
+ * from the kernel's own header where the system has it. */
+#if defined(SCAN_LINUX) && defined(__has_include)
+#if __has_include(<linux/perf_event.h>) && __has_include(<sys/syscall.h>)
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#ifdef SYS_perf_event_open
+#define SCAN_PERF 1
+#endif
+#endif
 #endif
 #include <signal.h>
 
@@ -473,6 +486,21 @@ struct walk_result {
 	unsigned long sink;
 };
 
+/* The events counted around each timed walk: their rows are in Counters. */
+enum counter_id { C_LLC_MISSES, C_DTLB_MISSES, C_INSTRUCTIONS, C_CYCLES,
+		  C_PAGE_FAULTS, C_CONTEXT_SWITCHES, NR_COUNTERS };
+
+/* What the counters saw over a walk's timed samples (one sample, or
+ * all of them summed). */
+struct walk_counts {
+	double value[NR_COUNTERS];	/* counts, scaled where shared */
+	int samples[NR_COUNTERS];	/* samples whose count is known */
+	double enabled, running;	/* ns the hardware events were on,
+					 * and of that, counting */
+	int error[NR_COUNTERS];		/* why one is not counted: an errno,
+					 * COUNTER_UNBUILT; 0: counted */
+};
+
 /* Every timing of one walk in a run. */
 struct walk_stats {
 	double sample[MAX_SAMPLES];	/* seconds, in the order taken */
@@ -488,6 +516,7 @@ struct walk_stats {
 	int disturbed;			/* kept disturbed: no clean walk */
 	double lost_share;		/* --original: of its one walk's wall */
 	const char *lost_to;		/* --original: to what, if known */
+	struct walk_counts counts;	/* the counters, over its samples */
 };
 
 /* ==== Messages, exit, clocks ============================================ */
@@ -2928,6 +2957,8 @@ struct team {
 	atomic_uint go;			/* bumped to start a walk */
 	atomic_uint done;		/* walkers through with it */
 	atomic_int quit;
+	struct counters *counters;	/* the caller's (see Counters); NULL:
+					 * nothing is counted */
 };
 
 static void *member_main(void *arg)
@@ -3284,6 +3315,249 @@ static void calibrate_done(struct lru_model *m)
 	m->bound_lines = NULL;
 }
 
+/* ==== Counters ========================================================== */
+
+/*
+ * Counters: what a timed walk cost the CPU by its own count, where the
+ * kernel lets a process count its own events (perf_event_open(2): no
+ * tool, and no privilege up to perf_event_paranoid 2).  The thread that
+ * times the walks counts, so with -t the counts are the calling
+ * walker's, over its share.  They start just before a walk's timed
+ * interval and stop just after it (timed_once()): the flush and the
+ * relink are not counted, the interval holds no system call of theirs,
+ * and beside the walk they take in two clock reads and two reads of the
+ * thread's CPU time.  Hardware events count user space only.  Where an
+ * event cannot be counted its errno is kept, and -vv says why.
+ *
+ * The counter table: a row per event, in enum counter_id's order.  The
+ * hardware events are the kernel's generic ones, which each CPU's driver
+ * maps to an event of its own (docs/method.md says which); they form one
+ * group, which the PMU may share with other users: then it counts part
+ * of the time and its counts are scaled.  The software events form a
+ * group of their own and count everywhere, so the path is tested on
+ * machines without a PMU.  To add an event: its id in enum counter_id,
+ * its row here, its column in the field table.
+ */
+#define COUNTER_UNBUILT	(-1)	/* built without perf_event_open */
+#define COUNTER_IDLE	(-2)	/* open, but it never counted */
+
+#ifdef SCAN_PERF
+#define EVENT(type, config, kernel)	type, config, kernel
+#define CACHE_READ_MISS(cache)	((cache) | PERF_COUNT_HW_CACHE_OP_READ << 8 | \
+				 PERF_COUNT_HW_CACHE_RESULT_MISS << 16)
+#else
+#define EVENT(type, config, kernel)	/* nothing to open */
+#endif
+/* A seam for tests/t-counters.sh: built with -DSCAN_SOFT_PMU, the
+ * hardware rows count the task's clock instead, so that a machine
+ * without a PMU runs their path (group, slots, rates, columns). */
+#ifdef SCAN_SOFT_PMU
+#define HW_EVENT(type, config)	EVENT(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0)
+#else
+#define HW_EVENT(type, config)	EVENT(type, config, 0)
+#endif
+
+static const struct counter_spec {
+	const char *name;	/* in the -vv lines */
+	int hardware;		/* the PMU's, a rate per page or folio; the
+				 * others are totals over the samples */
+#ifdef SCAN_PERF
+	uint32_t type;		/* perf_event_attr's type and config */
+	uint64_t config;
+	int kernel;		/* counted in the kernel too: a context
+				 * switch happens there */
+#endif
+} counters[NR_COUNTERS] = {
+	[C_LLC_MISSES] = { "LLC misses", 1,
+		HW_EVENT(PERF_TYPE_HW_CACHE, CACHE_READ_MISS(PERF_COUNT_HW_CACHE_LL)) },
+	[C_DTLB_MISSES] = { "dTLB misses", 1,
+		HW_EVENT(PERF_TYPE_HW_CACHE, CACHE_READ_MISS(PERF_COUNT_HW_CACHE_DTLB)) },
+	[C_INSTRUCTIONS] = { "instructions", 1,
+		HW_EVENT(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS) },
+	[C_CYCLES] = { "cycles", 1, HW_EVENT(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES) },
+	[C_PAGE_FAULTS] = { "page faults", 0,
+		EVENT(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 0) },
+	[C_CONTEXT_SWITCHES] = { "context switches", 0,
+		EVENT(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, 1) },
+};
+
+enum counter_group { HW_GROUP, SW_GROUP, NR_GROUPS };
+
+/* A group's read (PERF_FORMAT_GROUP): how many, the ns it was enabled
+ * and running, then a count per member. */
+#define READ_WORDS	(3 + NR_COUNTERS)
+
+/* The calling walker's counters. */
+struct counters {
+	int leader[NR_GROUPS];		/* the fd that starts its group; -1 */
+	int members[NR_GROUPS];		/* events open in it */
+	int slot[NR_COUNTERS];		/* an event's place in its group */
+	int error[NR_COUNTERS];		/* why it is not open; 0: open */
+	uint64_t last[NR_GROUPS][READ_WORDS]; /* each group's last read */
+	struct walk_counts walk;	/* the last timed walk's counts */
+};
+
+#ifdef SCAN_PERF
+static enum counter_group counter_group(int i)
+{
+	return counters[i].hardware ? HW_GROUP : SW_GROUP;
+}
+
+/* Open event i into its group, disabled; 0, or why not (an errno). */
+static int counter_open(struct counters *c, int i)
+{
+	const struct counter_spec *e = &counters[i];
+	enum counter_group g = counter_group(i);
+	struct perf_event_attr attr;
+	long fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = e->type;
+	attr.config = e->config;
+	attr.disabled = c->leader[g] < 0;	/* the leader starts them all */
+	attr.exclude_kernel = !e->kernel;
+	attr.exclude_hv = 1;
+	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, c->leader[g], 0UL);
+	if (fd < 0)
+		return errno ? errno : EINVAL;
+	if (c->leader[g] < 0)
+		c->leader[g] = (int)fd;
+	c->slot[i] = c->members[g]++;
+	return 0;
+}
+
+/* Start counting: just before a walk's timed interval. */
+static void counters_on(const struct counters *c)
+{
+	int g;
+
+	for (g = NR_GROUPS - 1; c && g >= 0; g--)
+		if (c->leader[g] >= 0)
+			ioctl(c->leader[g], PERF_EVENT_IOC_ENABLE, 0);
+}
+
+/* Group g's counts since its last read into c->walk, scaled by the
+ * share of the time it counted; none where it never counted. */
+static void counters_take(struct counters *c, enum counter_group g,
+			  const uint64_t *now)
+{
+	double enabled = now[1] - c->last[g][1], running = now[2] - c->last[g][2];
+	int i;
+
+	for (i = 0; i < NR_COUNTERS && running > 0; i++) {
+		if (c->error[i] || counter_group(i) != g)
+			continue;
+		c->walk.value[i] = (now[3 + c->slot[i]] - c->last[g][3 + c->slot[i]]) *
+				   enabled / running;
+		c->walk.samples[i] = 1;
+	}
+	if (g == HW_GROUP) {
+		c->walk.enabled = enabled;
+		c->walk.running = running;
+	}
+	memcpy(c->last[g], now, sizeof(c->last[g]));
+}
+
+/* Stop counting, just after the timed interval, and read the walk's
+ * counts into c->walk. */
+static void counters_off(struct counters *c)
+{
+	uint64_t now[READ_WORDS];
+	ssize_t want;
+	int g;
+
+	if (!c)
+		return;
+	for (g = 0; g < NR_GROUPS; g++)
+		if (c->leader[g] >= 0)
+			ioctl(c->leader[g], PERF_EVENT_IOC_DISABLE, 0);
+	memset(&c->walk, 0, sizeof(c->walk));
+	for (g = 0; g < NR_GROUPS; g++) {
+		want = (3 + c->members[g]) * sizeof(uint64_t);
+		if (c->leader[g] >= 0 && read(c->leader[g], now, sizeof(now)) == want)
+			counters_take(c, g, now);
+	}
+}
+#else	/* nothing to open, start or stop */
+static int counter_open(struct counters *c, int i)
+{
+	(void)c;
+	(void)i;
+	return COUNTER_UNBUILT;
+}
+
+static void counters_on(const struct counters *c)
+{
+	(void)c;
+}
+
+static void counters_off(struct counters *c)
+{
+	(void)c;
+}
+#endif
+
+/* The calling walker's counters, opened now, if the output shows them
+ * (-vv, CSV, JSON); NULL: nothing is counted.  They close with the
+ * process. */
+static struct counters *counters_open(const struct params *p)
+{
+	static struct counters c;
+	int g, i;
+
+	if (p->out.verbose < 2 && p->out.format == FORMAT_TEXT)
+		return NULL;
+	for (g = 0; g < NR_GROUPS; g++)
+		c.leader[g] = -1;
+	for (i = 0; i < NR_COUNTERS; i++)
+		c.error[i] = counter_open(&c, i);
+	return &c;
+}
+
+/* The last timed walk was kept as a sample: add its counts to its
+ * walk's, with why any event was not counted. */
+static void counters_keep(const struct counters *c, struct walk_counts *sum)
+{
+	int i;
+
+	for (i = 0; c && i < NR_COUNTERS; i++) {
+		sum->value[i] += c->walk.value[i];
+		sum->samples[i] += c->walk.samples[i];
+		sum->error[i] = c->error[i];
+	}
+	if (c) {
+		sum->enabled += c->walk.enabled;
+		sum->running += c->walk.running;
+	}
+}
+
+/*
+ * A seam for tests/t-counters.sh: built with -DSCAN_FAULT_IN_WALK='"list"',
+ * scan faults in a page it has just mapped as its timing of that walk
+ * starts, so the page-fault counter has one fault to count in each of
+ * its samples.  Normal builds take no fault there.
+ */
+#ifdef SCAN_FAULT_IN_WALK
+static void fault_seam(const char *name)
+{
+	volatile char *page;
+
+	if (strcmp(name, SCAN_FAULT_IN_WALK))
+		return;
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (page == MAP_FAILED)
+		die("the fault seam: mmap: %s", strerror(errno));
+	page[0] = 1;
+	munmap((void *)page, 4096);
+}
+#define FAULT_SEAM(name)	fault_seam(name)
+#else
+#define FAULT_SEAM(name)	((void)(name))
+#endif
+
 /* ==== Timing ============================================================ */
 
 /*
@@ -3377,17 +3651,22 @@ static double timed_call(struct team *team, const char *name,
 			 struct walk_result (*fn)(const struct lru_model *m, int share),
 			 struct walk_result *res, struct disturbance *d)
 {
+	struct walk_result got;
 	double t, t1, cpu, steal;
 	long n0, n1 = 0, v0, v1 = 0;
 	int core = this_cpu();
 
 	steal = cpu_steal(core);
+	counters_on(team->counters);	/* their calls outside the times */
 	cpu = thread_cpu(&n0, &v0);
 	t1 = now();
 	STOP_SEAM(name);
-	*res = team_walk(team, fn);
+	FAULT_SEAM(name);
+	got = team_walk(team, fn);
 	t = now() - t1;
 	cpu = cpu < 0 ? t : thread_cpu(&n1, &v1) - cpu;
+	counters_off(team->counters);
+	*res = got;	/* after the clock: its first store faults *res in */
 	d->lost = t - cpu;
 	d->switches = n1 - n0;
 	d->sleeps = v1 - v0;
@@ -3532,6 +3811,7 @@ static void run_round(struct lru_model *m, struct team *team,
 			try_bound(m, team, b, p->run.cache);
 		stats[next].sample[stats[next].nr_samples] =
 			time_walk(m, team, p->run.walk[next], p->run.cache, &last[next], &stats[next]);
+		counters_keep(team->counters, &stats[next].counts);
 		stats[next].nr_samples++;
 		done[next]++;
 	}
@@ -3625,6 +3905,7 @@ static int original_round(struct lru_model *m, struct team *team,
 	for (i = 0; i < p->run.nr_walks; i++) {
 		s = timing_order(&p->run, i);
 		t = timed_once(m, team, p->run.walk[s], CACHE_WARM, &last[s], &stats[s], &d);
+		counters_keep(team->counters, &stats[s].counts);
 		stats[s].sample[0] = stats[s].round_time[0] = t;
 		stats[s].nr_samples = 1;
 		if (disturbed(&d, t)) {
@@ -3646,6 +3927,7 @@ static int measure(struct lru_model *m, struct team *team,
 	int b, r, s, rounds = p->run.rounds ? p->run.rounds : 1, nr_rounds = 0;
 	int calibrate;
 
+	team->counters = counters_open(p);
 	for (s = 0; s < p->run.nr_walks; s++)
 		stats[s].reps = 1;
 	if (p->run.original) {
@@ -4910,6 +5192,29 @@ static const char *folio_mix(const struct params *p, char *buf, size_t len)
 	return buf;
 }
 
+/* Pages (the physical walk) or folios that the counting walker visits
+ * in one walk: the first share. */
+static double counted_units(const struct lru_model *m, const struct walk *walk)
+{
+	unsigned long n = walk->bound == BOUND_STREAM ? m->nr_pages : m->nr_lru;
+	unsigned long start, end;
+
+	split(n, 0, m->nr_shares, &start, &end);
+	return end - start;
+}
+
+/* Event i over walk w's samples: a hardware one per page or folio a
+ * walk, a software one their total; NAN where it was not counted. */
+static double counted(const struct lru_model *m, const struct walk_report *w, int i)
+{
+	const struct walk_counts *c = &w->st->counts;
+	double units = counted_units(m, w->walk);
+
+	if (!c->samples[i] || (counters[i].hardware && !units))
+		return NAN;
+	return counters[i].hardware ? c->value[i] / c->samples[i] / units : c->value[i];
+}
+
 /* ==== The field table =================================================== */
 
 /*
@@ -4981,7 +5286,9 @@ static field_number get_timed, get_median_s, get_min_s, get_max_s,
 	get_huge_share, get_cpus, get_ram_bytes, get_speedup_q1,
 	get_speedup_q3, get_llc_bytes, get_cpu_family, get_cpu_model,
 	get_cpu_stepping, get_l2_bytes, get_numa_nodes, get_stream_ns,
-	get_chase_ns, get_memmap_bytes, get_memmap_over_llc, get_cache_sized;
+	get_chase_ns, get_memmap_bytes, get_memmap_over_llc, get_cache_sized,
+	get_llc_misses, get_dtlb_misses, get_instructions, get_cycles,
+	get_counted_share, get_page_faults, get_context_switches;
 
 static const struct field fields[] = {
 	/* 2.0's columns */
@@ -5083,6 +5390,19 @@ static const struct field fields[] = {
 	  NUMBER("%.4g", get_memmap_over_llc) },
 	{ "cache_sized", SCOPE_RUN, "1: memmap_bytes under 4x llc_bytes (from llc_from), so the walks time caches; 0: not; empty: no LLC known",
 	  NUMBER("%.0f", get_cache_sized) },
+	{ "llc_misses", SCOPE_WALK, "last-level cache read misses per page (physical) or folio, as the calling walker counted them; empty: not counted (-vv says why)",
+	  NUMBER("%.4f", get_llc_misses) },
+	{ "dtlb_misses", SCOPE_WALK, "dTLB read misses per page or folio, likewise",
+	  NUMBER("%.4f", get_dtlb_misses) },
+	{ "instructions", SCOPE_WALK, "instructions per page or folio, likewise",
+	  NUMBER("%.4f", get_instructions) },
+	{ "cycles", SCOPE_WALK, "CPU cycles per page or folio, likewise", NUMBER("%.4f", get_cycles) },
+	{ "counted_share", SCOPE_WALK, "share of its walks' time those four counted (time running / enabled): under 1 the PMU was shared and they are scaled",
+	  NUMBER("%.4f", get_counted_share) },
+	{ "page_faults", SCOPE_WALK, "page faults the calling walker took in its timed walks, all of them: a walk takes none",
+	  NUMBER("%.0f", get_page_faults) },
+	{ "context_switches", SCOPE_WALK, "context switches in them, likewise",
+	  NUMBER("%.0f", get_context_switches) },
 };
 
 #define NR_FIELDS	((int)ARRAY_SIZE(fields))
@@ -5137,6 +5457,12 @@ static double get_stream_ns(const struct answer *a) { return a->mc->stream_ns > 
 static double get_chase_ns(const struct answer *a) { return a->mc->chase_ns > 0 ? a->mc->chase_ns : NAN; }
 static const char *get_host_id(const struct answer *a) { return a->mc->host_id; }
 static double get_memmap_bytes(const struct answer *a) { return memmap_bytes(a->m); }
+static double get_llc_misses(const struct answer *a) { return counted(a->m, a->w, C_LLC_MISSES); }
+static double get_dtlb_misses(const struct answer *a) { return counted(a->m, a->w, C_DTLB_MISSES); }
+static double get_instructions(const struct answer *a) { return counted(a->m, a->w, C_INSTRUCTIONS); }
+static double get_cycles(const struct answer *a) { return counted(a->m, a->w, C_CYCLES); }
+static double get_page_faults(const struct answer *a) { return counted(a->m, a->w, C_PAGE_FAULTS); }
+static double get_context_switches(const struct answer *a) { return counted(a->m, a->w, C_CONTEXT_SWITCHES); }
 
 static const char *get_folios(const struct answer *a)
 {
@@ -5148,6 +5474,13 @@ static const char *get_folios(const struct answer *a)
 static double get_memmap_over_llc(const struct answer *a)
 {
 	return a->mc->llc > 0 ? memmap_bytes(a->m) / a->mc->llc : NAN;
+}
+
+static double get_counted_share(const struct answer *a)
+{
+	const struct walk_counts *c = &a->w->st->counts;
+
+	return c->enabled > 0 && c->running > 0 ? c->running / c->enabled : NAN;
 }
 
 static double get_cache_sized(const struct answer *a)
@@ -5467,6 +5800,102 @@ static void print_spread(const struct output *out, const struct run_knobs *run,
 		fprintf(out->text, "%s/%s ratio: median %.3f, range %.3f to %.3f over %d round%s\n",
 			r->walk[s].walk->label, r->walk[0].walk->label, r->walk[s].ratio.median,
 			r->walk[s].ratio.min, r->walk[s].ratio.max, r->rounds, r->rounds > 1 ? "s" : "");
+}
+
+/* -vv: walk w's counts, where any were counted: the hardware events a
+ * page or folio, the software ones in all its walks. */
+static void print_walk_counts(const struct output *out, const struct lru_model *m,
+			      const struct walk_report *w)
+{
+	const struct walk_counts *c = &w->st->counts;
+	char hw[256] = "", sw[128] = "";
+	size_t nh = 0, ns = 0;
+	double v;
+	int i;
+
+	for (i = 0; i < NR_COUNTERS; i++) {
+		if (isnan(v = counted(m, w, i)))
+			continue;
+		if (counters[i].hardware)
+			nh += snprintf(hw + nh, sizeof(hw) - nh, "%s%.*f %s", nh ? ", " : "",
+				       v >= 100 ? 0 : v >= 1 ? 2 : 4, v, counters[i].name);
+		else
+			ns += snprintf(sw + ns, sizeof(sw) - ns, "%s%s %.0f", ns ? ", " : "",
+				       counters[i].name, v);
+	}
+	if (!nh && !ns)
+		return;
+	fprintf(out->text, "%s counted: %s%s%s%s over %d walk%s", w->walk->label, hw,
+		!nh ? "" : w->walk->bound == BOUND_STREAM ? " a page" : " a folio",
+		nh && ns ? "; " : "", sw, w->st->nr_samples, w->st->nr_samples == 1 ? "" : "s");
+	if (c->running > 0 && c->running < c->enabled)
+		fprintf(out->text, "; the PMU counted %.0f%% of the time, scaled",
+			100 * c->running / c->enabled);
+	if (m->nr_shares > 1)
+		fprintf(out->text, " (the calling walker's, over its share: 1 of %d)", m->nr_shares);
+	fprintf(out->text, "\n");
+}
+
+/* Why an event was not counted: its errno, and what that means here. */
+static const char *counter_why(int err, char *buf, size_t len)
+{
+	char level[16] = "unknown";
+	FILE *f;
+
+	switch (err) {
+	case COUNTER_UNBUILT:
+		return "this scan was built without perf_event_open (not Linux, or no <linux/perf_event.h>)";
+	case COUNTER_IDLE:
+		return "the PMU never had room for them (other users held its counters)";
+	case ENOENT:
+		return "ENOENT, no such event here: no PMU (as in most VMs), or one this CPU's driver does not map (AMD's LLC)";
+	case EOPNOTSUPP:
+		return "EOPNOTSUPP, this CPU's PMU cannot count it so";
+	case ENOSYS:
+		return "ENOSYS, no perf_event_open in this kernel or emulator (qemu-user)";
+	case EACCES:
+	case EPERM:
+		if ((f = fopen("/proc/sys/kernel/perf_event_paranoid", "r"))) {
+			if (!fgets(level, sizeof(level), f))
+				snprintf(level, sizeof(level), "unknown");
+			level[strcspn(level, "\n")] = 0;
+			fclose(f);
+		}
+		snprintf(buf, len, "%s, refused: kernel.perf_event_paranoid is %s (2 lets a process count its own user space, 1 the kernel too), or a seccomp filter (containers)",
+			 err == EACCES ? "EACCES" : "EPERM", level);
+		return buf;
+	}
+	snprintf(buf, len, "%s", strerror(err));
+	return buf;
+}
+
+/* -vv: in one line, the events that were not counted, and why, where
+ * the counts would be. */
+static void print_uncounted(const struct output *out, const struct reports *r)
+{
+	int why[NR_COUNTERS], i, j, s, more = 0;
+	char buf[256];
+
+	for (i = 0; i < NR_COUNTERS; i++) {
+		why[i] = r->walk[0].st->counts.error[i];
+		for (s = 0; !why[i] && s < r->nr && !r->walk[s].st->counts.samples[i]; s++)
+			;
+		if (!why[i] && s == r->nr)
+			why[i] = COUNTER_IDLE;
+	}
+	for (i = 0; i < NR_COUNTERS; i++) {
+		for (j = 0; j < i && why[j] != why[i]; j++)
+			;
+		if (!why[i] || j < i)	/* counted, or said with an event before */
+			continue;
+		fprintf(out->text, "%s", more++ ? "; " : "counters: ");
+		for (j = i; j < NR_COUNTERS; j++)
+			if (why[j] == why[i])
+				fprintf(out->text, "%s%s", j > i ? ", " : "", counters[j].name);
+		fprintf(out->text, " not counted: %s", counter_why(why[i], buf, sizeof(buf)));
+	}
+	if (more)
+		fprintf(out->text, "\n");
 }
 
 static void print_ratios(const struct output *out, const struct reports *r)
@@ -6375,8 +6804,12 @@ static void report(const struct lru_model *m, const struct params *p,
 			print_walk_line(out, &r.walk[s], last[s]);
 		}
 	}
-	if (out->verbose >= 2)
+	if (out->verbose >= 2) {
 		print_spread(out, &p->run, m, &r);
+		for (s = 0; s < r.nr; s++)
+			print_walk_counts(out, m, &r.walk[s]);
+		print_uncounted(out, &r);
+	}
 	if (out->verbose >= 1)
 		print_break_even(out, m, &r);
 	if (out->format == FORMAT_TEXT || out->verbose)

@@ -29,7 +29,9 @@
 #/ The values are --kernel-like's, read from scan itself (-v).  Prints a
 #/ table within 72 columns: both ratios, their range over rounds and the
 #/ change from the step before; a ! after a step's name marks scan's warnings, listed
-#/ under the table with the steps that had them.  -c is scan's size
+#/ under the table with the steps that had them.  Where scan counted
+#/ them (a CPU whose PMU it may use), a second table gives each step's
+#/ LLC/dTLB read misses a page or folio (- for one not counted).  -c is scan's size
 #/ (default 4); with --memmap-from, every step runs the file's size
 #/ (its pfns, or --pfns's count), and a -c that differs is refused.
 #/ -n N runs N processes a step, interleaved (every step once, then
