@@ -513,23 +513,97 @@ struct walk_stats {
 #define PREFETCH_W(p)	((void)0)
 #endif
 
-/* "scan: " and the message on stderr, on one line: a control character
- * a value brought in (a newline in -c $'1\n') is written escaped. */
+/*
+ * The bytes of the printable character at s: 1 for printable ASCII, 2
+ * to 4 for valid UTF-8 (RFC 3629: no overlong form, no surrogate,
+ * nothing past U+10FFFF) that is no C1 control; 0 for a control (C0,
+ * DEL, C1) and for a byte that starts no valid sequence.  The scripts'
+ * utf8_length() (scripts/lib.awk) keeps the same rule.
+ */
+static int utf8_length(const unsigned char *s)
+{
+	unsigned char lo, hi;
+	int len, k;
+
+	if (*s >= ' ' && *s < 0x7f)
+		return 1;
+	if (*s < 0xc2 || *s > 0xf4)
+		return 0;
+	len = *s < 0xe0 ? 2 : *s < 0xf0 ? 3 : 4;
+	lo = *s == 0xe0 ? 0xa0 : *s == 0xf0 ? 0x90 : *s == 0xc2 ? 0xa0 : 0x80; /* C2 80-9F: C1 */
+	hi = *s == 0xed ? 0x9f : *s == 0xf4 ? 0x8f : 0xbf;
+	for (k = 1; k < len; k++, lo = 0x80, hi = 0xbf)
+		if (s[k] < lo || s[k] > hi)	/* the NUL ends it here too */
+			return 0;
+	return len;
+}
+
+/* The character at *s as printable text in out (5 bytes): its own bytes,
+ * or \xNN for a byte that starts none or is one of esc; *s moves past
+ * what it took. */
+static void plain_unit(const unsigned char **s, const char *esc, char *out)
+{
+	int len = utf8_length(*s);
+
+	if (len && !(len == 1 && strchr(esc, **s))) {
+		memcpy(out, *s, len);
+		out[len] = 0;
+	} else {
+		snprintf(out, 5, "\\x%02x", **s);
+		len = 1;
+	}
+	*s += len;
+}
+
+/* s to f as one line of printable text: what is no printable character,
+ * and each byte of esc, is written \xNN.  Every text scan writes that it
+ * did not make itself (a message's values, a path, the machine's names)
+ * goes out this way or as put_json() writes it. */
+static void put_plain(FILE *f, const char *s, const char *esc)
+{
+	const unsigned char *c = (const unsigned char *)s;
+	char unit[5];
+
+	while (*c) {
+		plain_unit(&c, esc, unit);
+		fputs(unit, f);
+	}
+}
+
+/* The same into out, size bytes: cut where the next character (or its
+ * \xNN) would not fit. */
+static void plain_copy(const char *s, char *out, size_t size)
+{
+	const unsigned char *c = (const unsigned char *)s;
+	size_t len = 0, n;
+	char unit[5];
+
+	while (*c) {
+		plain_unit(&c, "", unit);
+		n = strlen(unit);
+		if (len + n >= size)
+			break;
+		memcpy(out + len, unit, n);
+		len += n;
+	}
+	out[len] = 0;
+}
+
+/* "scan: " and the message on stderr, on one line, as put_plain() writes
+ * it (a newline in -c $'1\n' is \x0a), whole: two threads' lines never
+ * mix. */
 static void say(const char *prefix, const char *suffix, const char *fmt,
 		va_list ap)
 {
 	/* off the stack, whichever thread says it */
 	static _Thread_local char msg[1024];
-	const unsigned char *c;
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	flockfile(stderr);
 	fprintf(stderr, "scan: %s", prefix);
-	for (c = (const unsigned char *)msg; *c; c++)
-		if (*c < ' ' || *c == 0x7f)
-			fprintf(stderr, "\\x%02x", *c);
-		else
-			fputc(*c, stderr);
+	put_plain(stderr, msg, "");
 	fputs(suffix, stderr);
+	funlockfile(stderr);
 }
 
 /* A runtime failure: exit 1. */
@@ -4921,8 +4995,9 @@ static const char *folio_mix(const struct params *p, char *buf, size_t len)
  * so none moves.  To add a column:
  *
  *   1. write its getter below the table: a number (NAN when unknown,
- *      written empty, JSON's null) or a text (a comma, quote, backslash
- *      or control in it is written as a space, so CSV needs no quoting);
+ *      written empty, JSON's null) or a text (any bytes: CSV writes a
+ *      comma, quote, backslash, control or byte of no UTF-8 in it as
+ *      \xNN, so it needs no quoting, and JSON escapes it as JSON must);
  *   2. add its row at the end: name, scope, meaning, then NUMBER(its
  *      printf format, getter) or TEXT(getter);
  *   3. its line in docs/output.md.
@@ -5138,11 +5213,15 @@ static double get_chase_ns(const struct answer *a) { return a->mc->chase_ns > 0 
 static const char *get_host_id(const struct answer *a) { return a->mc->host_id; }
 static double get_memmap_bytes(const struct answer *a) { return memmap_bytes(a->m); }
 
+/* The mix with its items separated by spaces, as 2.0 wrote the column. */
 static const char *get_folios(const struct answer *a)
 {
 	static char mix[128];
+	char *c;
 
-	return folio_mix(a->p, mix, sizeof(mix));
+	for (c = (char *)folio_mix(a->p, mix, sizeof(mix)); (c = strchr(c, ',')); )
+		*c = ' ';
+	return mix;
 }
 
 static double get_memmap_over_llc(const struct answer *a)
@@ -5251,14 +5330,14 @@ static const char *knob_text(const struct option_spec *o, const struct params *p
 
 /*
  * Column f's value in a's row, in buf (FIELD_MAX bytes, as the longest
- * column wants); *quoted if it is a text, which JSON quotes.  A text's
- * commas, quotes, backslashes and controls become spaces.
+ * column wants; a longer text is cut at a character's start); *quoted
+ * if it is a text, which put_csv() and put_json() escape.
  */
 static const char *cell(const struct field *f, const struct answer *a,
 			char *buf, int *quoted)
 {
 	const char *text;
-	char *c;
+	size_t n;
 	double v;
 
 	*quoted = f->text != NULL;
@@ -5271,12 +5350,61 @@ static const char *cell(const struct field *f, const struct answer *a,
 		return buf;
 	}
 	text = f->text ? f->text(a) : knob_text(knob_option(f->knob), a->p, buf, FIELD_MAX, quoted);
-	if (text != buf)
-		snprintf(buf, FIELD_MAX, "%s", text);
-	for (c = buf; *quoted && *c; c++)
-		if (*c == ',' || *c == '"' || *c == '\\' || (unsigned char)*c < ' ')
-			*c = ' ';
+	if (text != buf && (n = snprintf(buf, FIELD_MAX, "%s", text)) >= FIELD_MAX)
+		for (n = FIELD_MAX - 1; n && (text[n] & 0xc0) == 0x80; n--)
+			buf[n - 1] = 0;	/* text[n] continues a character */
 	return buf;
+}
+
+/* A CSV cell: a text as printable text with no comma or quote in it,
+ * and no backslash but its \xNN, so a reader can undo it. */
+static void put_csv(const char *cell, int quoted)
+{
+	if (quoted)
+		put_plain(stdout, cell, ",\"\\");
+	else
+		fputs(cell, stdout);
+}
+
+/* One character of a JSON string (see put_json()); returns the bytes of
+ * c it took. */
+static int put_json_char(const unsigned char *c)
+{
+	int len = utf8_length(c);
+
+	if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) {	/* C1 */
+		printf("\\u%04x", c[1]);
+		return 2;
+	}
+	if (*c < ' ' || *c == 0x7f)
+		printf("\\u%04x", *c);
+	else if (!len)
+		printf("\\\\x%02x", *c);
+	else if (*c == '"' || *c == '\\')
+		printf("\\%c", *c);
+	else
+		fwrite(c, 1, len, stdout);
+	return len ? len : 1;
+}
+
+/*
+ * A JSON value: a number, null, or a string of valid UTF-8 with what
+ * RFC 8259 asks escaped (a quote, a backslash; a control, C1 included,
+ * as \u00XX); a byte of no UTF-8 is the text \xNN, as scan's other
+ * lines write it (in JSON "\\xNN"), not a character that would hide it.
+ */
+static void put_json(const char *cell, int quoted)
+{
+	const unsigned char *c = (const unsigned char *)cell;
+
+	if (!quoted) {
+		fputs(*cell ? cell : "null", stdout);
+		return;
+	}
+	putchar('"');
+	while (*c)
+		c += put_json_char(c);
+	putchar('"');
 }
 
 /* A header, then a row per walk. */
@@ -5291,8 +5419,12 @@ static void print_csv(struct answer *a)
 	printf("\n");
 	for (s = 0; s < a->r->nr; s++) {
 		a->w = &a->r->walk[s];
-		for (i = 0; (f = column(i)); i++)
-			printf("%s%s", i ? "," : "", cell(f, a, buf, &quoted));
+		for (i = 0; (f = column(i)); i++) {
+			if (i)
+				putchar(',');
+			cell(f, a, buf, &quoted);
+			put_csv(buf, quoted);
+		}
 		printf("\n");
 	}
 }
@@ -5312,10 +5444,10 @@ static void print_json_members(const struct answer *a, int walk,
 	for (i = 0; (f = column(i)); i++) {
 		if ((f->scope == SCOPE_WALK) != walk)
 			continue;
+		printf("%s\"%s\": ", indent, field_name(f));
 		cell(f, a, buf, &quoted);
-		printf("%s\"%s\": %s%s%s%s\n", indent, field_name(f), quoted ? "\"" : "",
-		       quoted || *buf ? buf : "null", quoted ? "\"" : "",
-		       more || i < last ? "," : "");
+		put_json(buf, quoted);
+		printf("%s\n", more || i < last ? "," : "");
 	}
 }
 
@@ -5382,10 +5514,20 @@ static void print_walk_line(const struct output *out, const struct walk_report *
 		fprintf(out->text, "total = %lu\n", last.sum);
 }
 
-/* -v: the machine in one line, its host id first (see make_host_id()). */
-static void print_machine(const struct output *out, const struct machine *mc)
+/* -v: the machine in one line, its host id first (see make_host_id());
+ * its names as put_plain() writes them: a CPU's name is anybody's bytes. */
+static void print_machine(const struct output *out, const struct machine *raw)
 {
+	static struct machine shown;	/* off the stack */
+	const struct machine *mc = &shown;
 	char f[12], m[12], s[12], l2[32], llc[32], ram[32], limits[96];
+
+	shown = *raw;
+	plain_copy(raw->cpu, shown.cpu, sizeof(shown.cpu));
+	plain_copy(raw->vendor, shown.vendor, sizeof(shown.vendor));
+	plain_copy(raw->hypervisor, shown.hypervisor, sizeof(shown.hypervisor));
+	plain_copy(raw->kernel, shown.kernel, sizeof(shown.kernel));
+	plain_copy(raw->thp, shown.thp, sizeof(shown.thp));
 
 	if (mc->stream_ns > 0)
 		snprintf(limits, sizeof(limits), "stream %.2f ns/line, chase %.1f ns/hop",
@@ -5636,8 +5778,10 @@ static void print_replay(const struct lru_model *m, const struct params *p)
 		} else if ((w & PD_TYPE) == PD_OTHER)
 			other++;
 	}
-	fprintf(p->out.text, "replayed: %s pfns %lu to %lu; LRU folios by order:",
-		p->layout.memmap_from, p->layout.pfn_start, p->layout.pfn_start + m->nr_pages - 1);
+	fputs("replayed: ", p->out.text);
+	put_plain(p->out.text, p->layout.memmap_from, "");
+	fprintf(p->out.text, " pfns %lu to %lu; LRU folios by order:",
+		p->layout.pfn_start, p->layout.pfn_start + m->nr_pages - 1);
 	for (k = 0; k <= MAX_ORDER; k++)
 		if (by_order[k])
 			fprintf(p->out.text, " %d:%lu", k, by_order[k]);

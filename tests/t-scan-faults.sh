@@ -1,0 +1,85 @@
+#!/bin/sh
+# scan itself against hostile names, files and limits: a check for each
+# fault of scan.c a probe found (a path's bad bytes in JSON, CSV and
+# text; a CPU name's escapes; --lru-order read without bounds; ulimit -f;
+# two scans in one memory cgroup; threads failing together).  Each failed
+# on scan before it was fixed.  Tiny sizes; no speed is asserted.
+. tests/lib.sh
+case $SCAN in /*) ;; *) SCAN=$(pwd)/$SCAN ;; esac
+
+kpageflags "$tmp/kpf" 96
+esc=$(printf '\033')
+e_acute=$(printf '\303\251')
+
+# status_is N: the last run exited N.
+status_is() {
+	[ "$rc" -eq "$1" ]
+}
+# one_line N: the last run exited N with one line on stderr, plain text.
+one_line() {
+	[ "$rc" -eq "$1" ] && [ "$(grep -c '' "$tmp/err")" -eq 1 ] && plain "$tmp/err"
+}
+
+# --- a path's bytes in JSON, CSV and text lines -------------------------
+# ESC, a C1 control (U+0085), bytes of no UTF-8, a comma, a quote, a
+# backslash and a good character, in a --memmap-from path.
+bad=$tmp/k$(printf '\377\376%s[31m,"\\\302\205' "$esc")$e_acute
+cp "$tmp/kpf" "$bad"
+
+# json_path FILE: FILE's memmap_from as Python's ascii() writes it; FILE
+# must be JSON in strict UTF-8.
+json_path() {
+	python3 -c 'import json, sys; print(ascii(json.load(open(sys.argv[1], encoding="utf-8"))["memmap_from"]))' "$1"
+}
+
+run "--memmap-from=$bad" -r 2 --format=json
+cp "$tmp/out" "$tmp/bad.json"
+check "json: a path of control and bad bytes: exit 0, plain text" \
+	eval 'status_is 0 && plain "$tmp/bad.json"'
+if have python3; then
+	check "json: valid; controls as \\u00XX, bad bytes as the text \\xNN, the rest kept" \
+		same "$(json_path "$tmp/bad.json")" "'$tmp/k\\\\xff\\\\xfe\\x1b[31m,\"\\\\\\x85\\xe9'"
+else
+	skip "json: valid; controls as \\u00XX, bad bytes as the text \\xNN" "no python3 to parse JSON"
+fi
+
+run "--memmap-from=$bad" -r 2 --format=csv -v
+cp "$tmp/out" "$tmp/bad.csv"
+check "csv: exit 0, the header and 3 rows of as many fields, plain text" \
+	eval 'status_is 0 && csv_ok "$tmp/bad.csv" 3 && plain "$tmp/bad.csv"'
+check "csv: a byte of no printable UTF-8, a comma, a quote, a backslash as \\xNN" \
+	same "$(csv_col "$tmp/bad.csv" memmap_from | sort -u)" \
+	"$tmp/k\\xff\\xfe\\x1b[31m\\x2c\\x22\\x5c\\xc2\\x85$e_acute"
+grep '^replayed: ' "$tmp/err" >"$tmp/replayed"
+check "-v: the replayed line plain text, the path as messages write it" \
+	eval 'plain "$tmp/replayed" &&
+		grep -qF "replayed: $tmp/k\\xff\\xfe\\x1b[31m,\"\\\\xc2\\x85$e_acute pfns 0 to 95" "$tmp/replayed"'
+
+run -c "$(printf '1\377\302\205%s' "$esc")"
+check "a message: a value's bad bytes and controls as \\xNN, one plain line" \
+	eval 'one_line 2 && grep -qF "1\\xff\\xc2\\x85\\x1b" "$tmp/err"'
+
+# --- the machine's names --------------------------------------------------
+# A host faked by SCAN_MACHINE_ROOT whose CPU says escapes, a C1 control
+# and a byte of no UTF-8 in its model name, vendor and hypervisor.
+host=$tmp/host
+mkdir -p "$host/proc" "$host/sys/hypervisor"
+printf 'processor\t: 0\nvendor_id\t: Evil%s[2J\nmodel name\t: Evil%s]0;owned\a CPU \377 \302\205 %s\nflags\t\t: fpu hypervisor\n' \
+	"$esc" "$esc" "$e_acute" >"$host/proc/cpuinfo"
+printf 'xen%s[1m\n' "$esc" >"$host/sys/hypervisor/type"
+SCAN_MACHINE_ROOT=$host run -c 0.01 -r 2 -v --format=csv
+grep '^machine: ' "$tmp/err" >"$tmp/machine"
+check "-v: the machine line of a CPU named with escapes is plain text" \
+	eval 'status_is 0 && [ -s "$tmp/machine" ] && plain "$tmp/machine"'
+check "-v: its names as messages write them" \
+	grep -qF "Evil\\x1b[2J family ? model ? stepping ?, Evil\\x1b]0;owned\\x07 CPU \\xff \\xc2\\x85 $e_acute, hypervisor xen\\x1b[1m," "$tmp/machine"
+check "csv: the same names, plain text" \
+	eval 'plain "$tmp/out" && same "$(csv_col "$tmp/out" cpu | sort -u)" "Evil\\x1b]0;owned\\x07 CPU \\xff \\xc2\\x85 $e_acute"'
+if have python3; then
+	SCAN_MACHINE_ROOT=$host run -c 0.01 -r 2 --format=json
+	check "json: the names' controls as \\u00XX, bad bytes as the text \\xNN" \
+		same "$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8")); print(ascii([d["cpu"], d["cpu_vendor"], d["hypervisor"]]))' "$tmp/out")" \
+		"['Evil\\x1b]0;owned\\x07 CPU \\\\xff \\x85 \\xe9', 'Evil\\x1b[2J', 'xen\\x1b[1m']"
+else
+	skip "json: the names' controls as \\u00XX, bad bytes as the text \\xNN" "no python3 to parse JSON"
+fi
