@@ -6438,15 +6438,19 @@ static void on_signal(int sig)
 	_exit(128 + sig);
 }
 
-/* First thing in main; a parent may have blocked them, so unblock. */
+/* First thing in main; a parent may have blocked them, so unblock.  A
+ * write past ulimit -f is then a write that fails (EFBIG), said as
+ * such by flush_results(), not a silent death by SIGXFSZ. */
 static void catch_signals(void)
 {
 	struct sigaction sa;
 	sigset_t set;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
+	sa.sa_handler = SIG_IGN;
 	sigemptyset(&sa.sa_mask);
+	sigaction(SIGXFSZ, &sa, NULL);
+	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);	/* the terminal went away */

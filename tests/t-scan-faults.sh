@@ -83,3 +83,22 @@ if have python3; then
 else
 	skip "json: the names' controls as \\u00XX, bad bytes as the text \\xNN" "no python3 to parse JSON"
 fi
+
+# --- ulimit -f --------------------------------------------------------------
+# limited BLOCKS ARGS...: scan under ulimit -f BLOCKS, stdout to a file and
+# stderr through a pipe, which the limit does not cover.
+limited() {
+	b=$1
+	shift
+	echo "ulimit -f $b; scan $* >FILE" >"$tmp/cmd"
+	{ (ulimit -f "$b" && exec "$SCAN" "$@" >"$tmp/limited" 2>&3); echo "$?" >"$tmp/rc"; } 3>&1 |
+		cat >"$tmp/err"
+	rc=$(cat "$tmp/rc")
+}
+limited 0 -c 0.01 -r 2
+check "ulimit -f 0: results that cannot be written: one line, exit 1 (was SIGXFSZ, 153)" \
+	eval 'one_line 1 && grep -q "^scan: cannot write results: File too large$" "$tmp/err"'
+limited 1 -c 0.01 -r 2 -vvv --format=json
+check "ulimit -f 1: JSON cut by the limit: -vvv's lines, then that line, exit 1" \
+	eval 'status_is 1 && [ "$(tail -n 1 "$tmp/err")" = "scan: cannot write results: File too large" ] &&
+		grep -q "^LRU fingerprint " "$tmp/err"'
