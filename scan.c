@@ -606,11 +606,17 @@ static void say(const char *prefix, const char *suffix, const char *fmt,
 	funlockfile(stderr);
 }
 
-/* A runtime failure: exit 1. */
+/*
+ * A runtime failure: exit 1.  The first to fail says it and exits; a
+ * thread failing with it (every reader of a file that shrank) waits here
+ * for that exit, so one line is said.
+ */
 static PRINTF(1, 2) void die(const char *fmt, ...)
 {
+	static pthread_mutex_t dying = PTHREAD_MUTEX_INITIALIZER;
 	va_list ap;
 
+	pthread_mutex_lock(&dying);
 	fflush(stdout);		/* what came before it, if it can */
 	va_start(ap, fmt);
 	say("", "\n", fmt, ap);

@@ -102,3 +102,24 @@ limited 1 -c 0.01 -r 2 -vvv --format=json
 check "ulimit -f 1: JSON cut by the limit: -vvv's lines, then that line, exit 1" \
 	eval 'status_is 1 && [ "$(tail -n 1 "$tmp/err")" = "scan: cannot write results: File too large" ] &&
 		grep -q "^LRU fingerprint " "$tmp/err"'
+
+# --- threads failing together ---------------------------------------------
+# tests/shrunk-file.c, preloaded: a --memmap-from file shrunk after it was
+# sized, so that both setup threads fail reading it, and an exit that
+# takes its time, so the second is seen: one line, not two.
+truncate -s 16M "$tmp/sparse.kpf" 2>/dev/null || dd if=/dev/zero of="$tmp/sparse.kpf" bs=1 count=0 seek=16777216 2>/dev/null
+if ! have "${CC:-cc}"; then
+	skip "a file shrunk under two threads: one line" "no C compiler (${CC:-cc}) to build the shim"
+elif [ "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" -lt 2 ]; then
+	skip "a file shrunk under two threads: one line" "one CPU: setup runs on one thread"
+elif ! "${CC:-cc}" -shared -fPIC -o "$tmp/shrunk.so" tests/shrunk-file.c 2>"$tmp/err"; then
+	check "the shim builds" false
+else
+	ok=0
+	for k in 1 2 3; do
+		LD_PRELOAD=$tmp/shrunk.so ASAN_OPTIONS=verify_asan_link_order=0 run "--memmap-from=$tmp/sparse.kpf" -r 1
+		one_line 1 && grep -q "^scan: --memmap-from: cannot read pfns [0-9]* to [0-9]*: the file is shorter than when it was sized$" "$tmp/err" &&
+			ok=$((ok + 1))
+	done
+	check "a file shrunk under two threads: one line, exit 1 (3 of 3 runs)" [ "$ok" -eq 3 ]
+fi
