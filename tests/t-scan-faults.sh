@@ -11,9 +11,17 @@ kpageflags "$tmp/kpf" 96
 esc=$(printf '\033')
 e_acute=$(printf '\303\251')
 
-# status_is N: the last run exited N.
-status_is() {
-	[ "$rc" -eq "$1" ]
+# ended N [FILE...]: the last run exited N, and each FILE is plain text.
+ended() {
+	[ "$rc" -eq "$1" ] || return 1
+	shift
+	for f in "$@"; do
+		plain "$f" || return 1
+	done
+}
+# holds FILE TEXT: a line of FILE holds TEXT.
+holds() {
+	grep -qF -- "$2" "$1"
 }
 # one_line N: the last run exited N with one line on stderr, plain text.
 one_line() {
@@ -34,8 +42,7 @@ json_path() {
 
 run "--memmap-from=$bad" -r 2 --format=json
 cp "$tmp/out" "$tmp/bad.json"
-check "json: a path of control and bad bytes: exit 0, plain text" \
-	eval 'status_is 0 && plain "$tmp/bad.json"'
+check "json: a path of control and bad bytes: exit 0, plain text" ended 0 "$tmp/bad.json"
 if have python3; then
 	check "json: valid; controls as \\u00XX, bad bytes as the text \\xNN, the rest kept" \
 		same "$(json_path "$tmp/bad.json")" "'$tmp/k\\\\xff\\\\xfe\\x1b[31m,\"\\\\\\x85\\xe9'"
@@ -45,19 +52,19 @@ fi
 
 run "--memmap-from=$bad" -r 2 --format=csv -v
 cp "$tmp/out" "$tmp/bad.csv"
-check "csv: exit 0, the header and 3 rows of as many fields, plain text" \
-	eval 'status_is 0 && csv_ok "$tmp/bad.csv" 3 && plain "$tmp/bad.csv"'
+check "csv: exit 0, plain text" ended 0 "$tmp/bad.csv"
+check "csv: the header and 3 rows of as many fields" csv_ok "$tmp/bad.csv" 3
 check "csv: a byte of no printable UTF-8, a comma, a quote, a backslash as \\xNN" \
 	same "$(csv_col "$tmp/bad.csv" memmap_from | sort -u)" \
 	"$tmp/k\\xff\\xfe\\x1b[31m\\x2c\\x22\\x5c\\xc2\\x85$e_acute"
-grep '^replayed: ' "$tmp/err" >"$tmp/replayed"
-check "-v: the replayed line plain text, the path as messages write it" \
-	eval 'plain "$tmp/replayed" &&
-		grep -qF "replayed: $tmp/k\\xff\\xfe\\x1b[31m,\"\\\\xc2\\x85$e_acute pfns 0 to 95" "$tmp/replayed"'
+grep -a '^replayed: ' "$tmp/err" >"$tmp/replayed"
+check "-v: the replayed line is plain text" ended 0 "$tmp/replayed"
+check "-v: the replayed line's path as messages write it" \
+	holds "$tmp/replayed" "replayed: $tmp/k\\xff\\xfe\\x1b[31m,\"\\\\xc2\\x85$e_acute pfns 0 to 95"
 
 run -c "$(printf '1\377\302\205%s' "$esc")"
-check "a message: a value's bad bytes and controls as \\xNN, one plain line" \
-	eval 'one_line 2 && grep -qF "1\\xff\\xc2\\x85\\x1b" "$tmp/err"'
+check "a message: one plain line, exit 2" one_line 2
+check "a message: a value's bad bytes and controls as \\xNN" holds "$tmp/err" "1\\xff\\xc2\\x85\\x1b"
 
 # --- the machine's names --------------------------------------------------
 # A host faked by SCAN_MACHINE_ROOT whose CPU says escapes, a C1 control
@@ -68,13 +75,13 @@ printf 'processor\t: 0\nvendor_id\t: Evil%s[2J\nmodel name\t: Evil%s]0;owned\a C
 	"$esc" "$esc" "$e_acute" >"$host/proc/cpuinfo"
 printf 'xen%s[1m\n' "$esc" >"$host/sys/hypervisor/type"
 SCAN_MACHINE_ROOT=$host run -c 0.01 -r 2 -v --format=csv
-grep '^machine: ' "$tmp/err" >"$tmp/machine"
+grep -a '^machine: ' "$tmp/err" >"$tmp/machine"
 check "-v: the machine line of a CPU named with escapes is plain text" \
-	eval 'status_is 0 && [ -s "$tmp/machine" ] && plain "$tmp/machine"'
+	ended 0 "$tmp/machine" "$tmp/out"
 check "-v: its names as messages write them" \
-	grep -qF "Evil\\x1b[2J family ? model ? stepping ?, Evil\\x1b]0;owned\\x07 CPU \\xff \\xc2\\x85 $e_acute, hypervisor xen\\x1b[1m," "$tmp/machine"
-check "csv: the same names, plain text" \
-	eval 'plain "$tmp/out" && same "$(csv_col "$tmp/out" cpu | sort -u)" "Evil\\x1b]0;owned\\x07 CPU \\xff \\xc2\\x85 $e_acute"'
+	holds "$tmp/machine" "Evil\\x1b[2J family ? model ? stepping ?, Evil\\x1b]0;owned\\x07 CPU \\xff \\xc2\\x85 $e_acute, hypervisor xen\\x1b[1m," 
+check "csv: the same names" \
+	same "$(csv_col "$tmp/out" cpu | sort -u)" "Evil\\x1b]0;owned\\x07 CPU \\xff \\xc2\\x85 $e_acute"
 if have python3; then
 	SCAN_MACHINE_ROOT=$host run -c 0.01 -r 2 --format=json
 	check "json: the names' controls as \\u00XX, bad bytes as the text \\xNN" \
@@ -96,12 +103,13 @@ limited() {
 	rc=$(cat "$tmp/rc")
 }
 limited 0 -c 0.01 -r 2
-check "ulimit -f 0: results that cannot be written: one line, exit 1 (was SIGXFSZ, 153)" \
-	eval 'one_line 1 && grep -q "^scan: cannot write results: File too large$" "$tmp/err"'
+check "ulimit -f 0: one line, exit 1 (was SIGXFSZ, 153)" one_line 1
+check "ulimit -f 0: results that cannot be written" \
+	same "$(cat "$tmp/err")" "scan: cannot write results: File too large"
 limited 1 -c 0.01 -r 2 -vvv --format=json
-check "ulimit -f 1: JSON cut by the limit: -vvv's lines, then that line, exit 1" \
-	eval 'status_is 1 && [ "$(tail -n 1 "$tmp/err")" = "scan: cannot write results: File too large" ] &&
-		grep -q "^LRU fingerprint " "$tmp/err"'
+check "ulimit -f 1: JSON cut by the limit: exit 1, -vvv's lines" ended 1 "$tmp/err"
+check "ulimit -f 1: then the write's line" \
+	same "$(tail -n 1 "$tmp/err")" "scan: cannot write results: File too large"
 
 # --- threads failing together ---------------------------------------------
 # tests/shrunk-file.c, preloaded: a --memmap-from file shrunk after it was
@@ -116,7 +124,7 @@ elif ! "${CC:-cc}" -shared -fPIC -o "$tmp/shrunk.so" tests/shrunk-file.c 2>"$tmp
 	check "the shim builds" false
 else
 	ok=0
-	for k in 1 2 3; do
+	for _ in 1 2 3; do
 		LD_PRELOAD=$tmp/shrunk.so ASAN_OPTIONS=verify_asan_link_order=0 run "--memmap-from=$tmp/sparse.kpf" -r 1
 		one_line 1 && grep -q "^scan: --memmap-from: cannot read pfns [0-9]* to [0-9]*: the file is shorter than when it was sized$" "$tmp/err" &&
 			ok=$((ok + 1))
