@@ -1517,25 +1517,35 @@ static void replay_chunk(struct lru_model *m, const struct build *b,
 
 static int open_file(const char *opt, const char *path, struct stat *st);
 
+/* A --lru-order line's bytes at most: a pfn takes 18 ("0x" and 16 hex
+ * digits), a comment may say more; a file without newlines (a sparse
+ * file, /proc/self/pagemap saved) is refused in its first 4 KiB. */
+#define TRACE_LINE_MAX	4096
+
 /*
  * The next line of f into line (len bytes, NUL-terminated), without
- * its newline: its whole length, or -1 at the end; *nul if it holds a
- * NUL byte.  A longer line keeps its start, so a long comment is
- * skipped whole and a long pfn refused at its own line number.
+ * its newline: its length, or -1 at the end; *nul if it holds a NUL
+ * byte.  At most *left more bytes are read (the file's size when it was
+ * opened), and of a line TRACE_LINE_MAX + 1, which the caller refuses.
+ * A longer line than len keeps its start, so a long pfn is refused at
+ * its own line number and shown.
  */
-static long trace_line(FILE *f, char *line, size_t len, int *nul)
+static long trace_line(FILE *f, char *line, size_t len, int *nul, off_t *left)
 {
 	size_t n = 0;
-	int c;
+	int c = EOF;
 
 	*nul = 0;
-	while ((c = getc_unlocked(f)) != EOF && c != '\n') {
+	while (*left > 0 && n <= TRACE_LINE_MAX && (c = getc_unlocked(f)) != EOF) {
+		--*left;
+		if (c == '\n')
+			break;
 		if (n + 1 < len)
 			line[n] = c;
 		*nul |= !c;
 		n++;
 	}
-	if (c == EOF && !n)
+	if (c != '\n' && !n)
 		return -1;
 	line[n + 1 < len ? n : len - 1] = 0;
 	return n;
@@ -1563,8 +1573,13 @@ static int trace_pfn(const char *path, unsigned long line_no, char *line,
 	return 1;
 }
 
-/* The trace's pfns inside the memmap's window, as model pfns, in the
- * file's order; the file's insertions counted in *lines. */
+/*
+ * The trace's pfns inside the memmap's window, as model pfns, in the
+ * file's order; the file's insertions counted in *lines.  Read as far as
+ * its size when opened, as --memmap-from is, and never past a line of
+ * TRACE_LINE_MAX: /proc/self/pagemap never ends, and a sparse terabyte
+ * would be read whole looking for a newline.
+ */
 static unsigned long *read_trace(const char *path, const struct layout_knobs *lay,
 				 unsigned long nr_pages, unsigned long *nr, unsigned long *lines)
 {
@@ -1572,19 +1587,30 @@ static unsigned long *read_trace(const char *path, const struct layout_knobs *la
 	FILE *f = fdopen(open_file("--lru-order", path, &st), "r");
 	unsigned long *pfns = NULL, cap = 0, pfn, line_no = 0;
 	char line[128];
+	off_t left = st.st_size;
 	long len;
 	int nul;
 
 	if (!f)
 		die("--lru-order '%s': %s", path, strerror(errno));
 	flockfile(f);	/* for getc_unlocked() */
+	if (!left && getc_unlocked(f) != EOF)
+		die("--lru-order '%s': says it is empty but is not, as a /proc or /sys file does: not a saved trace", path);
 	*nr = *lines = 0;
-	while ((len = trace_line(f, line, sizeof(line), &nul)) >= 0) {
+	while ((len = trace_line(f, line, sizeof(line), &nul, &left)) >= 0) {
+		if (len > TRACE_LINE_MAX && nul)
+			die("--lru-order '%s' line %lu: over %d bytes, NUL bytes among them: a binary or sparse file, not a trace of pfns",
+			    path, line_no + 1, TRACE_LINE_MAX);
+		if (len > TRACE_LINE_MAX)
+			die("--lru-order '%s' line %lu: over %d bytes ('%.40s...'): not a trace of pfns",
+			    path, line_no + 1, TRACE_LINE_MAX, line);
 		if (!trace_pfn(path, ++line_no, line, len, nul, &pfn))
 			continue;
 		++*lines;
 		if (pfn < lay->pfn_start || pfn - lay->pfn_start >= nr_pages)
 			continue;
+		if (*nr == UINT32_MAX - 2)
+			die("--lru-order '%s': over %u pfns in the memmap's window", path, UINT32_MAX - 2);
 		if (*nr == cap) {
 			cap = cap ? 2 * cap : 4096;
 			pfns = realloc(pfns, cap * sizeof(*pfns));
@@ -1595,6 +1621,8 @@ static unsigned long *read_trace(const char *path, const struct layout_knobs *la
 	}
 	if (ferror(f))
 		die("--lru-order '%s': %s", path, strerror(errno));
+	if (getc_unlocked(f) != EOF)
+		die("--lru-order '%s': it grew while it was read: give a finished trace", path);
 	funlockfile(f);
 	fclose(f);
 	return pfns;
@@ -1624,8 +1652,6 @@ static void order_from_trace(struct lru_model *m, const struct layout_knobs *lay
 	unsigned long *pfns = read_trace(lay->lru_order, lay, m->nr_pages, &nr, &lines);
 	uint32_t *rank = calloc(m->nr_pages, sizeof(*rank));
 
-	if (nr > UINT32_MAX - 2)
-		die("--lru-order '%s': over %u pfns in the memmap's window", lay->lru_order, UINT32_MAX - 2);
 	if (!rank)
 		die("out of memory for --lru-order");
 	memset(&m->trace, 0, sizeof(m->trace));

@@ -91,6 +91,43 @@ else
 	skip "json: the names' controls as \\u00XX, bad bytes as the text \\xNN" "no python3 to parse JSON"
 fi
 
+# --- --lru-order read with bounds ---------------------------------------
+# A file is read to its size when opened, a line to 4 KiB: a sparse
+# terabyte and /proc/self/pagemap (which never ends) each ran past 25 s.
+# quick SECONDS ARGS...: scan refused ARGS with one line, exit 1, within
+# SECONDS (a hang is cut off there).
+quick() {
+	t=$1
+	shift
+	HANG_S=$t run "$@"
+	one_line 1
+}
+truncate -s 1T "$tmp/tera.txt" 2>/dev/null || dd if=/dev/zero of="$tmp/tera.txt" bs=1 count=0 seek=1099511627776 2>/dev/null
+if [ -f "$tmp/tera.txt" ]; then
+	check "--lru-order: a sparse terabyte refused at once, one line, exit 1" \
+		quick 10 "--memmap-from=$tmp/kpf" "--lru-order=$tmp/tera.txt"
+	check "--lru-order: ... at its first line, for NUL bytes" \
+		holds "$tmp/err" "line 1: over 4096 bytes, NUL bytes among them"
+else
+	skip "--lru-order: a sparse terabyte refused at once" "this file system holds no sparse terabyte"
+fi
+if [ -r /proc/self/pagemap ]; then
+	check "--lru-order=/proc/self/pagemap refused at once, one line, exit 1" \
+		quick 10 "--memmap-from=$tmp/kpf" --lru-order=/proc/self/pagemap
+	check "--lru-order=/proc/self/pagemap: ... as a file that says it is empty" \
+		holds "$tmp/err" "says it is empty but is not"
+else
+	skip "--lru-order=/proc/self/pagemap refused at once" "no /proc/self/pagemap here"
+fi
+{ printf '0x5\n#'; awk 'BEGIN { while (n++ < 5000) printf "x" }'; printf '\n6\n'; } >"$tmp/long.txt"
+check "--lru-order: a line over 4 KiB (a comment too) refused, one line, exit 1" \
+	quick 10 "--memmap-from=$tmp/kpf" "--lru-order=$tmp/long.txt"
+check "--lru-order: ... with its number and start" holds "$tmp/err" "line 2: over 4096 bytes ('#xxx"
+printf '0x5\n# a comment\n\n6\r\n' >"$tmp/short.txt"
+run "--memmap-from=$tmp/kpf" "--lru-order=$tmp/short.txt" -r 2 -v
+check "--lru-order: a short trace with a comment, a blank line and a CRLF still read" \
+	holds "$tmp/out" "traced: 2 insertions in the file, 0 of them of pfns not on these lists"
+
 # --- ulimit -f --------------------------------------------------------------
 # limited BLOCKS ARGS...: scan under ulimit -f BLOCKS, stdout to a file and
 # stderr through a pipe, which the limit does not cover.
