@@ -909,25 +909,71 @@ static void unmap_region(struct region *r)
 }
 
 /*
- * Fault bytes [start, end) of a region in.  The kernel can populate a
- * range in one call (Linux 5.14), which saves a trap per 4 KiB page;
- * elsewhere, touch one byte per page.
+ * Faulting in under a memory cgroup's limit.  check_fits() saw the room
+ * before anything was used; another process in the cgroup (a second
+ * scan started with this one) may take it since, and the kernel's OOM
+ * killer would then end one of them without a word.  So where a memory
+ * cgroup limits scan, its room is read again each FAULT_STEP bytes
+ * faulted in: it must still hold what is left to fault and FAULT_MARGIN
+ * more, or scan stops, exit 1, saying why.
+ */
+#define FAULT_STEP	(4UL << 20)
+/* What others may fault between two readings, and scan's own small
+ * allocations beside its regions (check_fits() kept 16 MiB for them). */
+#define FAULT_MARGIN	(16UL << 20)
+
+static double cgroup_room(void);	/* in The host (the appendix) */
+
+static struct {
+	int on;			/* a memory cgroup's limit applies to scan */
+	double left;		/* bytes still to fault in, as check_fits() planned */
+	atomic_ulong since;	/* bytes faulted in since the room was read */
+	pthread_mutex_t lock;	/* one thread reads the room at a time */
+} room_watch = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Count bytes that are about to be faulted in; read the room again
+ * after each FAULT_STEP of them. */
+static void watch_room(size_t bytes)
+{
+	char b[3][32];
+	double room, left;
+
+	if (!room_watch.on || atomic_fetch_add(&room_watch.since, bytes) + bytes < FAULT_STEP)
+		return;
+	pthread_mutex_lock(&room_watch.lock);
+	if (atomic_load(&room_watch.since) >= FAULT_STEP) {
+		room_watch.left -= atomic_exchange(&room_watch.since, 0);
+		left = room_watch.left > 0 ? room_watch.left : 0;
+		room = cgroup_room();
+		if (room >= 0 && room < left + FAULT_MARGIN)
+			die("only %s left in the memory cgroup, for the %s scan has still to fault in and %s to spare: something else in it took the room there was at the start; stopped before the OOM killer would",
+			    human(room, b[0], 32), human(left, b[1], 32), human(FAULT_MARGIN, b[2], 32));
+	}
+	pthread_mutex_unlock(&room_watch.lock);
+}
+
+/*
+ * Fault bytes [start, end) of a region in, a FAULT_STEP at a time.  The
+ * kernel can populate a range in one call (Linux 5.14), which saves a
+ * trap per 4 KiB page; elsewhere, touch one byte per page.
  */
 static void fault_in(struct region *r, size_t start, size_t end)
 {
-	size_t page = sysconf(_SC_PAGESIZE);
+	size_t page = sysconf(_SC_PAGESIZE), stop;
 	volatile char *p = r->addr;
 
 	if (end > r->len)
 		end = r->len;
-	if (start >= end)
-		return;
+	for (; start < end; start = stop) {
+		stop = end - start > FAULT_STEP ? start + FAULT_STEP : end;
+		watch_room(stop - start);
 #if defined(SCAN_LINUX) && defined(MADV_POPULATE_WRITE)
-	if (!madvise((char *)r->addr + start, end - start, MADV_POPULATE_WRITE))
-		return;
+		if (!madvise((char *)r->addr + start, stop - start, MADV_POPULATE_WRITE))
+			continue;
 #endif
-	for (; start < end; start += page)
-		p[start] = 0;
+		for (; start < stop; start += page)
+			p[start] = 0;
+	}
 }
 
 /*
@@ -959,8 +1005,10 @@ static void fault_in_shuffled(struct region *r, size_t len, uint64_t seed)
 		order[i - 1] = order[j];
 		order[j] = t;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		watch_room(page);
 		p[order[i] * page] = 0;
+	}
 	free(order);
 }
 
@@ -1077,10 +1125,13 @@ static void check_fits(const struct params *p)
 	int r;
 
 	for (r = 0; r < NR_REGIONS; r++)	/* each with its two guards */
-		if (region_bytes(p, r, 0) > 0)
+		if (region_bytes(p, r, 0) > 0) {
 			need += region_bytes(p, r, 0) + 2 * HUGE_PAGE_SIZE;
+			room_watch.left += region_bytes(p, r, 0);
+		}
 	if (avail.bytes >= 0 && need > avail.bytes)
 		refuse_size(p, need, &avail);
+	room_watch.on = cgroup_room() >= 0;
 	if (p->layout.nr_pages > UINT32_MAX)
 		die("%s %s is %lu pages; a folio's age, its LRU position, has 32 bits, so at most %lu",
 		    p->size_opt, p->size_arg, p->layout.nr_pages, (unsigned long)UINT32_MAX);

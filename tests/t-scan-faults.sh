@@ -148,6 +148,80 @@ check "ulimit -f 1: JSON cut by the limit: exit 1, -vvv's lines" ended 1 "$tmp/e
 check "ulimit -f 1: then the write's line" \
 	same "$(tail -n 1 "$tmp/err")" "scan: cannot write results: File too large"
 
+# --- two scans in one memory cgroup --------------------------------------
+# tests/hold-faults.c, preloaded, holds each scan after its check of the
+# room until both have made it, as when two start together: in a 128 MiB
+# memory cgroup of our own, two scans that each fit alone.  One was
+# OOM-killed (137); now each reads the room again while faulting in, and
+# one that finds it gone stops with a line, exit 1.
+cg=""
+trap 'if [ -n "$cg" ]; then rmdir "$cg" 2>/dev/null; fi; rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+# memcg_new: $cg, a new memory cgroup (v2, else v1) of 128 MiB and no
+# swap; status 1, and $why, where that cannot be done.
+memcg_new() {
+	why="not root"
+	[ "$(id -u)" -eq 0 ] || return 1
+	why="no memory cgroup to make one in"
+	if grep -qw memory /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+		cg=/sys/fs/cgroup/scan-faults-$$
+		mkdir "$cg" && echo 128M >"$cg/memory.max" || return 1
+		[ ! -f "$cg/memory.swap.max" ] || echo 0 >"$cg/memory.swap.max"
+	elif [ -f /sys/fs/cgroup/memory/memory.limit_in_bytes ]; then
+		cg=/sys/fs/cgroup/memory/scan-faults-$$
+		mkdir "$cg" && echo 128M >"$cg/memory.limit_in_bytes" || return 1
+		[ ! -f "$cg/memory.memsw.limit_in_bytes" ] || echo 128M >"$cg/memory.memsw.limit_in_bytes"
+	else
+		return 1
+	fi
+}
+# held ERR ARGS...: scan ARGS in $cg under the shim, stderr to ERR; $!
+held() {
+	e=$1
+	shift
+	LD_PRELOAD=$tmp/hold.so HOLD_DIR=$tmp/hold ASAN_OPTIONS=verify_asan_link_order=0 \
+		sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$cg" "$SCAN" "$@" >/dev/null 2>"$e" &
+}
+# stopped_ok STATUS ERR: exit 0, or exit 1 with ERR one line saying the room went
+stopped_ok() {
+	[ "$1" -eq 0 ] ||
+		{ [ "$1" -eq 1 ] && [ "$(grep -c '' "$2")" -eq 1 ] &&
+			grep -q "^scan: only .* left in the memory cgroup, for the .* scan has still to fault in" "$2"; }
+}
+# pair_ok: neither killed, one stopped at least (both cannot fit)
+pair_ok() {
+	[ $((s1 + s2)) -ge 1 ] && stopped_ok "$s1" "$tmp/cg1.err" && stopped_ok "$s2" "$tmp/cg2.err"
+}
+name="two scans in one 128 MiB memory cgroup: none OOM-killed; one stops, exit 1, saying why"
+if ! have "${CC:-cc}"; then
+	skip "$name" "no C compiler (${CC:-cc}) to build the shim"
+elif ! "${CC:-cc}" -shared -fPIC -o "$tmp/hold.so" tests/hold-faults.c 2>"$tmp/err"; then
+	check "the shim builds" false
+elif ! memcg_new; then
+	skip "$name" "$why"
+else
+	mkdir "$tmp/hold"
+	held "$tmp/cg1.err" -c 1 -r 1 -q
+	p1=$!
+	held "$tmp/cg2.err" -c 1 -r 1 -q
+	p2=$!
+	k=0
+	while [ "$k" -lt 100 ] && [ "$(find "$tmp/hold" -name 'ready.*' | wc -l)" -lt 2 ]; do
+		sleep 0.1
+		k=$((k + 1))
+	done
+	: >"$tmp/hold/go"
+	wait "$p1"
+	s1=$?
+	wait "$p2"
+	s2=$?
+	echo "scan -c 1 twice, in $cg: exit $s1 and $s2" >"$tmp/cmd"
+	cat "$tmp/cg1.err" "$tmp/cg2.err" >"$tmp/err"
+	check "$name" pair_ok
+	rmdir "$cg" && cg=""
+fi
+
 # --- threads failing together ---------------------------------------------
 # tests/shrunk-file.c, preloaded: a --memmap-from file shrunk after it was
 # sized, so that both setup threads fail reading it, and an exit that
