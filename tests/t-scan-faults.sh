@@ -202,9 +202,9 @@ elif ! memcg_new; then
 	skip "$name" "$why"
 else
 	mkdir "$tmp/hold"
-	held "$tmp/cg1.err" -c 1 -r 1 -q
+	held "$tmp/cg1.err" -c 1 --original -q
 	p1=$!
-	held "$tmp/cg2.err" -c 1 -r 1 -q
+	held "$tmp/cg2.err" -c 1 --original -q
 	p2=$!
 	k=0
 	while [ "$k" -lt 100 ] && [ "$(find "$tmp/hold" -name 'ready.*' | wc -l)" -lt 2 ]; do
@@ -216,7 +216,7 @@ else
 	s1=$?
 	wait "$p2"
 	s2=$?
-	echo "scan -c 1 twice, in $cg: exit $s1 and $s2" >"$tmp/cmd"
+	echo "scan -c 1 --original twice, in $cg: exit $s1 and $s2" >"$tmp/cmd"
 	cat "$tmp/cg1.err" "$tmp/cg2.err" >"$tmp/err"
 	check "$name" pair_ok
 	rmdir "$cg" && cg=""
