@@ -2,14 +2,16 @@
 /*
  * A shim for tests/t-scan-faults.sh (LD_PRELOAD): scans started together,
  * each of which checked the memory cgroup's room before another faulted
- * anything in.  The first madvise() (scan maps its memory after that
- * check, before faulting it in) makes $HOLD_DIR/ready.PID and waits, at
- * most 20 s, until $HOLD_DIR/go exists.
+ * anything in.  The first madvise() that asks for a page size or to
+ * populate (scan's, as it maps its memory after that check or faults it
+ * in; not the C library's DONTNEED in free()) makes $HOLD_DIR/ready.PID
+ * and waits, at most 20 s, until $HOLD_DIR/go exists.
  */
 #define _GNU_SOURCE
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,11 +36,21 @@ static void hold(void)
 		nanosleep(&ms, NULL);
 }
 
+/* Is this scan's advice: a page size, or populating a range? */
+static int scans(int advice)
+{
+	return advice == MADV_HUGEPAGE || advice == MADV_NOHUGEPAGE
+#ifdef MADV_POPULATE_WRITE
+	       || advice == MADV_POPULATE_WRITE
+#endif
+	       ;
+}
+
 int madvise(void *addr, size_t len, int advice)
 {
 	static atomic_int held;
 
-	if (!atomic_exchange(&held, 1))
+	if (scans(advice) && !atomic_exchange(&held, 1))
 		hold();
 	return syscall(SYS_madvise, addr, len, advice);
 }
