@@ -542,30 +542,110 @@ struct walk_stats {
 #define PREFETCH_W(p)	((void)0)
 #endif
 
-/* "scan: " and the message on stderr, on one line: a control character
- * a value brought in (a newline in -c $'1\n') is written escaped. */
+/*
+ * The bytes of the printable character at s: 1 for printable ASCII, 2
+ * to 4 for valid UTF-8 (RFC 3629: no overlong form, no surrogate,
+ * nothing past U+10FFFF) that is no C1 control; 0 for a control (C0,
+ * DEL, C1) and for a byte that starts no valid sequence.  The scripts'
+ * utf8_length() (scripts/lib.awk) keeps the same rule.
+ */
+static int utf8_length(const unsigned char *s)
+{
+	unsigned char lo, hi;
+	int len, k;
+
+	if (*s >= ' ' && *s < 0x7f)
+		return 1;
+	if (*s < 0xc2 || *s > 0xf4)
+		return 0;
+	len = *s < 0xe0 ? 2 : *s < 0xf0 ? 3 : 4;
+	lo = *s == 0xe0 ? 0xa0 : *s == 0xf0 ? 0x90 : *s == 0xc2 ? 0xa0 : 0x80; /* C2 80-9F: C1 */
+	hi = *s == 0xed ? 0x9f : *s == 0xf4 ? 0x8f : 0xbf;
+	for (k = 1; k < len; k++, lo = 0x80, hi = 0xbf)
+		if (s[k] < lo || s[k] > hi)	/* the NUL ends it here too */
+			return 0;
+	return len;
+}
+
+/* The character at *s as printable text in out (5 bytes): its own bytes,
+ * or \xNN for a byte that starts none or is one of esc; *s moves past
+ * what it took. */
+static void plain_unit(const unsigned char **s, const char *esc, char *out)
+{
+	int len = utf8_length(*s);
+
+	if (len && !(len == 1 && strchr(esc, **s))) {
+		memcpy(out, *s, len);
+		out[len] = 0;
+	} else {
+		snprintf(out, 5, "\\x%02x", **s);
+		len = 1;
+	}
+	*s += len;
+}
+
+/* s to f as one line of printable text: what is no printable character,
+ * and each byte of esc, is written \xNN.  Every text scan writes that it
+ * did not make itself (a message's values, a path, the machine's names)
+ * goes out this way or as put_json() writes it. */
+static void put_plain(FILE *f, const char *s, const char *esc)
+{
+	const unsigned char *c = (const unsigned char *)s;
+	char unit[5];
+
+	while (*c) {
+		plain_unit(&c, esc, unit);
+		fputs(unit, f);
+	}
+}
+
+/* The same into out, size bytes: cut where the next character (or its
+ * \xNN) would not fit. */
+static void plain_copy(const char *s, char *out, size_t size)
+{
+	const unsigned char *c = (const unsigned char *)s;
+	size_t len = 0, n;
+	char unit[5];
+
+	while (*c) {
+		plain_unit(&c, "", unit);
+		n = strlen(unit);
+		if (len + n >= size)
+			break;
+		memcpy(out + len, unit, n);
+		len += n;
+	}
+	out[len] = 0;
+}
+
+/* "scan: " and the message on stderr, on one line, as put_plain() writes
+ * it (a newline in -c $'1\n' is \x0a), whole: two threads' lines never
+ * mix. */
 static void say(const char *prefix, const char *suffix, const char *fmt,
 		va_list ap)
 {
 	/* off the stack, whichever thread says it */
 	static _Thread_local char msg[1024];
-	const unsigned char *c;
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	flockfile(stderr);
 	fprintf(stderr, "scan: %s", prefix);
-	for (c = (const unsigned char *)msg; *c; c++)
-		if (*c < ' ' || *c == 0x7f)
-			fprintf(stderr, "\\x%02x", *c);
-		else
-			fputc(*c, stderr);
+	put_plain(stderr, msg, "");
 	fputs(suffix, stderr);
+	funlockfile(stderr);
 }
 
-/* A runtime failure: exit 1. */
+/*
+ * A runtime failure: exit 1.  The first to fail says it and exits; a
+ * thread failing with it (every reader of a file that shrank) waits here
+ * for that exit, so one line is said.
+ */
 static PRINTF(1, 2) void die(const char *fmt, ...)
 {
+	static pthread_mutex_t dying = PTHREAD_MUTEX_INITIALIZER;
 	va_list ap;
 
+	pthread_mutex_lock(&dying);
 	fflush(stdout);		/* what came before it, if it can */
 	va_start(ap, fmt);
 	say("", "\n", fmt, ap);
@@ -858,25 +938,71 @@ static void unmap_region(struct region *r)
 }
 
 /*
- * Fault bytes [start, end) of a region in.  The kernel can populate a
- * range in one call (Linux 5.14), which saves a trap per 4 KiB page;
- * elsewhere, touch one byte per page.
+ * Faulting in under a memory cgroup's limit.  check_fits() saw the room
+ * before anything was used; another process in the cgroup (a second
+ * scan started with this one) may take it since, and the kernel's OOM
+ * killer would then end one of them without a word.  So where a memory
+ * cgroup limits scan, its room is read again each FAULT_STEP bytes
+ * faulted in: it must still hold what is left to fault and FAULT_MARGIN
+ * more, or scan stops, exit 1, saying why.
+ */
+#define FAULT_STEP	(4UL << 20)
+/* What others may fault between two readings, and scan's own small
+ * allocations beside its regions (check_fits() kept 16 MiB for them). */
+#define FAULT_MARGIN	(16UL << 20)
+
+static double cgroup_room(void);	/* in The host (the appendix) */
+
+static struct {
+	int on;			/* a memory cgroup's limit applies to scan */
+	double left;		/* bytes still to fault in, as check_fits() planned */
+	atomic_ulong since;	/* bytes faulted in since the room was read */
+	pthread_mutex_t lock;	/* one thread reads the room at a time */
+} room_watch = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Count bytes that are about to be faulted in; read the room again
+ * after each FAULT_STEP of them. */
+static void watch_room(size_t bytes)
+{
+	char b[3][32];
+	double room, left;
+
+	if (!room_watch.on || atomic_fetch_add(&room_watch.since, bytes) + bytes < FAULT_STEP)
+		return;
+	pthread_mutex_lock(&room_watch.lock);
+	if (atomic_load(&room_watch.since) >= FAULT_STEP) {
+		room_watch.left -= atomic_exchange(&room_watch.since, 0);
+		left = room_watch.left > 0 ? room_watch.left : 0;
+		room = cgroup_room();
+		if (room >= 0 && room < left + FAULT_MARGIN)
+			die("only %s left in the memory cgroup, for the %s scan has still to fault in and %s to spare: something else in it took the room there was at the start; stopped before the OOM killer would",
+			    human(room, b[0], 32), human(left, b[1], 32), human(FAULT_MARGIN, b[2], 32));
+	}
+	pthread_mutex_unlock(&room_watch.lock);
+}
+
+/*
+ * Fault bytes [start, end) of a region in, a FAULT_STEP at a time.  The
+ * kernel can populate a range in one call (Linux 5.14), which saves a
+ * trap per 4 KiB page; elsewhere, touch one byte per page.
  */
 static void fault_in(struct region *r, size_t start, size_t end)
 {
-	size_t page = sysconf(_SC_PAGESIZE);
+	size_t page = sysconf(_SC_PAGESIZE), stop;
 	volatile char *p = r->addr;
 
 	if (end > r->len)
 		end = r->len;
-	if (start >= end)
-		return;
+	for (; start < end; start = stop) {
+		stop = end - start > FAULT_STEP ? start + FAULT_STEP : end;
+		watch_room(stop - start);
 #if defined(SCAN_LINUX) && defined(MADV_POPULATE_WRITE)
-	if (!madvise((char *)r->addr + start, end - start, MADV_POPULATE_WRITE))
-		return;
+		if (!madvise((char *)r->addr + start, stop - start, MADV_POPULATE_WRITE))
+			continue;
 #endif
-	for (; start < end; start += page)
-		p[start] = 0;
+		for (; start < stop; start += page)
+			p[start] = 0;
+	}
 }
 
 /*
@@ -908,8 +1034,10 @@ static void fault_in_shuffled(struct region *r, size_t len, uint64_t seed)
 		order[i - 1] = order[j];
 		order[j] = t;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		watch_room(page);
 		p[order[i] * page] = 0;
+	}
 	free(order);
 }
 
@@ -1026,10 +1154,13 @@ static void check_fits(const struct params *p)
 	int r;
 
 	for (r = 0; r < NR_REGIONS; r++)	/* each with its two guards */
-		if (region_bytes(p, r, 0) > 0)
+		if (region_bytes(p, r, 0) > 0) {
 			need += region_bytes(p, r, 0) + 2 * HUGE_PAGE_SIZE;
+			room_watch.left += region_bytes(p, r, 0);
+		}
 	if (avail.bytes >= 0 && need > avail.bytes)
 		refuse_size(p, need, &avail);
+	room_watch.on = cgroup_room() >= 0;
 	if (p->layout.nr_pages > UINT32_MAX)
 		die("%s %s is %lu pages; a folio's age, its LRU position, has 32 bits, so at most %lu",
 		    p->size_opt, p->size_arg, p->layout.nr_pages, (unsigned long)UINT32_MAX);
@@ -1466,25 +1597,35 @@ static void replay_chunk(struct lru_model *m, const struct build *b,
 
 static int open_file(const char *opt, const char *path, struct stat *st);
 
+/* A --lru-order line's bytes at most: a pfn takes 18 ("0x" and 16 hex
+ * digits), a comment may say more; a file without newlines (a sparse
+ * file, /proc/self/pagemap saved) is refused in its first 4 KiB. */
+#define TRACE_LINE_MAX	4096
+
 /*
  * The next line of f into line (len bytes, NUL-terminated), without
- * its newline: its whole length, or -1 at the end; *nul if it holds a
- * NUL byte.  A longer line keeps its start, so a long comment is
- * skipped whole and a long pfn refused at its own line number.
+ * its newline: its length, or -1 at the end; *nul if it holds a NUL
+ * byte.  At most *left more bytes are read (the file's size when it was
+ * opened), and of a line TRACE_LINE_MAX + 1, which the caller refuses.
+ * A longer line than len keeps its start, so a long pfn is refused at
+ * its own line number and shown.
  */
-static long trace_line(FILE *f, char *line, size_t len, int *nul)
+static long trace_line(FILE *f, char *line, size_t len, int *nul, off_t *left)
 {
 	size_t n = 0;
-	int c;
+	int c = EOF;
 
 	*nul = 0;
-	while ((c = getc_unlocked(f)) != EOF && c != '\n') {
+	while (*left > 0 && n <= TRACE_LINE_MAX && (c = getc_unlocked(f)) != EOF) {
+		--*left;
+		if (c == '\n')
+			break;
 		if (n + 1 < len)
 			line[n] = c;
 		*nul |= !c;
 		n++;
 	}
-	if (c == EOF && !n)
+	if (c != '\n' && !n)
 		return -1;
 	line[n + 1 < len ? n : len - 1] = 0;
 	return n;
@@ -1512,8 +1653,13 @@ static int trace_pfn(const char *path, unsigned long line_no, char *line,
 	return 1;
 }
 
-/* The trace's pfns inside the memmap's window, as model pfns, in the
- * file's order; the file's insertions counted in *lines. */
+/*
+ * The trace's pfns inside the memmap's window, as model pfns, in the
+ * file's order; the file's insertions counted in *lines.  Read as far as
+ * its size when opened, as --memmap-from is, and never past a line of
+ * TRACE_LINE_MAX: /proc/self/pagemap never ends, and a sparse terabyte
+ * would be read whole looking for a newline.
+ */
 static unsigned long *read_trace(const char *path, const struct layout_knobs *lay,
 				 unsigned long nr_pages, unsigned long *nr, unsigned long *lines)
 {
@@ -1521,19 +1667,30 @@ static unsigned long *read_trace(const char *path, const struct layout_knobs *la
 	FILE *f = fdopen(open_file("--lru-order", path, &st), "r");
 	unsigned long *pfns = NULL, cap = 0, pfn, line_no = 0;
 	char line[128];
+	off_t left = st.st_size;
 	long len;
 	int nul;
 
 	if (!f)
 		die("--lru-order '%s': %s", path, strerror(errno));
 	flockfile(f);	/* for getc_unlocked() */
+	if (!left && getc_unlocked(f) != EOF)
+		die("--lru-order '%s': says it is empty but is not, as a /proc or /sys file does: not a saved trace", path);
 	*nr = *lines = 0;
-	while ((len = trace_line(f, line, sizeof(line), &nul)) >= 0) {
+	while ((len = trace_line(f, line, sizeof(line), &nul, &left)) >= 0) {
+		if (len > TRACE_LINE_MAX && nul)
+			die("--lru-order '%s' line %lu: over %d bytes, NUL bytes among them: a binary or sparse file, not a trace of pfns",
+			    path, line_no + 1, TRACE_LINE_MAX);
+		if (len > TRACE_LINE_MAX)
+			die("--lru-order '%s' line %lu: over %d bytes ('%.40s...'): not a trace of pfns",
+			    path, line_no + 1, TRACE_LINE_MAX, line);
 		if (!trace_pfn(path, ++line_no, line, len, nul, &pfn))
 			continue;
 		++*lines;
 		if (pfn < lay->pfn_start || pfn - lay->pfn_start >= nr_pages)
 			continue;
+		if (*nr == UINT32_MAX - 2)
+			die("--lru-order '%s': over %u pfns in the memmap's window", path, UINT32_MAX - 2);
 		if (*nr == cap) {
 			cap = cap ? 2 * cap : 4096;
 			pfns = realloc(pfns, cap * sizeof(*pfns));
@@ -1544,6 +1701,8 @@ static unsigned long *read_trace(const char *path, const struct layout_knobs *la
 	}
 	if (ferror(f))
 		die("--lru-order '%s': %s", path, strerror(errno));
+	if (getc_unlocked(f) != EOF)
+		die("--lru-order '%s': it grew while it was read: give a finished trace", path);
 	funlockfile(f);
 	fclose(f);
 	return pfns;
@@ -1573,8 +1732,6 @@ static void order_from_trace(struct lru_model *m, const struct layout_knobs *lay
 	unsigned long *pfns = read_trace(lay->lru_order, lay, m->nr_pages, &nr, &lines);
 	uint32_t *rank = calloc(m->nr_pages, sizeof(*rank));
 
-	if (nr > UINT32_MAX - 2)
-		die("--lru-order '%s': over %u pfns in the memmap's window", lay->lru_order, UINT32_MAX - 2);
 	if (!rank)
 		die("out of memory for --lru-order");
 	memset(&m->trace, 0, sizeof(m->trace));
@@ -5226,8 +5383,9 @@ static double counted(const struct lru_model *m, const struct walk_report *w, in
  * so none moves.  To add a column:
  *
  *   1. write its getter below the table: a number (NAN when unknown,
- *      written empty, JSON's null) or a text (a comma, quote, backslash
- *      or control in it is written as a space, so CSV needs no quoting);
+ *      written empty, JSON's null) or a text (any bytes: CSV writes a
+ *      comma, quote, backslash, control or byte of no UTF-8 in it as
+ *      \xNN, so it needs no quoting, and JSON escapes it as JSON must);
  *   2. add its row at the end: name, scope, meaning, then NUMBER(its
  *      printf format, getter) or TEXT(getter);
  *   3. its line in docs/output.md.
@@ -5464,11 +5622,15 @@ static double get_cycles(const struct answer *a) { return counted(a->m, a->w, C_
 static double get_page_faults(const struct answer *a) { return counted(a->m, a->w, C_PAGE_FAULTS); }
 static double get_context_switches(const struct answer *a) { return counted(a->m, a->w, C_CONTEXT_SWITCHES); }
 
+/* The mix with its items separated by spaces, as 2.0 wrote the column. */
 static const char *get_folios(const struct answer *a)
 {
 	static char mix[128];
+	char *c;
 
-	return folio_mix(a->p, mix, sizeof(mix));
+	for (c = (char *)folio_mix(a->p, mix, sizeof(mix)); (c = strchr(c, ',')); )
+		*c = ' ';
+	return mix;
 }
 
 static double get_memmap_over_llc(const struct answer *a)
@@ -5584,14 +5746,14 @@ static const char *knob_text(const struct option_spec *o, const struct params *p
 
 /*
  * Column f's value in a's row, in buf (FIELD_MAX bytes, as the longest
- * column wants); *quoted if it is a text, which JSON quotes.  A text's
- * commas, quotes, backslashes and controls become spaces.
+ * column wants; a longer text is cut at a character's start); *quoted
+ * if it is a text, which put_csv() and put_json() escape.
  */
 static const char *cell(const struct field *f, const struct answer *a,
 			char *buf, int *quoted)
 {
 	const char *text;
-	char *c;
+	size_t n;
 	double v;
 
 	*quoted = f->text != NULL;
@@ -5604,12 +5766,61 @@ static const char *cell(const struct field *f, const struct answer *a,
 		return buf;
 	}
 	text = f->text ? f->text(a) : knob_text(knob_option(f->knob), a->p, buf, FIELD_MAX, quoted);
-	if (text != buf)
-		snprintf(buf, FIELD_MAX, "%s", text);
-	for (c = buf; *quoted && *c; c++)
-		if (*c == ',' || *c == '"' || *c == '\\' || (unsigned char)*c < ' ')
-			*c = ' ';
+	if (text != buf && (n = snprintf(buf, FIELD_MAX, "%s", text)) >= FIELD_MAX)
+		for (n = FIELD_MAX - 1; n && (text[n] & 0xc0) == 0x80; n--)
+			buf[n - 1] = 0;	/* text[n] continues a character */
 	return buf;
+}
+
+/* A CSV cell: a text as printable text with no comma or quote in it,
+ * and no backslash but its \xNN, so a reader can undo it. */
+static void put_csv(const char *cell, int quoted)
+{
+	if (quoted)
+		put_plain(stdout, cell, ",\"\\");
+	else
+		fputs(cell, stdout);
+}
+
+/* One character of a JSON string (see put_json()); returns the bytes of
+ * c it took. */
+static int put_json_char(const unsigned char *c)
+{
+	int len = utf8_length(c);
+
+	if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) {	/* C1 */
+		printf("\\u%04x", c[1]);
+		return 2;
+	}
+	if (*c < ' ' || *c == 0x7f)
+		printf("\\u%04x", *c);
+	else if (!len)
+		printf("\\\\x%02x", *c);
+	else if (*c == '"' || *c == '\\')
+		printf("\\%c", *c);
+	else
+		fwrite(c, 1, len, stdout);
+	return len ? len : 1;
+}
+
+/*
+ * A JSON value: a number, null, or a string of valid UTF-8 with what
+ * RFC 8259 asks escaped (a quote, a backslash; a control, C1 included,
+ * as \u00XX); a byte of no UTF-8 is the text \xNN, as scan's other
+ * lines write it (in JSON "\\xNN"), not a character that would hide it.
+ */
+static void put_json(const char *cell, int quoted)
+{
+	const unsigned char *c = (const unsigned char *)cell;
+
+	if (!quoted) {
+		fputs(*cell ? cell : "null", stdout);
+		return;
+	}
+	putchar('"');
+	while (*c)
+		c += put_json_char(c);
+	putchar('"');
 }
 
 /* A header, then a row per walk. */
@@ -5624,8 +5835,12 @@ static void print_csv(struct answer *a)
 	printf("\n");
 	for (s = 0; s < a->r->nr; s++) {
 		a->w = &a->r->walk[s];
-		for (i = 0; (f = column(i)); i++)
-			printf("%s%s", i ? "," : "", cell(f, a, buf, &quoted));
+		for (i = 0; (f = column(i)); i++) {
+			if (i)
+				putchar(',');
+			cell(f, a, buf, &quoted);
+			put_csv(buf, quoted);
+		}
 		printf("\n");
 	}
 }
@@ -5645,10 +5860,10 @@ static void print_json_members(const struct answer *a, int walk,
 	for (i = 0; (f = column(i)); i++) {
 		if ((f->scope == SCOPE_WALK) != walk)
 			continue;
+		printf("%s\"%s\": ", indent, field_name(f));
 		cell(f, a, buf, &quoted);
-		printf("%s\"%s\": %s%s%s%s\n", indent, field_name(f), quoted ? "\"" : "",
-		       quoted || *buf ? buf : "null", quoted ? "\"" : "",
-		       more || i < last ? "," : "");
+		put_json(buf, quoted);
+		printf("%s\n", more || i < last ? "," : "");
 	}
 }
 
@@ -5715,10 +5930,20 @@ static void print_walk_line(const struct output *out, const struct walk_report *
 		fprintf(out->text, "total = %lu\n", last.sum);
 }
 
-/* -v: the machine in one line, its host id first (see make_host_id()). */
-static void print_machine(const struct output *out, const struct machine *mc)
+/* -v: the machine in one line, its host id first (see make_host_id());
+ * its names as put_plain() writes them: a CPU's name is anybody's bytes. */
+static void print_machine(const struct output *out, const struct machine *raw)
 {
+	static struct machine shown;	/* off the stack */
+	const struct machine *mc = &shown;
 	char f[12], m[12], s[12], l2[32], llc[32], ram[32], limits[96];
+
+	shown = *raw;
+	plain_copy(raw->cpu, shown.cpu, sizeof(shown.cpu));
+	plain_copy(raw->vendor, shown.vendor, sizeof(shown.vendor));
+	plain_copy(raw->hypervisor, shown.hypervisor, sizeof(shown.hypervisor));
+	plain_copy(raw->kernel, shown.kernel, sizeof(shown.kernel));
+	plain_copy(raw->thp, shown.thp, sizeof(shown.thp));
 
 	if (mc->stream_ns > 0)
 		snprintf(limits, sizeof(limits), "stream %.2f ns/line, chase %.1f ns/hop",
@@ -6065,8 +6290,10 @@ static void print_replay(const struct lru_model *m, const struct params *p)
 		} else if ((w & PD_TYPE) == PD_OTHER)
 			other++;
 	}
-	fprintf(p->out.text, "replayed: %s pfns %lu to %lu; LRU folios by order:",
-		p->layout.memmap_from, p->layout.pfn_start, p->layout.pfn_start + m->nr_pages - 1);
+	fputs("replayed: ", p->out.text);
+	put_plain(p->out.text, p->layout.memmap_from, "");
+	fprintf(p->out.text, " pfns %lu to %lu; LRU folios by order:",
+		p->layout.pfn_start, p->layout.pfn_start + m->nr_pages - 1);
 	for (k = 0; k <= MAX_ORDER; k++)
 		if (by_order[k])
 			fprintf(p->out.text, " %d:%lu", k, by_order[k]);
@@ -6723,15 +6950,19 @@ static void on_signal(int sig)
 	_exit(128 + sig);
 }
 
-/* First thing in main; a parent may have blocked them, so unblock. */
+/* First thing in main; a parent may have blocked them, so unblock.  A
+ * write past ulimit -f is then a write that fails (EFBIG), said as
+ * such by flush_results(), not a silent death by SIGXFSZ. */
 static void catch_signals(void)
 {
 	struct sigaction sa;
 	sigset_t set;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
+	sa.sa_handler = SIG_IGN;
 	sigemptyset(&sa.sa_mask);
+	sigaction(SIGXFSZ, &sa, NULL);
+	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);	/* the terminal went away */
