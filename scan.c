@@ -5877,7 +5877,7 @@ static void check_warnings(const struct lru_model *m, const struct params *p,
 	check_times(m, p, r);
 	check_disturbed(p, r);
 	check_thp(m, p);
-	if (cache_sized(m, mc) != 1 && plain_knobs(p))
+	if (cache_sized(m, mc) == 0 && plain_knobs(p))	/* the limits are DRAM's */
 		check_bounds(r);
 }
 
@@ -6691,6 +6691,19 @@ static void catch_signals(void)
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
+/* -c auto's size and why, before the size check and a run that may be
+ * long. */
+static void print_size_auto(const struct params *p)
+{
+	char b[32];
+
+	fprintf(p->out.text, "-c auto is -c %g: a %s memmap, %s\n",
+		p->layout.nr_pages / PAGES_PER_COUNT,
+		human(region_bytes(p, R_MEMMAP, 0) + region_bytes(p, R_FOLIOS, 0), b, 32),
+		p->size_why);
+	flush_results(0);
+}
+
 static void read_params(struct params *p, int argc, char **argv)
 {
 	/* Big enough for every line a run prints: see flush_results().
@@ -6705,19 +6718,14 @@ static void read_params(struct params *p, int argc, char **argv)
 	parse_params(p, argc, argv);
 	plan_cpus(p, cpu);	/* refuse CPUs we may not use, before setup */
 	p->out.text = p->out.format == FORMAT_TEXT ? stdout : stderr;
+	if (p->size_auto)
+		print_size_auto(p);
 }
 
 /* Map, fault in, lay out, order and link the model, and say so. */
 static void set_up(struct lru_model *m, const struct params *p)
 {
 	double start = now();
-	char b[32];
-
-	if (p->size_auto)	/* before a run that may be long */
-		fprintf(p->out.text, "-c auto is -c %g: a %s memmap, %s\n",
-			p->layout.nr_pages / PAGES_PER_COUNT,
-			human(region_bytes(p, R_MEMMAP, 0) + region_bytes(p, R_FOLIOS, 0), b, 32),
-			p->size_why);
 
 	map_model(m, p);
 	if (p->out.verbose >= 3)
