@@ -28,6 +28,7 @@
 #   block    = first cpu machine caches kernel memory command size memmap
 #              protocol [physical] ratio... warning... original...
 #   first    = "scan " VERSION " report (block 2): " N " run(s) of one command"
+#              [", " SIZE " simulated"]
 #   cpu      = "cpu: " MODEL-NAME
 #   machine  = "machine: host " ID ", vendor " V ", family " F ", model " M
 #              ", stepping " S ", hypervisor " H ", " N " CPUs, " K
@@ -40,12 +41,13 @@
 #   memmap   = "memmap: " B "-byte struct page, " P "% in huge pages, "
 #              ("cache-sized" | "not cache-sized" | "cache-sized unknown")
 #   protocol = "protocol: " ("default" | OPTIONS) " (" R " round(s) a run, cache "
-#              C ", --thp=" T ")"
+#              C ", --memmap-thp=" T ")"    (older blocks: --thp=)
 #   physical = "physical: " FIG " ns/page " SPREAD
 #   ratio    = "ratio " WALK ": " FIG " " SPREAD ", " NS " ns/folio"
 #              ["; the physical walk is " X "x slower than " WALK]
 #   SPREAD   = "(" LO "-" HI ", " N " runs)" | "(" LO "-" HI ", " R " round(s), 1 run)"
-#   warning  = "warning: " TEXT
+#   warning  = "warning: " CODE [": " TEXT] [" (" N " of " M " runs)"]
+#              (older blocks: "warning: " TEXT)
 #   original = "Physical scan is " %f " faster than " WALK
 #
 # Any value may be "unknown".  2.0's blocks ("scan 2.0 on CPU, N CPUs, SIZE
@@ -678,7 +680,7 @@ function seed_of(cmd) {
 function shaped2(s,    n, v) {
 	v = "[^,]+"
 	n = "[0-9]+(\\.[0-9]+)?"
-	if (s ~ /^scan /) return s ~ /^scan [^ ]+ report \(block 2\): [0-9]+ runs? of one command$/
+	if (s ~ /^scan /) return s ~ /^scan [^ ]+ report \(block 2\): [0-9]+ runs? of one command(, [^,]+ simulated)?$/
 	if (s ~ /^cpu: /) return 1
 	if (s ~ /^machine: /)
 		return s ~ ("^machine: host " v ", vendor " v ", family " v ", model " v ", stepping " v ", hypervisor " v ", " v " CPUs, " v " NUMA nodes?, RAM " v "$")
@@ -688,7 +690,7 @@ function shaped2(s,    n, v) {
 	if (s ~ /^size: /) return s ~ ("^size: [0-9]+ pages, " v " simulated, memmap " v "$")
 	if (s ~ /^memmap: /)
 		return s ~ /^memmap: [0-9]+-byte struct page, [0-9]+% in huge pages, (cache-sized|not cache-sized|cache-sized unknown)$/
-	if (s ~ /^protocol: /) return s ~ /^protocol: .+ \([0-9]+ rounds? a run, cache [^,]+, --thp=[^)]+\)$/
+	if (s ~ /^protocol: /) return s ~ /^protocol: .+ \([0-9]+ rounds? a run, cache [^,]+, --(memmap-)?thp=[^)]+\)$/
 	if (s ~ /^physical: /)
 		return s ~ ("^physical: " n " ns/page \\(" n "-" n ", ([0-9]+ runs|[0-9]+ rounds?, 1 run)\\)$")
 	if (s ~ /^ratio /)
@@ -779,8 +781,8 @@ function parse2(i,    k, s, t, a, it, c, w, m, p) {
 			put("protocol", p)
 			if (match(t, /\([0-9]+ rounds? a run/))
 				put("rounds", substr(t, RSTART + 1) + 0)
-			if (match(t, /--thp=[a-z]+\)$/))
-				put("thp", substr(t, RSTART + 6, RLENGTH - 7))
+			if (match(t, /thp=[a-z]+\)$/))	# --memmap-thp=, older --thp=
+				put("thp", substr(t, RSTART + 4, RLENGTH - 5))
 		} else if (s ~ /^physical: /) {
 			split(s, a, " ")
 			put("physical_ns", num(a[2]) ? a[2] : "")
