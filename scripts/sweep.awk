@@ -1,7 +1,9 @@
 # sweep.awk - sweep.sh's table from a sweep's CSV (FS ","): a row per
 # size, a column per walk compared (the median over the runs with their
-# range when there are several).  ENVIRON csv: the file's name for
-# messages.  Stops at the first row that is not a sweep's, naming it.
+# range when there are several), then a footnote of scan's warnings (the
+# codes from its warnings column, each code's line from ENVIRON wfile,
+# the runs' stderr, if any).  ENVIRON csv: the file's name for messages.
+# Stops at the first row that is not a sweep's, naming it.
 BEGIN { csv = ENVIRON["csv"] }
 function fail(msg) {
 	printf "sweep.sh: %s line %d: %s\n", plain(csv), FNR, plain(msg) > "/dev/stderr"
@@ -61,8 +63,37 @@ csv_field("walk") == "physical" { next }
 	runs = k > runs ? k : runs
 	if (csv_field("cache_sized") == 1)
 		note[size] = "caches"
-	else if (csv_field("warnings") > 0 && note[size] == "")
-		note[size] = "warned"
+	w = csv_field("warnings")
+	if (w ~ /^[0-9]+$/) {	# a count, as sweeps before the codes kept
+		if (w > 0 && note[size] == "")
+			note[size] = "warned"
+	} else
+		size_codes(size, w)
+}
+# size_codes(size, cell): the cell's codes for the footnote, and for the
+# size's note (cache-sized is its "caches").
+function size_codes(size, cell,    n, i, c) {
+	warn_codes(cell, size SUBSEP csv_field("run"), 0)
+	n = split(cell, c, " ")
+	for (i = 1; i <= n; i++) {
+		if (!((size, c[i]) in at_size))
+			sizes_of[c[i]] = sizes_of[c[i]] (sizes_of[c[i]] == "" ? "" : ", ") size
+		at_size[size, c[i]] = 1
+		if (c[i] != "cache-sized" && index(" " note[size] " ", " " c[i] " ") == 0)
+			note[size] = note[size] (note[size] == "" ? "" : " ") c[i]
+	}
+}
+# footnote(): a line a code scan gave, most important first, with its sizes.
+function footnote(    line, n, i, c) {
+	while (ENVIRON["wfile"] != "" && (getline line < ENVIRON["wfile"]) > 0)
+		warn_line(line)
+	n = warn_order()
+	if (n)
+		print "scan warned (the sizes, -c, that gave each):"
+	for (i = 1; i <= n; i++) {
+		c = wcode[i]
+		printf "  %s at %s%s\n", c, sizes_of[c], (c in wtext ? ": " wtext[c] : "")
+	}
 }
 END {
 	if (bad)
@@ -95,6 +126,7 @@ END {
 	}
 	if (runs > 1)
 		print "each: the median over the runs (processes), their range and number"
-	if (cached)
+	if (cached && !("cache-sized" in wseen))	# a sweep's CSV of before the codes
 		print "caches: the memmap is under 4x the last-level cache; the ratios measure caches"
+	footnote()
 }
