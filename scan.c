@@ -60,7 +60,7 @@
  * Part III, the answer
  *   The run summarized              each walk's figures, the machine, verdicts
  *   The field table                 fields[]: a CSV and JSON column's row
- *   Text lines and warnings         the original's lines, -v's, warnings
+ *   Text lines and warnings         the original's lines, -v's, warnings[], KTAP
  *   The host (appendix)             memory limits, CPUID, identity, caches
  *   Main                            signals, set-up, report, main()
  */
@@ -5434,7 +5434,9 @@ static void show_fields(struct params *p, const char *opt, const char *arg)
  * The original's lines keep their text: two ratio lines by default, the
  * time lines with -v, the setup lines and totals with -vvv; each -v
  * adds lines beside them, never changes them.  The warnings say on
- * stderr which printed figure cannot be trusted, and what clears it.
+ * stderr which printed figure cannot be trusted, and what clears it;
+ * the data carry their codes, and --format=ktap gives each cause a
+ * test point.
  */
 
 static void print_walk_line(const struct output *out, const struct walk_report *w,
@@ -5555,7 +5557,8 @@ static void print_ratios(const struct output *out, const struct reports *r)
  *
  *   1. its enum and its row, placed by importance, with a new code;
  *   2. its check in check_warnings(), or where it shows, by warning_fire();
- *   3. its row in docs/output.md's table of warnings.
+ *   3. its code in the warnings column's meaning (the field table), in
+ *      the same place; its row in docs/output.md's table of warnings.
  */
 enum warning_cause {
 	W_CACHE_SIZED, W_SHORT_WALK, W_DISTURBED, W_THP_SHORT, W_THP_REFUSED,

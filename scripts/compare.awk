@@ -176,15 +176,8 @@ END {
 
 # footnote(): a line a warning scan gave, most important first, with how
 # many runs of each side gave it.
-function footnote(    line, n, i, c) {
-	while (ENVIRON["wfile"] != "" && (getline line < ENVIRON["wfile"]) > 0)
-		warn_line(line)
-	n = warn_order()
-	if (n)
-		print "scan warned (runs that gave each, before and after):"
-	for (i = 1; i <= n; i++) {
-		c = wcode[i]
-		printf "  %s %d/%d, %d/%d%s\n", c, wruns[c, 1], nruns[1], wruns[c, 2], nruns[2],
-		    (c in wtext ? ": " wtext[c] : "")
-	}
+function footnote(    c, how) {
+	for (c in wseen)
+		how[c] = wruns[c, 1] + 0 "/" nruns[1] ", " wruns[c, 2] + 0 "/" nruns[2]
+	warn_footnote(ENVIRON["wfile"], "scan warned (runs that gave each, before and after):", how)
 }

@@ -251,7 +251,8 @@ function cache_id(name, col,    v, from) {
 
 # Warnings, as the scripts gather them from scan: its codes from each
 # run's warnings column (warn_codes(cell, run, side)), each code's line
-# from its stderr (warn_line(line), the first kept), never worked out
+# from its stderr (warn_line(line), or warn_read(file) for each line of
+# a file; the first kept), never worked out
 # again.  A code is counted once a run; side (0, or 1 and 2 for compare's
 # before and after) counts runs apart.  warn_order() puts the codes in
 # wcode[1..nwcode] in scan's order, most important first: as
@@ -269,6 +270,10 @@ function warn_codes(cell, run, side,    n, i, c) {
 			wruns[c[i], side]++
 		}
 	}
+}
+function warn_read(file,    line) {	# warn_line() for each line of file
+	while (file != "" && (getline line < file) > 0)
+		warn_line(line)
 }
 function warn_line(line,    code) {	# "scan: warning: CODE: TEXT"
 	if (!sub(/^scan: warning: /, "", line) || !index(line, ": "))
@@ -305,4 +310,15 @@ function warn_order(    by, placed, i, j, k, free, known, n) {
 		wcode[++nwcode] = by[i]
 	}
 	return nwcode
+}
+# warn_footnote(file, title, how): file's warning lines read, then under
+# title a line a code, most important first: "  CODE HOW[CODE]: LINE".
+function warn_footnote(file, title, how,    n, i, c) {
+	warn_read(file)
+	if ((n = warn_order()))
+		print title
+	for (i = 1; i <= n; i++) {
+		c = wcode[i]
+		printf "  %s%s%s\n", c, (c in how ? " " how[c] : ""), (c in wtext ? ": " wtext[c] : "")
+	}
 }

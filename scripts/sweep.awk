@@ -84,16 +84,10 @@ function size_codes(size, cell,    n, i, c) {
 	}
 }
 # footnote(): a line a code scan gave, most important first, with its sizes.
-function footnote(    line, n, i, c) {
-	while (ENVIRON["wfile"] != "" && (getline line < ENVIRON["wfile"]) > 0)
-		warn_line(line)
-	n = warn_order()
-	if (n)
-		print "scan warned (the sizes, -c, that gave each):"
-	for (i = 1; i <= n; i++) {
-		c = wcode[i]
-		printf "  %s at %s%s\n", c, sizes_of[c], (c in wtext ? ": " wtext[c] : "")
-	}
+function footnote(    c, how) {
+	for (c in wseen)
+		how[c] = "at " sizes_of[c]
+	warn_footnote(ENVIRON["wfile"], "scan warned (the sizes, -c, that gave each):", how)
 }
 END {
 	if (bad)
