@@ -158,6 +158,12 @@
  * slowest walk's time: short walks are noisy and cheap to repeat. */
 #define REP_SHARE	0.15
 #define MAX_REPS	32
+/* The wall budget may cut repetitions, but not below this share of the
+ * slowest walk: one short walk a round made ArrayLRU's ratio a one-shot
+ * figure, as noisy between processes as the 2023 method's. */
+#ifndef REP_FLOOR
+#define REP_FLOOR	0.25
+#endif
 /* Auto rounds: enough to fill this many seconds of wall (walks and the
  * untimed work around them), at least MIN_ROUNDS (a median needs more
  * than one), at most MAX_ROUNDS. */
@@ -165,7 +171,7 @@
 #define MIN_ROUNDS	2
 #define MAX_ROUNDS	64
 #define MAX_SAMPLES	(MAX_ROUNDS * MAX_REPS)
-/* Tries of each limit at most, spread over the rounds (calibrate_round()):
+/* Tries of each limit at most, spread over the rounds (try_bound()):
  * a median of five, as a short run's walks have. */
 #define BOUND_TRIES	5
 /* A ratio whose rounds spread wider than this (interquartile range over
@@ -310,7 +316,7 @@ static const char *const access_names[] = {
 	[ACCESS_ISOLATE] = "isolate", [ACCESS_ISOLATE + 1] = NULL
 };
 
-/* The memory's limits a walk is held against (calibrate_round()): streaming
+/* The memory's limits a walk is held against (try_bound()): streaming
  * reads for the physical walk, a dependent chase for ListLRU,
  * independent random loads for the pointer walks. */
 enum bound { BOUND_STREAM, BOUND_CHASE, BOUND_RANDOM, NR_BOUNDS };
@@ -456,7 +462,8 @@ struct lru_model {
 	struct region region[NR_REGIONS]; /* backing of all of it */
 	char **bound_lines;	/* the lines the chase and random bounds read */
 	double bound_s[NR_BOUNDS][BOUND_TRIES]; /* the tries of each */
-	int bound_tries;	/* taken so far */
+	int bound_tries[NR_BOUNDS]; /* of each, taken so far */
+	int bound_kept[NR_BOUNDS]; /* of those, kept disturbed */
 	double bound_ns[NR_BOUNDS]; /* this core's limits: their medians */
 	double calibrate_s;	/* what measuring them cost */
 };
@@ -2238,7 +2245,7 @@ static void build_model(struct lru_model *m, const struct params *p,
  *      in its region, after the LRU is linked); the region is mapped,
  *      counted by the fit check, named in the refusal, flushed before
  *      each timed walk and freed for you;
- *   3. add its row here, with the limit calibrate_round() measures.
+ *   3. add its row here, with the limit try_bound() measures.
  *
  * Usage, --walks, timing, the self-check, the bounds and every output
  * line read the table; tests/t-codegen.sh finds walk_* kernels by name.
@@ -3116,9 +3123,11 @@ static int has_clflushopt(void)
  *   random  independent loads of the same lines, their addresses read
  *           from an array in that order, as ArrayLRU reads its own.
  *
- * Up to BOUND_TRIES tries of each are spread over the rounds, so that a
- * limit's median and a walk's span the same stretch of the run: a VM's
- * neighbours move both within seconds (docs/method.md).  A walk's row
+ * Up to BOUND_TRIES tries of each are spread over the rounds, each right
+ * before the first walk it bounds in its round and timed as a walk is,
+ * again while disturbed (try_bound()): a VM's neighbours move a limit
+ * and its walk together within seconds, and a try kept preempted beside
+ * walks timed again until clean reads slow (docs/method.md).  A walk's row
  * names its limit (.bound); docs/limits.c measures the same three apart
  * from scan.
  */
@@ -3274,26 +3283,6 @@ static int bound_stride(int rounds)
 	return rounds > BOUND_TRIES ? (rounds + BOUND_TRIES - 1) / BOUND_TRIES : 1;
 }
 
-/* One try of every bound, before a round's walks. */
-static void calibrate_round(struct lru_model *m, struct team *team,
-			    enum cache_mode cache)
-{
-	double start = now(), t;
-	int b, k = m->bound_tries;
-
-	if (!k)
-		draw_bound_lines(m);
-	for (b = 0; b < NR_BOUNDS && m->bound_lines; b++) {
-		if (cache == CACHE_COLD)
-			flush_bound(m, b);
-		t = now();
-		team_walk(team, bounds[b].fn);
-		m->bound_s[b][k] = now() - t;
-	}
-	m->bound_tries++;
-	m->calibrate_s += now() - start;
-}
-
 /* The limits from their tries: ns per page for the stream (the
  * memmap's bytes per page), ns per load for the others. */
 static void calibrate_done(struct lru_model *m)
@@ -3301,7 +3290,7 @@ static void calibrate_done(struct lru_model *m)
 	int b;
 
 	for (b = 0; b < NR_BOUNDS && m->bound_lines; b++) {
-		m->bound_ns[b] = summarize(m->bound_s[b], m->bound_tries).median *
+		m->bound_ns[b] = summarize(m->bound_s[b], m->bound_tries[b]).median *
 				 1e9 / bound_loads(m, b);
 		if (b == BOUND_STREAM)
 			m->bound_ns[b] *= m->desc_size / 64.0;
@@ -3392,35 +3381,26 @@ struct disturbance {
  * test disturbs the walk without racing it.  Normal builds never stop.
  */
 #ifdef SCAN_STOP_IN_WALK
-#define STOP_SEAM(w)	((void)(strcmp(walks[w].name, SCAN_STOP_IN_WALK) || raise(SIGSTOP)))
+#define STOP_SEAM(name)	((void)(strcmp(name, SCAN_STOP_IN_WALK) || raise(SIGSTOP)))
 #else
-#define STOP_SEAM(w)	((void)0)
+#define STOP_SEAM(name)	((void)(name))
 #endif
 
-/* Walk w once from the chosen cache state, check its result and relink
- * the LRU (untimed) if the walk isolated its folios.  The untimed work
- * is timed too: the planner budgets the run's wall, not its walks.
- * *d says what the walking thread lost of its wall, and to what. */
-static double timed_once(struct lru_model *m, struct team *team, int w,
-			enum cache_mode cache, struct walk_result *res,
-			struct walk_stats *st, struct disturbance *d)
+/* Run fn through the team once, timed; *d says what the calling thread
+ * lost of that wall, and to what. */
+static double timed_call(struct team *team, const char *name,
+			 struct walk_result (*fn)(const struct lru_model *m, int share),
+			 struct walk_result *res, struct disturbance *d)
 {
-	double t0, t, t1, cpu, steal, untimed = 0;
+	double t, t1, cpu, steal;
 	long n0, n1 = 0, v0, v1 = 0;
-	int core;
+	int core = this_cpu();
 
-	if (cache == CACHE_COLD) {	/* warm: no flush, and 0 seconds */
-		t0 = now();
-		evict(m);
-		untimed = now() - t0;
-		st->flush_s += untimed;
-	}
-	core = this_cpu();
 	steal = cpu_steal(core);
 	cpu = thread_cpu(&n0, &v0);
 	t1 = now();
-	STOP_SEAM(w);
-	*res = team_walk(team, walks[w].fn);
+	STOP_SEAM(name);
+	*res = team_walk(team, fn);
 	t = now() - t1;
 	cpu = cpu < 0 ? t : thread_cpu(&n1, &v1) - cpu;
 	d->lost = t - cpu;
@@ -3432,6 +3412,26 @@ static double timed_once(struct lru_model *m, struct team *team, int w,
 	d->stolen = steal < 0 ? 0 : cpu_steal(core) - steal - 1.0 / sysconf(_SC_CLK_TCK);
 	if (d->stolen > d->lost)
 		d->lost = d->stolen;
+	return t;
+}
+
+/* Walk w once from the chosen cache state, check its result and relink
+ * the LRU (untimed) if the walk isolated its folios.  The untimed work
+ * is timed too: the planner budgets the run's wall, not its walks.
+ * *d says what the walking thread lost of its wall, and to what. */
+static double timed_once(struct lru_model *m, struct team *team, int w,
+			enum cache_mode cache, struct walk_result *res,
+			struct walk_stats *st, struct disturbance *d)
+{
+	double t0, t, untimed = 0;
+
+	if (cache == CACHE_COLD) {	/* warm: no flush, and 0 seconds */
+		t0 = now();
+		evict(m);
+		untimed = now() - t0;
+		st->flush_s += untimed;
+	}
+	t = timed_call(team, walks[w].name, walks[w].fn, res, d);
 	check_result(m, w, *res);
 	if (m->work.access == ACCESS_ISOLATE) {
 		t0 = now();
@@ -3486,6 +3486,34 @@ static double time_walk(struct lru_model *m, struct team *team, int w,
 	}
 }
 
+/* One try of bound b from the walks' cache state, timed again while
+ * disturbed, as time_walk() times a walk: a try kept preempted beside
+ * walks timed until clean made the limit read slow. */
+static void try_bound(struct lru_model *m, struct team *team, enum bound b,
+		      enum cache_mode cache)
+{
+	struct disturbance d;
+	struct walk_result res;
+	double start = now(), t;
+	int retimes;
+
+	if (m->bound_tries[b] == BOUND_TRIES)
+		return;
+	for (retimes = 0;; retimes++) {
+		if (cache == CACHE_COLD)
+			flush_bound(m, b);
+		t = timed_call(team, bounds[b].name, bounds[b].fn, &res, &d);
+		if (!disturbed(&d, t))
+			break;
+		if (retimes == RETIMES) {
+			m->bound_kept[b]++;
+			break;
+		}
+	}
+	m->bound_s[b][m->bound_tries[b]++] = t;
+	m->calibrate_s += now() - start;
+}
+
 /*
  * One round: every chosen walk, each repeated stats[s].reps times, the
  * repetitions interleaved so each walk's samples spread evenly over the
@@ -3495,10 +3523,11 @@ static double time_walk(struct lru_model *m, struct team *team, int w,
  */
 static void run_round(struct lru_model *m, struct team *team,
 		      const struct params *p, struct walk_stats *stats,
-		      int round, struct walk_result *last)
+		      int round, int calibrate, struct walk_result *last)
 {
 	int first[NR_WALKS_MAX], done[NR_WALKS_MAX] = { 0 };
-	int i, s, next, total = 0;
+	int tried[NR_BOUNDS] = { 0 };
+	int i, s, b, next, total = 0;
 
 	for (s = 0; s < p->run.nr_walks; s++) {
 		first[s] = stats[s].nr_samples;
@@ -3513,11 +3542,19 @@ static void run_round(struct lru_model *m, struct team *team,
 					 (done[next] + 0.5) * stats[s].reps))
 				next = s;
 		}
+		b = walks[p->run.walk[next]].bound;
+		if (calibrate && m->bound_lines && !tried[b]++)
+			try_bound(m, team, b, p->run.cache);
 		stats[next].sample[stats[next].nr_samples] =
 			time_walk(m, team, p->run.walk[next], p->run.cache, &last[next], &stats[next]);
 		stats[next].nr_samples++;
 		done[next]++;
 	}
+	/* the limits no walk of the run is held against: the machine
+	 * line prints them all */
+	for (b = 0; calibrate && m->bound_lines && b < NR_BOUNDS; b++)
+		if (!tried[b])
+			try_bound(m, team, b, p->run.cache);
 	for (s = 0; s < p->run.nr_walks; s++)
 		stats[s].round_time[round] =
 			summarize(&stats[s].sample[first[s]], stats[s].reps).median;
@@ -3556,8 +3593,12 @@ static int plan_rounds(struct walk_stats *stats, int nr_walks, int builds)
 		for (s = 0, round = 0; s < nr_walks; s++) {
 			double t = stats[s].round_time[0] + stats[s].first_untimed;
 			int reps = (int)(stats[s].reps * fit / planned);
+			double share = REP_FLOOR * slowest;
+			int least = share < MAX_REPS * stats[s].round_time[0] ?
+				    (int)(share / stats[s].round_time[0]) : MAX_REPS;
 
-			stats[s].reps = reps < 1 ? 1 : reps;
+			reps = reps > least ? reps : least;
+			stats[s].reps = reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : reps;
 			round += stats[s].reps * t;
 		}
 	}
@@ -3585,7 +3626,7 @@ static int timing_order(const struct run_knobs *run, int i)
  * The 2023 protocol (--original): right after setup, each walk timed
  * once in the original's order (the walk table's .original_turn), from
  * the cache state setup left, never timed again; the self-check stays,
- * and a walk that lost its CPU is marked disturbed (warn_disturbed()
+ * and a walk that lost its CPU is marked disturbed (check_disturbed()
  * says so).
  */
 static int original_round(struct lru_model *m, struct team *team,
@@ -3618,6 +3659,7 @@ static int measure(struct lru_model *m, struct team *team,
 		   struct walk_result *last)
 {
 	int b, r, s, rounds = p->run.rounds ? p->run.rounds : 1, nr_rounds = 0;
+	int calibrate;
 
 	for (s = 0; s < p->run.nr_walks; s++)
 		stats[s].reps = 1;
@@ -3627,15 +3669,15 @@ static int measure(struct lru_model *m, struct team *team,
 			check_build(m, p, 0);
 		return nr_rounds;
 	}
+	draw_bound_lines(m);
 	for (b = 0; b < p->run.builds; b++) {
 		if (b)
 			build_model(m, p, build_seed(p->layout.seed, b), 0);
 		if (p->out.verbose >= 3)
 			check_build(m, p, b);
 		for (r = 0; r < rounds && nr_rounds < MAX_ROUNDS; r++) {
-			if (nr_rounds % bound_stride(rounds * p->run.builds) == 0)
-				calibrate_round(m, team, p->run.cache);
-			run_round(m, team, p, stats, nr_rounds++, last);
+			calibrate = nr_rounds % bound_stride(rounds * p->run.builds) == 0;
+			run_round(m, team, p, stats, nr_rounds++, calibrate, last);
 			if (nr_rounds == 1 && !p->run.rounds)
 				rounds = plan_rounds(stats, p->run.nr_walks, p->run.builds);
 		}
@@ -5750,14 +5792,19 @@ static int plain_knobs(const struct params *p)
 /* A walk slower than its bound measures the code, not the memory; one
  * faster beat a limit measured beside it in every round, so that limit
  * was no limit while it ran. */
-static void check_bounds(const struct reports *r)
+static void check_bounds(const struct lru_model *m, const struct reports *r)
 {
 	int s;
 
 	for (s = 0; s < r->nr; s++) {
 		const struct walk_report *w = &r->walk[s];
+		enum bound b = w->walk->bound;
 
-		if (!w->walk->at_bound || !w->bound_x)
+		/* a walk or a limit kept disturbed is not judged:
+		 * check_disturbed() says why the walk's figure is not clean,
+		 * and a limit's tries that lost their CPU read slow */
+		if (!w->walk->at_bound || !w->bound_x || w->st->disturbed ||
+		    2 * m->bound_kept[b] >= m->bound_tries[b])
 			continue;
 		if (w->bound_x > 1 + BOUND_WARN)
 			warning_fire(W_CODE_BOUND, s, w->bound_x, "rerun when idle",
@@ -5881,7 +5928,7 @@ static void check_warnings(const struct lru_model *m, const struct params *p,
 	check_disturbed(p, r);
 	check_thp(m, p);
 	if (cache_sized(m, mc) == 0 && plain_knobs(p))	/* the limits are DRAM's */
-		check_bounds(r);
+		check_bounds(m, r);
 }
 
 /* Each cause that fired, one line, most important first. */
@@ -6617,7 +6664,7 @@ static void make_host_id(struct machine *mc)
 	snprintf(mc->host_id, sizeof(mc->host_id), "%08x", (unsigned int)fnv1a(text));
 }
 
-/* Everything but the limits, which the run measures (calibrate_round()). */
+/* Everything but the limits, which the run measures (try_bound()). */
 static void read_machine(struct machine *mc)
 {
 	static struct utsname u;	/* 390 bytes: off the stack */

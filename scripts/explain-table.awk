@@ -6,10 +6,35 @@
 function num(v) {
 	return sprintf(v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : v >= 1 ? "%.2f" : "%.3f", v)
 }
-function cell(s, w,    q, x) {
-	q = s > 1 && r[s - 1, w] > 0 ? r[s, w] / r[s - 1, w] : -1
-	x = q < 0 ? "" : "x" (q < 10 ? sprintf("%.2f", q) : num(q))
-	return sprintf("%6s %5s %-11s", num(r[s, w]), x, num(lo[s, w]) "-" num(hi[s, w]))
+function cell(s, w) {
+	return sprintf("%6s %5s %-11s", num(r[s, w]), change(r[s, w], s > 1 ? r[s - 1, w] : 0),
+	    num(lo[s, w]) "-" num(hi[s, w]))
+}
+function change(v, before,    q) {	# "x1.23": v over the ratio before it
+	if (!(before > 0))
+		return ""
+	q = v / before
+	return "x" (q < 10 ? sprintf("%.2f", q) : num(q))
+}
+# measured(last): with ENVIRON kernel_csv, a last row after step last:
+# scan-kernel's ratio (ListLRU alone) and where it comes from, or a line
+# saying why there is none; a note when it is another host's than this run's.
+function measured(last,    s, host, from) {
+	if (ENVIRON["kernel_csv"] == "")
+		return
+	kernel_read()
+	s = last + 1
+	from = plain(ENVIRON["kernel_name"])
+	if (km_ratio != "") {
+		printf "%2d %-18s %6s %5s\n", s, "kernel (measured)", num(km_ratio), change(km_ratio, r[last, "list"])
+		say("scan-kernel's ratio (ListLRU) from " from (km_bytes != "" ? ", a " human(km_bytes, "%.3g") \
+		    " working set" : "") (km_host != "" ? " on host " km_host : "") (km_kernel != "" ? ", " km_kernel : ""), "  ")
+	} else
+		say("no bar: " from " gives no kernel ratio: " km_why, "kernel (measured):")
+	host = plain(csv_field("host_id"))
+	if (km_host != "" && host != "" && km_host != host)
+		say("note: the kernel's ratio is another machine's: " from " comes from host " km_host \
+		    ", this run is on host " host, "  ")
 }
 function steps_of(k,    i, s, out, from, prev) {	# "1-9, 11"
 	for (i = 1; i <= nsteps + 2; i++) {
@@ -45,6 +70,7 @@ END {
 		# the mark goes in the gap after the name (a ratio is 5 wide at most)
 		print warned[s] ? substr(row, 1, 21) "!" substr(row, 23) : row
 	}
+	measured(order[nsteps])
 	if (nruns > 1)
 		printf "each ratio: the median of %d runs (processes); runs: their range\n", nruns
 	if ((n = warn_order()))

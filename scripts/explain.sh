@@ -3,7 +3,7 @@
 #/ knob at a time.
 #/
 #/ usage: scripts/explain.sh [-h] [-c N] [-n N] [-o FILE.csv] [-g FILE.svg]
-#/                           [SCAN_OPTION...]
+#/                           [--kernel=FILE.csv] [SCAN_OPTION...]
 #/
 #/ Runs scan once per step, each step adding one thing to the last:
 #/
@@ -22,6 +22,9 @@
 #/                         the LRU folios, as memcg limit reclaim sees it;
 #/                         or with --memcg=INODE [--memcg-from=FILE] and
 #/                         --memmap-from, that memcg of the file
+#/  12 kernel (measured)   the kernel's own ratio, ListLRU only, with its
+#/                         working set and host, from scan-kernel -o's
+#/                         --kernel=FILE.csv; not a run of scan
 #/
 #/ The values are --kernel-like's, read from scan itself (-v).  Prints a
 #/ table within 72 columns: both ratios, their range over rounds and the
@@ -39,8 +42,11 @@
 #/ are checked before the first run and written whole or not at all.
 #/ Further options go to every step, after explain.sh's own (e.g. -s 5,
 #/ -t 2; not those --original refuses, such as -r).  --memcg=INODE needs
-#/ --memmap-from (scan says why when it refuses a step).  SCAN names the
-#/ binary (default ./scan).
+#/ --memmap-from (scan says why when it refuses a step).  --kernel's last
+#/ step (numbered after the last step run) is read from the CSV's row
+#/ source=kernel, walk=list, column speedup; where that is empty, there
+#/ is no bar, and a line says why; a CSV from another host than this
+#/ run's is noted.  SCAN names the binary (default ./scan).
 set -eu
 case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
@@ -49,6 +55,7 @@ case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps,
 
 size=4 sized="" runs=1 csv="" svg="" file=""
 memcg_share="" memcg_ino="" memcg_from=""	# each a whole --memcg... word
+measured=""	# --kernel's FILE.csv
 need_arg() {	# need_arg OPTION COUNT: the option has its value
 	[ "$2" -ge 2 ] || usage_error "$1 needs a value"
 }
@@ -65,6 +72,8 @@ while [ $# -gt 0 ]; do
 	--memcg-share=?*) memcg_share=$1 ;;
 	--memcg=?*) memcg_ino=$1 ;;
 	--memcg-from=?*) memcg_from=$1 ;;
+	--kernel=?*) measured=${1#--kernel=} ;;
+	--kernel=) usage_error "--kernel='': give scan-kernel's CSV (its -o)" ;;
 	*) break ;;
 	esac
 	shift
@@ -74,7 +83,22 @@ need_scan explain.sh
 [ -z "$svg" ] || need_math explain.sh	# before the runs, not after
 [ -z "$csv" ] || output_ok "$csv"
 [ -z "$svg" ] || output_ok "$svg"
+if [ -n "$measured" ]; then
+	[ "$measured" != - ] || usage_error "--kernel=-: give a file, not stdin"
+	input_ok "$measured"
+	[ "$(file_bytes "$measured")" -le 65536 ] ||
+		fail "cannot read $measured: over 64 KiB, not scan-kernel's CSV (five lines)"
+fi
 scratch
+# --kernel's CSV: copied (awk reads the copy, so no name of the user's is
+# special to it), checked before the runs
+kernel_csv=""
+if [ -n "$measured" ]; then
+	kernel_csv=$tmp/kernel.csv
+	cp -- "$measured" "$kernel_csv" 2>/dev/null || { scratch_ok; fail "cannot read $measured"; }
+	kernel_csv=$kernel_csv kernel_name=$measured kernel_check=1 run_awk explain-kernel </dev/null ||
+		exit 1
+fi
 
 # said FILE: what a failed scan said, or that it said nothing
 said() {
@@ -211,11 +235,13 @@ done
 [ -z "$csv" ] || output_put "$tmp/all.csv" "$csv"
 
 warning_codes
-wfile=$tmp/warnings run_awk "explain-gather explain-table" -F, \
+kernel_csv=$kernel_csv kernel_name=$measured wfile=$tmp/warnings \
+    run_awk "explain-gather explain-kernel explain-table" -F, \
 	"$tmp/all.csv" >"$tmp/table.raw" || { scratch_ok; exit 1; }
 awk '{ sub(/ *$/, ""); print }' "$tmp/table.raw" >"$tmp/table" || { scratch_ok; exit 1; }
 stdout_put "$tmp/table"
 
-[ -z "$svg" ] || run_awk "explain-gather explain-chart" -F, "$tmp/all.csv" \
+[ -z "$svg" ] || kernel_csv=$kernel_csv kernel_name=$measured \
+    run_awk "explain-gather explain-kernel explain-chart" -F, "$tmp/all.csv" \
 	>"$tmp/chart.svg" || { scratch_ok; exit 1; }
 [ -z "$svg" ] || output_put "$tmp/chart.svg" "$svg"

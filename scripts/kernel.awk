@@ -1,11 +1,11 @@
 # kernel.awk - the kernel's scanners timed from a trace, for kernel.sh.
 #
 # Input: a trace instance's `trace` file as text (the events with their
-# fields, timestamps to the microsecond); -v raw=FILE is the same buffer
+# fields, timestamps to the microsecond); ENVIRON raw names the same buffer
 # read again with options/raw set, whose lines start "PID CPU NS" with
 # the timestamp in nanoseconds.  Both list the same events in the same
-# order, so line k of one is line k of the other.  Needs stats.awk
-# before it (sort_numbers, median_of).
+# order, so line k of one is line k of the other.  Needs lib.awk (plain)
+# and stats.awk (sort_numbers, median_of) before it.
 #
 # The pfn scanner: compaction's migrate scanner.  In compact_zone()
 # (mm/compaction.c) every turn of the loop calls compact_finished(),
@@ -152,12 +152,14 @@ function lru_event(ev, cpu, pid, ns,    scanned) {
 		lru_left++
 }
 
+BEGIN { raw = ENVIRON["raw"] }
+
 # The raw line that goes with this text line: "PID CPU NS ...".
 function raw_line(    line) {
 	while ((getline line < raw) > 0)
 		if (line !~ /^#/)
 			return line
-	print "kernel.awk: " raw " has fewer events than the trace" > "/dev/stderr"
+	print "kernel.awk: " plain(raw) " has fewer events than the trace" > "/dev/stderr"
 	bad = 1
 	exit 1
 }

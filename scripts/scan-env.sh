@@ -118,9 +118,8 @@ else
 	scan=./scan
 	scan_from="nowhere"
 fi
-for share in "$here" "$(dirname "$0")/../share/scan"; do
-	[ -r "$share/lib.awk" ] && break
-done
+share=$here
+[ -r "$share/lib.awk" ] || share=$(dirname "$0")/../share/scan
 awklib=$(cat "$share/lib.awk")
 awk=${AWK:-awk}
 
@@ -366,13 +365,17 @@ output_put() {
 	dir_of "$2"
 	pending=$(mktemp "$out_dir/.$me.XXXXXX" 2>/dev/null) ||
 		fail "cannot write $2 (its directory $out_dir does not take a new file)"
-	if out_why=$(cat "$1" 2>&1 >"$pending") && chmod "$out_mode" "$pending" 2>/dev/null &&
-	    mv -f -- "$pending" "$2" 2>/dev/null; then
+	out_rc=0 out_why=""
+	out_why=$(cat "$1" 2>&1 >"$pending") || out_rc=$? out_step=cat
+	[ "$out_rc" -ne 0 ] || chmod "$out_mode" "$pending" 2>/dev/null || out_rc=$? out_step=chmod
+	[ "$out_rc" -ne 0 ] || mv -f -- "$pending" "$2" 2>/dev/null || out_rc=$? out_step=mv
+	if [ "$out_rc" -eq 0 ]; then
 		pending=""
 		return 0
 	fi
 	rm -f "$pending" 2>/dev/null
 	pending=""
-	# cat's reason, without its "cat: write error: " (No space left on device)
-	fail "cannot write $2${out_why:+: ${out_why##*: }}"
+	# cat's reason, without its "cat: write error: " (No space left on
+	# device); else which step failed and how (a tool killed: 139)
+	fail "cannot write $2: ${out_why:+${out_why##*: }}${out_why:-$out_step exited $out_rc}"
 }

@@ -50,6 +50,13 @@ NF != nf { fail(NF " fields where the header has " nf) }
 		order[++nsizes] = size
 		mem[size] = memory
 	}
+	if (csv_field("cache_sized") == 1)
+		caches[size] = 1
+	w = csv_field("warnings")	# every row's, the physical walk's too
+	if (w ~ /^[0-9]+$/)	# a count, as sweeps before the codes kept
+		warned[size] = warned[size] || w > 0
+	else
+		size_codes(size, w)
 }
 csv_field("walk") == "physical" { next }
 {
@@ -61,17 +68,14 @@ csv_field("walk") == "physical" { next }
 	k = ++nratio[size, l]
 	ratio[size SUBSEP l, k] = speedup
 	runs = k > runs ? k : runs
-	if (csv_field("cache_sized") == 1)
-		note[size] = "caches"
-	w = csv_field("warnings")
-	if (w ~ /^[0-9]+$/) {	# a count, as sweeps before the codes kept
-		if (w > 0 && note[size] == "")
-			note[size] = "warned"
-	} else
-		size_codes(size, w)
 }
 # size_codes(size, cell): the cell's codes for the footnote, and for the
 # size's note (cache-sized is its "caches").
+function note(size) {
+	if (caches[size])
+		return "caches" codes[size]
+	return codes[size] != "" ? substr(codes[size], 2) : warned[size] ? "warned" : ""
+}
 function size_codes(size, cell,    n, i, c) {
 	warn_codes(cell, size SUBSEP csv_field("run"), 0)
 	n = split(cell, c, " ")
@@ -79,8 +83,8 @@ function size_codes(size, cell,    n, i, c) {
 		if (!((size, c[i]) in at_size))
 			sizes_of[c[i]] = sizes_of[c[i]] (sizes_of[c[i]] == "" ? "" : ", ") size
 		at_size[size, c[i]] = 1
-		if (c[i] != "cache-sized" && index(" " note[size] " ", " " c[i] " ") == 0)
-			note[size] = note[size] (note[size] == "" ? "" : " ") c[i]
+		if (c[i] != "cache-sized" && index(" " codes[size] " ", " " c[i] " ") == 0)
+			codes[size] = codes[size] " " c[i]
 	}
 }
 # footnote(): a line a code scan gave, most important first, with its sizes.
@@ -115,8 +119,8 @@ END {
 				printf " %" wide "s", sprintf("%.3f (%.3f-%.3f, %d)", v, lo, hi, m)
 			}
 		}
-		printf "%s\n", note[size] ? "  " note[size] : ""
-		cached += note[size] == "caches"
+		printf "%s\n", note(size) != "" ? "  " note(size) : ""
+		cached += caches[size]
 	}
 	if (runs > 1)
 		print "each: the median over the runs (processes), their range and number"

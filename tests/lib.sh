@@ -9,8 +9,19 @@ export SCAN		# the scripts under test run the same binary
 # a second anywhere, so this only catches hangs, never a slow host.
 HANG_S=${HANG_S:-120}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 n=0
+# What the files of one suite share (see fixture): run.sh makes the
+# directory and removes it at the end; a file run alone has its own.
+cache=${TEST_CACHE:-$tmp/cache}
+mkdir -p "$cache"
+# python3 found once a suite: a version manager's shim (pyenv) would
+# start a shell and a dozen processes to find it at every call.
+if [ -n "${TEST_PYTHON3:-}" ]; then
+	python3() { "$TEST_PYTHON3" "$@"; }
+fi
 : >"$tmp/cmd"
 : >"$tmp/err"
 
@@ -65,7 +76,7 @@ refused() {
 	shift
 	run_cmd "$@"
 	[ "$rc" -eq "$want" ] && [ ! -s "$tmp/out" ] &&
-		[ "$(wc -l <"$tmp/err")" -eq 1 ]
+		nlines "$tmp/err" && [ "$count" -eq 1 ]
 }
 
 # usage_error ARGS...: scan exits 2, nothing on stdout, one line on stderr.
@@ -92,9 +103,19 @@ err_has() {
 	grep -Eq -- "$1" "$tmp/err"
 }
 
+# nlines FILE: sets count to FILE's lines as wc -l counts them (a last
+# line without a newline is not one), counted by the shell itself: a
+# check's few lines cost less than starting wc.
+nlines() {
+	count=0
+	while IFS= read -r _; do
+		count=$((count + 1))
+	done <"$1"
+}
+
 # lines N: stdout has exactly N lines.
 lines() {
-	[ "$(wc -l <"$tmp/out")" -eq "$1" ]
+	nlines "$tmp/out" && [ "$count" -eq "$1" ]
 }
 
 # same A B: both set and equal.
@@ -162,18 +183,49 @@ csv_ok() {
 # kpageflags FILE N: FILE, a kpageflags of N order-0 LRU pfns (bit 5), for
 # replays and snapshot --summary.
 kpageflags() {
-	printf '\040\000\000\000\000\000\000\000' >"$1.pfn"
 	: >"$1"
 	k=0
-	while [ "$k" -lt "$2" ]; do
-		cat "$1.pfn" >>"$1"
+	while [ "$k" -lt "$2" ]; do	# printf: a builtin, no process a pfn
+		printf '\040\000\000\000\000\000\000\000' >>"$1"
 		k=$((k + 1))
 	done
-	rm -f "$1.pfn"
 }
 
 # fake_yardstick FILE: a program that prints the yardstick's ratio line.
 fake_yardstick() {
 	printf '#!/bin/sh\necho "ratio 10 2"\n' >"$1"
 	chmod +x "$1"
+}
+
+# fixture NAME CMD...: what NAME names, made once a suite: CMD runs in
+# the directory $cache/NAME, made for it, the first time any file asks
+# (a file that asks while another lane makes it waits); every later ask
+# finds it made.  Sets $fixture to the directory; status 1 when CMD
+# failed, with its output in $fixture.log.  CMD may read $SCAN and the
+# tree, never the asking file's $tmp: the same NAME must mean the same
+# thing to every file.
+fixture() {
+	fixture=$cache/$1
+	shift
+	if mkdir "$fixture" 2>/dev/null; then
+		(cd "$fixture" && "$@") >"$fixture.log" 2>&1
+		echo $? >"$fixture.rc.$$"
+		mv "$fixture.rc.$$" "$fixture.rc"
+	fi
+	waited=0
+	while [ ! -f "$fixture.rc" ] && [ "$waited" -lt "$((HANG_S * 10))" ]; do
+		sleep 0.1 2>/dev/null || sleep 1
+		waited=$((waited + 1))
+	done
+	made=1
+	[ -f "$fixture.rc" ] && read -r made <"$fixture.rc"
+	[ "$made" = 0 ]
+}
+
+# build NAME CC_AND_FLAGS...: scan.c built once a suite with that
+# compiler and those flags, as $fixture/scan (fixture's status).
+build() {
+	name=$1
+	shift
+	fixture "build-$name" "$@" -o scan "$PWD/scan.c"
 }

@@ -6,21 +6,34 @@
 # 4; TEST_LANES overrides), the slowest first, each lane taking the next
 # file nobody has claimed (mkdir is the lock); their outputs are printed
 # in name order once all are done.  Each file keeps its own scratch
-# directory, so files never share state.
+# directory; what several files read (a build, a CSV) they share through
+# lib.sh's fixture, made once in the suite's cache directory, $out/cache.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+TEST_CACHE=$out/cache
+mkdir "$TEST_CACHE" || exit 1
+# the interpreter itself, so the files skip a shim's search (lib.sh)
+TEST_PYTHON3=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) || TEST_PYTHON3=
+export TEST_CACHE TEST_PYTHON3
 trap 'exit 130' INT
 trap 'exit 143' TERM
 lanes=${TEST_LANES:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 case $lanes in '' | *[!0-9]*) lanes=2 ;; esac
 [ "$lanes" -ge 2 ] || lanes=2
 [ "$lanes" -le 4 ] || lanes=4
-# t-codegen compiles scan.c four times: start it first
-queue=tests/t-codegen.sh
+# The longest files first, so that no lane starts one near the end:
+# t-codegen compiles scan.c four times, t-docs runs every documented
+# command, t-hardening builds scan.c without its Linux parts and
+# t-compare runs compare.sh some sixty times.
+first="tests/t-codegen.sh tests/t-docs.sh tests/t-hardening.sh tests/t-compare.sh"
+queue=""
+for t in $first; do
+	[ -f "$t" ] && queue="$queue $t"
+done
 for t in tests/t-*.sh; do
-	[ "$t" = tests/t-codegen.sh ] || queue="$queue $t"
+	case " $first " in *" $t "*) ;; *) queue="$queue $t" ;; esac
 done
 
 lane() {

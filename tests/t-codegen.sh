@@ -15,25 +15,24 @@ if ! have objdump; then
 	exit 0
 fi
 
-# vector_loads BINARY: count gathers, and loads from memory into vector
+# Each check reads a build's disassembly, made once: $tmp/dis.N.
+
+# vector_loads DISASSEMBLY: count gathers, and loads from memory into vector
 # registers wider than one 8-byte word, inside walk_* and bound_* (AT&T
 # syntax: "op (mem),%xmm0"; constants from %rip and stores do not count).
 vector_loads() {
-	objdump -d --no-show-raw-insn "$1" |
-		awk '/^[0-9a-f]+ <(walk|bound)_[a-z_]*>:$/ { f = 1; next } /^$/ { f = 0 } f' |
+	awk '/^[0-9a-f]+ <(walk|bound)_[a-z_]*>:$/ { f = 1; next } /^$/ { f = 0 } f' "$1" |
 		grep -E 'gather|\)(\{[^}]*\})?,%[xyz]mm' |
 		grep -cvE '^ *[0-9a-f]+:[[:space:]]+v?mov[dq][[:space:]]|\(%rip\)'
 }
 
-# dispatch BINARY FUNCTION: instructions of FUNCTION that read the
+# dispatch DISASSEMBLY FUNCTION: instructions of FUNCTION that read the
 # model's access or rmap field (displacements $offsets, from a probe
 # built on scan.c), do atomic work or call out.  The default kernels
 # must hold none: their per-folio work is fixed when they are compiled.
 # A function that is not there counts as one.
 dispatch() {
-	objdump -d --no-show-raw-insn "$1" |
-		awk -v f="<$2>:" '$2 == f { p = 1; next } /^$/ { p = 0 } p' \
-			>"$tmp/fn"
+	awk -v f="<$2>:" '$2 == f { p = 1; next } /^$/ { p = 0 } p' "$1" >"$tmp/fn"
 	if [ -s "$tmp/fn" ]; then
 		grep -vE 'xchg +%ax,%ax' "$tmp/fn" |	# a 2-byte nop
 			grep -cE "[^0-9a-fx]($offsets)\\(|lock|xchg|call"
@@ -42,13 +41,12 @@ dispatch() {
 	fi
 }
 
-# loop_shape BINARY FUNCTION: "INSNS BRANCHES" per folio in FUNCTION's
+# loop_shape DISASSEMBLY FUNCTION: "INSNS BRANCHES" per folio in FUNCTION's
 # hot loop: of the loops a backward jump closes, the one with the most
 # loads of the age ($age_off, from the probe), the shortest on a tie
 # (the inner loop; an unrolled loop counts per age it loads).
 loop_shape() {
-	objdump -d --no-show-raw-insn "$1" |
-		awk -v f="<$2>:" '$2 == f { p = 1; next } /^$/ { p = 0 } p' |
+	awk -v f="<$2>:" '$2 == f { p = 1; next } /^$/ { p = 0 } p' "$1" |
 		awk -v age="$age_off(" '
 		{ sub(/:$/, "", $1); a[NR] = strtonum_("0x" $1); op[NR] = $2; arg[NR] = $0 }
 		function strtonum_(h,   i, c, v) {
@@ -93,11 +91,14 @@ loop_shape() {
 }
 
 walks_found() {
-	objdump -d "$1" | grep -cE '^[0-9a-f]+ <(walk|bound)_[a-z_]*>:$'
+	grep -cE '^[0-9a-f]+ <(walk|bound)_[a-z_]*>:$' "$1"
 }
 
+# scan's main made static and so unused: the compiler drops it and all
+# it calls, and compiles little more than the probe's own main.
 cat >"$tmp/probe.c" <<'EOF'
 #include <stddef.h>
+static int scan_main(int, char **);
 #define main scan_main
 #include "scan.c"
 #undef main
@@ -110,7 +111,7 @@ int main(void)
 EOF
 offsets=
 for cc in cc gcc clang; do
-	have "$cc" && "$cc" -I. -o "$tmp/probe" "$tmp/probe.c" 2>/dev/null &&
+	have "$cc" && "$cc" -O1 -I. -o "$tmp/probe" "$tmp/probe.c" 2>/dev/null &&
 		probe=$("$tmp/probe") && break
 done
 offsets=${probe% *}
@@ -136,31 +137,34 @@ within() {
 }
 
 # The builds that matter: each compiler at -O2 (what people type) and at
-# -O3 -march=native (the most freedom to vectorize), built two at a time.
-i=0
+# -O3 -march=native (the most freedom to vectorize), built two at a time
+# as suite fixtures (another file may ask for the same build).
 : >"$tmp/builds"
 for cc in gcc clang; do
 	have "$cc" || continue
 	for flags in "-O2" "-O3 -march=native"; do
-		echo "$i $cc $flags" >>"$tmp/builds"
+		name=$cc$(echo "$flags" | tr -d ' =')
+		echo "$name $cc $flags" >>"$tmp/builds"
 		# shellcheck disable=SC2086 # flags is a list
-		"$cc" $flags -o "$tmp/scan.$i" scan.c 2>"$tmp/err.$i" &
-		i=$((i + 1))
-		[ $((i % 2)) -eq 0 ] && wait
+		build "$name" "$cc" $flags &
+		[ "$(wc -l <"$tmp/builds")" -eq 2 ] && wait
 	done
 done
 wait
-while read -r i cc flags; do
-	if [ -x "$tmp/scan.$i" ]; then
+while read -r name cc flags; do
+	bin=$cache/build-$name/scan
+	if [ -x "$bin" ]; then
+		dis=$tmp/dis.$name
+		objdump -d --no-show-raw-insn "$bin" >"$dis"
 		check "$cc $flags: walk functions present" \
-			[ "$(walks_found "$tmp/scan.$i")" -ge 3 ]
+			[ "$(walks_found "$dis")" -ge 3 ]
 		check "$cc $flags: no vector loads or gathers in walks" \
-			[ "$(vector_loads "$tmp/scan.$i")" -eq 0 ]
+			[ "$(vector_loads "$dis")" -eq 0 ]
 		for f in walk_physical_plain walk_list_plain walk_array_plain; do
 			check "$cc $flags: $f holds no dispatch on access or rmap" \
-				[ "$(dispatch "$tmp/scan.$i" "$f")" -eq 0 ]
+				[ "$(dispatch "$dis" "$f")" -eq 0 ]
 			[ "$flags" = -O2 ] || continue
-			shape=$(loop_shape "$tmp/scan.$i" "$f")
+			shape=$(loop_shape "$dis" "$f")
 			echo "# $cc $flags: $f: $shape (instructions branches per folio)"
 			most=$(awk -v k="$cc $f" '$1 " " $2 == k { print $3, $4 }' "$tmp/shapes")
 			check "$cc $flags: $f loop: at most ${most% *} instructions and ${most#* } branches per folio" \

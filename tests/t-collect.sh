@@ -2,14 +2,16 @@
 # collect.sh: report blocks out of a thread, back into one table.  The
 # thread in tests/mail/thread.mbox is made up: eleven posts from three
 # machines (an AMD EPYC, two Xeons that print one name), their blocks
-# made by report.sh from a stand-in scan with the identity fields, and
-# 2.0's blocks made by report.sh as it was on main.  Alice posts a block;
+# made by report.sh from a stand-in scan with the identity fields.  Alice
+# posts a block;
 # Bob quotes it and posts two (one in a Markdown-style indent); Carol
 # quotes Bob, so Alice's block is quoted twice and Bob's second block is
 # rewrapped at 66 columns by her mailer (the pieces lose their "> ");
 # Dave's mail is quoted-printable with his name encoded in the header;
 # Erin's is multipart, her block base64 and reflowed at 60 columns, with
-# an HTML part; Frank posts a block of 2.0; Grace's block is cut off;
+# an HTML part; Frank posts a block in the shape of a 2.0 that was never
+# released (collect no longer reads it: its original lines are bare
+# lines); Grace's block is cut off;
 # Heidi posts the 2023 program's two lines; Ivan quotes the start of
 # Alice's block and trims the rest ("[...]"); Bob runs his first Xeon
 # again and Judy a host of Alice's kind, at the same size: one row each
@@ -55,10 +57,10 @@ check "collect: quoted-printable, the From header decoded" \
 check "collect: ... the protocol" same "$(field "$t" protocol seed 1618)" --original
 check "collect: base64 and reflowed" \
 	same "$(field "$t" ListLRU seed 777) $(field "$t" ArrayLRU_max seed 777) $(field "$t" cache_sized seed 777)" "61.0 5.30 yes"
-check "collect: a block of 2.0, what it lacks unknown" \
-	same "$(field "$t" shape seed 14) $(field "$t" command seed 14) $(field "$t" ListLRU seed 14) $(field "$t" host_id seed 14)x" "2.0 scan -c 25 -s 14 119.95 x"
+check "collect: a block in 2.0's shape, its original lines a bare row" \
+	same "$(field "$t" shape ListLRU 119.948568) $(field "$t" pages ListLRU 119.948568)x" "bare x"
 check "collect: bare original lines, a row of their own" \
-	same "$(field "$t" ListLRU shape bare) $(field "$t" ArrayLRU shape bare) $(field "$t" pages shape bare)" "17.200000 2.900000 50000000"
+	same "$(field "$t" ArrayLRU from 'Heidi <heidi@example.com>') $(field "$t" pages from 'Heidi <heidi@example.com>')" "2.900000 50000000"
 check "collect: no HTML part read" sh -c "! grep -q 'in HTML' '$t'"
 check "collect: another protocol grouped apart" \
 	sh -c "[ '$(field "$t" group seed 1618)' != '$(field "$t" group seed 2718281828)' ]"
@@ -113,17 +115,6 @@ check "collect: a reflowed quote, exit 0" [ $? -eq 0 ]
 check "collect: ... the same block as the one it quotes" \
 	same "$(csv_col "$tmp/j.csv" copies) $(csv_col "$tmp/j.csv" llc_bytes) $(csv_col "$tmp/j.csv" ArrayLRU_max)" "2 33554432 3.800"
 
-# the blocks of 2.0 made by main's report.sh before the shape changed
-scripts/collect.sh -o "$tmp/20.csv" tests/mail/block-2.0-*.txt >/dev/null 2>&1
-check "collect: five blocks of 2.0, exit 0" sh -c "[ $? -eq 0 ] && [ \$(wc -l <'$tmp/20.csv') -eq 6 ]"
-check "collect: ... each protocol read from its command" \
-	same "$(field "$tmp/20.csv" protocol seed 12) $(field "$tmp/20.csv" protocol seed 13) $(field "$tmp/20.csv" protocol seed 15)" \
-	"--original --kernel-like --struct-page=32 --thp=never"
-check "collect: ... another struct page grouped apart" \
-	sh -c "grep -c '32-byte struct page' '$tmp/20.csv' | grep -qx 1"
-check "collect: ... the LLC from the cache-sized warning" same "$(field "$tmp/20.csv" llc_bytes seed 11)" 335544320
-check "collect: ... a third walk" same "$(field "$tmp/20.csv" XArrayLRU seed 13)" 1.05
-
 # a block attached as a file, its type octet-stream
 if have base64; then
 	{
@@ -163,6 +154,26 @@ check "collect: bare lines in prose, two rows, the quote once" [ "$(wc -l <"$tmp
 check "collect: ... each with its size and the CPU the mail names" \
 	same "$(field "$tmp/b.csv" cpu_text ListLRU 17.2) $(field "$tmp/b.csv" pages ListLRU 17.2) $(field "$tmp/b.csv" cpu_text ListLRU 31.6) $(field "$tmp/b.csv" copies ListLRU 31.6)" \
 	"Xeon E5-2650 v4 @ 2.20GHz 50000000 Threadripper 3960X 2"
+
+# a run of three bare lines finds its size two lines above it; two
+# original lines run together in a quote are one row, after a bare line
+# of their own
+cat >"$tmp/bare3.txt" <<'MAIL'
+With ./scan -c 20 on an EPYC:
+
+Physical scan is 40.1 faster than ListLRU
+Physical scan is 3.1 faster than ArrayLRU
+Physical scan is 1.1 faster than XArrayLRU
+
+Physical scan is 47.65 faster than ListLRU
+> ratio ArrayLRU: 2.990
+> Physical scan is 24.100000 faster than ListLRU Physical scan is 2.990000 faster than ArrayLRU
+MAIL
+scripts/collect.sh -o "$tmp/b3.csv" "$tmp/bare3.txt" >/dev/null 2>&1
+check "collect: three bare lines, their size from above" \
+	same "$(field "$tmp/b3.csv" pages ListLRU 40.1) $(field "$tmp/b3.csv" cpu_text ListLRU 40.1)" "20000000 EPYC"
+check "collect: ... two run together in a quote, one row" \
+	same "$(field "$tmp/b3.csv" ArrayLRU ListLRU 24.100000)" 2.990000
 
 # report.sh's block read back
 scripts/report.sh -n 2 -c 0.01 -r 2 >"$tmp/block"
@@ -240,7 +251,147 @@ one_line() {	# one_line STATUS CMD...: STATUS, one line on stderr, no stdout
 	"$@" >"$tmp/p.out" 2>"$tmp/p.err"
 	[ $? -eq "$want" ] && [ ! -s "$tmp/p.out" ] && [ "$(wc -l <"$tmp/p.err")" -eq 1 ]
 }
-check "collect: -o '' refused, one line" one_line 2 scripts/collect.sh -o '' tests/mail/block-2.0-c25.txt
-scripts/collect.sh -o /dev/full tests/mail/block-2.0-c25.txt >/dev/null 2>&1
+check "collect: -o '' refused, one line" one_line 2 scripts/collect.sh -o '' tests/mail/block-amd.txt
+scripts/collect.sh -o /dev/full tests/mail/block-amd.txt >/dev/null 2>&1
 check "collect: -o /dev/full exits 1, the device stays" sh -c "[ $? -eq 1 ] && [ -c /dev/full ]"
-check "collect: stdout full, exit 1" one_line 1 sh -c 'scripts/collect.sh tests/mail/block-2.0-c25.txt >/dev/full'
+check "collect: stdout full, exit 1" one_line 1 sh -c 'scripts/collect.sh tests/mail/block-amd.txt >/dev/full'
+
+# --- what a mail or a name brings: control bytes, not UTF-8 ---------------
+# An ESC in a From header, raw and as an encoded word, and in a cpu line
+# with a byte that is no UTF-8: each written \xHH in the table and the
+# CSV, which stay valid UTF-8; a Latin-1 word becomes UTF-8.
+e=$(printf '\033')
+ff=$(printf '\377')
+{
+	printf 'From eve@example.org Sun Dec 14 10:00:00 2026\nFrom: Eve %s[2J <eve@example.org>\n' "$e"
+	printf 'Date: Sun, 14 Dec 2026 10:00:00 +0000\n\n'
+	sed "s/^cpu: AMD EPYC 7B13$/cpu: AMD ${e}[31mEPYC$ff/" tests/mail/block-amd.txt
+	printf '\nFrom eve@example.org Sun Dec 14 11:00:00 2026\nFrom: =?utf-8?Q?Ev=1B]0;pwned=07e?= <eve@example.org>\n'
+	printf 'Date: Sun, 14 Dec 2026 11:00:00 +0000\n\n'
+	cat tests/mail/block-xeon105.txt
+	printf '\nFrom dave@example.net Sun Dec 14 12:00:00 2026\nFrom: =?iso-8859-1?Q?Dav=E9?= <dave@example.net>\n'
+	printf 'Date: Sun, 14 Dec 2026 12:00:00 +0000\n\n'
+	cat tests/mail/block-xeon480.txt
+} >"$tmp/esc.mbox"
+scripts/collect.sh -o "$tmp/esc.csv" "$tmp/esc.mbox" >"$tmp/esc.table" 2>&1
+check "collect: control bytes in From and cpu, exit 0" [ $? -eq 0 ]
+check "collect: ... no control byte in the table or the CSV" \
+	sh -c "! LC_ALL=C grep -q '[[:cntrl:]]' '$tmp/esc.table' '$tmp/esc.csv'"
+check "collect: ... written as \\xHH" \
+	same "$(field "$tmp/esc.csv" cpu host_id 3fa2b1c0) $(field "$tmp/esc.csv" from host_id 3fa2b1c0)" \
+	'AMD \x1b[31mEPYC\xff Eve \x1b[2J <eve@example.org>'
+check "collect: ... in an encoded word too" \
+	same "$(field "$tmp/esc.csv" from host_id 5b1e0c77)" 'Ev\x1b]0;pwned\x07e <eve@example.org>'
+check "collect: ... a Latin-1 word as UTF-8" \
+	same "$(field "$tmp/esc.csv" from host_id 9d03aa41)" "$(printf 'Dav\303\251 <dave@example.net>')"
+if have iconv; then
+	check "collect: ... the table and the CSV valid UTF-8" \
+		sh -c "iconv -f UTF-8 -t UTF-8 '$tmp/esc.table' >/dev/null && iconv -f UTF-8 -t UTF-8 '$tmp/esc.csv' >/dev/null"
+else
+	skip "collect: ... the table and the CSV valid UTF-8" "no iconv"
+fi
+
+# Names with a backslash, a newline, an "=" (which awk would take as an
+# assignment were it an operand), named and in a directory.
+mkdir "$tmp/names"
+cp tests/mail/block-amd.txt "$tmp/names/back\\slash.txt"
+cp tests/mail/block-xeon105.txt "$tmp/names/new
+line.txt"
+cp tests/mail/block-xeon480.txt "$tmp/names/c=2.txt"
+(cd "$tmp/names" && "$OLDPWD/scripts/collect.sh" -o ../names.csv 'back\slash.txt' 'new
+line.txt' c=2.txt) >/dev/null 2>"$tmp/err"
+check "collect: names with a backslash, a newline, an =, each read" \
+	sh -c "[ $? -eq 0 ] && [ \$(wc -l <'$tmp/names.csv') -eq 4 ]"
+check "collect: ... named in the source, a newline as \\x0a" \
+	same "$(csv_col "$tmp/names.csv" source | sort | tr '\n' ' ')" 'back\slash.txt:1 c=2.txt:1 new\x0aline.txt:1 '
+scripts/collect.sh -o "$tmp/names2.csv" "$tmp/names" >/dev/null 2>&1
+check "collect: ... and in a directory" [ "$(wc -l <"$tmp/names2.csv")" -eq 4 ]
+collect_fails 1 "$tmp/names/no
+such"
+check "collect: a missing name with a newline, one line" [ $? -eq 0 ]
+
+# --- memory, stack and size bounds ----------------------------------------
+# A block held, not a mail: 6 MB of prose before a block, in a directory,
+# read in 32 MiB of address space (it took 10 times the mail).
+# shellcheck disable=SC3045 # dash, bash and BusyBox have ulimit -v and -s
+if (ulimit -v 32768) 2>/dev/null; then
+	mkdir "$tmp/big"
+	{
+		printf 'From: Big <big@example.org>\nDate: Mon, 15 Dec 2026 10:00:00 +0000\n\n'
+		awk 'BEGIN { for (i = 0; i < 150000; i++) print "Prose that holds no block at all, only words, line " i }'
+		echo
+		cat tests/mail/block-amd.txt
+	} >"$tmp/big/one.mail"
+	(ulimit -v 32768 && exec scripts/collect.sh -o "$tmp/big.csv" "$tmp/big") >/dev/null 2>"$tmp/err"
+	check "collect: a 6 MB mail in 32 MiB of memory" \
+		sh -c "[ $? -eq 0 ] && [ '$(field "$tmp/big.csv" from host_id 3fa2b1c0 2>/dev/null)' = 'Big <big@example.org>' ]"
+else
+	skip "collect: a 6 MB mail in 32 MiB of memory" "no ulimit -v"
+fi
+# A 16 KiB stack leaves 4 KiB of arguments: the awk programs come from
+# files.  The stack is held still (setarch -R): ASLR alone moves its top
+# by up to 8 KiB, and a signal's frame with AVX-512 state takes 3 KiB
+# more, so any shell that waits on a child (dash here) overflows 16 KiB
+# in a few runs in a hundred.  (gawk itself crashes in so small a
+# stack; mawk runs.)
+# shellcheck disable=SC3045
+if have mawk && (ulimit -s 16) 2>/dev/null && setarch "$(uname -m)" -R true 2>/dev/null; then
+	(ulimit -s 16 && AWK=mawk exec setarch "$(uname -m)" -R scripts/collect.sh -o "$tmp/s.csv" -g "$tmp/s.svg" \
+		tests/mail/thread.mbox) >"$tmp/s.table" 2>/dev/null
+	check "collect: under ulimit -s 16, the same table, CSV and chart" \
+		sh -c "[ $? -eq 1 ] && cmp -s '$tmp/table' '$tmp/s.table' && cmp -s '$t' '$tmp/s.csv' && cmp -s '$tmp/t.svg' '$tmp/s.svg'"
+else
+	skip "collect: under ulimit -s 16, the same table, CSV and chart" "no mawk, ulimit -s or setarch -R"
+fi
+# A file over 1 GiB (sparse: nothing is read) is refused before the
+# work; in a directory, named and left out, the others read.
+mkdir "$tmp/hugedir"
+if dd if=/dev/null of="$tmp/hugedir/huge.txt" bs=1 seek=1073741825 2>/dev/null; then
+	check "collect: a file over 1 GiB refused, one line" collect_fails 1 "$tmp/hugedir/huge.txt"
+	cp tests/mail/block-amd.txt "$tmp/hugedir/a.txt"
+	run_cmd scripts/collect.sh -o "$tmp/huge.csv" "$tmp/hugedir"
+	check "collect: ... in a directory, named unread, exit 1, the others read" \
+		sh -c "[ $rc -eq 1 ] && grep -q 'huge.txt: more than 1073741824 bytes, not read$' '$tmp/err' && [ \$(wc -l <'$tmp/huge.csv') -eq 2 ]"
+else
+	skip "collect: a file over 1 GiB refused, one line" "no sparse file"
+	skip "collect: ... in a directory, named unread, exit 1, the others read" "no sparse file"
+fi
+# What is not text (a NUL byte in its first 64 KiB: an image, an
+# archive, /dev/zero) is named and passed over at once, the exit status as it was.
+mkdir "$tmp/bin"
+printf 'PNG\r\n\032\n\000\000\000\rIHDR\n' >"$tmp/bin/a.png"
+cp tests/mail/block-amd.txt "$tmp/bin/b.txt"
+run_cmd scripts/collect.sh -o "$tmp/bin.csv" "$tmp/bin"
+check "collect: a file that is not text named, the others read, exit 0" \
+	sh -c "[ $rc -eq 0 ] && [ \"\$(cat '$tmp/err')\" = 'collect.sh: $tmp/bin/a.png: not text (a NUL byte in its first 64 KiB), not read' ] && [ \$(wc -l <'$tmp/bin.csv') -eq 2 ]"
+run_cmd scripts/collect.sh </dev/zero
+check "collect: stdin of /dev/zero passed over, no block, exit 1" \
+	sh -c "[ $rc -eq 1 ] && grep -q '^collect.sh: stdin: not text' '$tmp/err' && [ \$(wc -l <'$tmp/err') -eq 2 ]"
+
+# --- the awk stages lint clean --------------------------------------------
+# gawk --lint --posix on every stage over the thread, --with-2023, the
+# mails of control bytes and bare lines, and a message that names a file;
+# each awk's warnings to a file of its own, so none interleave.  Left
+# out: a reference to an unset value and a substr() clipped to its
+# string (awk defines both, and the stages read a row's absent fields
+# so), and lib.awk's functions these stages do not call.
+lint_run() {
+	AWK="sh $tmp/lint-awk" scripts/collect.sh "$@" >/dev/null 2>&1
+	return 0
+}
+if have gawk; then
+	mkdir "$tmp/lint"
+	# shellcheck disable=SC2016 # the wrapper's own expansions
+	printf '#!/bin/sh\nexec gawk --lint --posix "$@" 2>"$(mktemp "%s/awk.XXXXXX")"\n' "$tmp/lint" >"$tmp/lint-awk"
+	lint_run -o "$tmp/l.csv" -g "$tmp/l.svg" tests/mail/thread.mbox
+	lint_run --with-2023 "$tmp/esc.mbox" "$tmp/bare.txt"
+	lint_run "$tmp/none"
+	unused=$(sed -n 's/^function \([a-z_0-9]*\).*/\1/p' scripts/lib.awk | tr '\n' '|')
+	cat "$tmp/lint"/awk.* | grep 'warning:' | grep -v 'uninitialized\|substr: ' |
+		grep -Ev "function .(${unused%|}). defined but never called" >"$tmp/lint.out"
+	check "collect: every awk stage lints clean (gawk --lint --posix)" \
+		sh -c "[ ! -s '$tmp/lint.out' ] && [ \$(ls '$tmp/lint' | wc -l) -ge 10 ]"
+	sed 's/^/#   /' "$tmp/lint.out"
+else
+	skip "collect: every awk stage lints clean (gawk --lint --posix)" "no gawk"
+fi

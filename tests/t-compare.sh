@@ -46,13 +46,21 @@ awk "$(cat scripts/stats.awk)"'
 	printf "%s => %.6g %.6g %.6g %.6g %.6g %.6g %s\n", $0, r["u"], r["p"],
 	    r["est"], r["lo"], r["hi"], r["conf"], r["method"]
 }' "$tmp/samples" >"$tmp/got"
+words() {	# words WORD...: sets words to how many
+	words=$#
+}
 i=0
-while IFS= read -r want; do
+while IFS= read -r want && IFS= read -r got <&3; do
 	i=$((i + 1))
-	got=$(sed -n "${i}p" "$tmp/got")
-	check "stats: case $i (${want%%:*} $(echo "${want%% =>*}" | awk -F'|' '{
-		print split($1, a, " ") - 1 " and " split($2, b, " ") }'))" same "$got" "$want"
-done <"$tmp/known"
+	samples=${want#*:}
+	samples=${samples%% =>*}
+	# shellcheck disable=SC2086 # the samples are words
+	words ${samples%%|*}
+	m=$words
+	# shellcheck disable=SC2086
+	words ${samples#*|}
+	check "stats: case $i (${want%%:*} $m and $words)" same "$got" "$want"
+done <"$tmp/known" 3<"$tmp/got"
 
 # --- a run a side ------------------------------------------------------------
 # two sizes in one CSV, as sweep.sh -o writes it

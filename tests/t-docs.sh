@@ -44,21 +44,18 @@ export PATH SCAN
 # What the examples read that no example here makes (a snapshot, a
 # trace, mail, CSVs): small stand-ins.  snap/: 16384 pfns, each an
 # order-0 LRU page (KPF_LRU, bit 5) in memcg inode 1; lru.txt: a trace
-# of some of them.
+# of some of them; kernel.csv: scan-kernel's CSV, tests/kernel-ratio.csv.
 fixtures() {
 	mkdir -p "$work/snap" "$work/Mail/linux-mm/cur" "$work/Mail/linux-mm/new" \
 		"$work/Mail/linux-mm/tmp"
-	printf '\040\000\000\000\000\000\000\000' >"$work/snap/kpageflags"
-	printf '\001\000\000\000\000\000\000\000' >"$work/snap/kpagecgroup"
-	for f in kpageflags kpagecgroup; do
-		i=0
-		while [ $i -lt 14 ]; do	# 2^14 entries
-			cat "$work/snap/$f" "$work/snap/$f" >"$work/snap/$f.2"
-			mv "$work/snap/$f.2" "$work/snap/$f"
-			i=$((i + 1))
-		done
+	for f in kpageflags:32 kpagecgroup:1; do
+		awk -v v="${f#*:}" 'BEGIN {
+			for (i = 0; i < 16384; i++)
+				printf "%c%c%c%c%c%c%c%c", v + 0, 0, 0, 0, 0, 0, 0, 0
+		}' >"$work/snap/${f%:*}"
 	done
 	printf '0x%x\n' 40 41 42 7 8 9 >"$work/lru.txt"
+	cp "$root/tests/kernel-ratio.csv" "$work/kernel.csv"
 	(cd "$work" && for i in 1 2 3; do
 		./scan -c 0.01 -s "$i" --format=csv >"before$i.csv"
 		./scan -c 0.01 -s "$i" --thp=never --format=csv >"after$i.csv"
@@ -98,13 +95,15 @@ tab=$(printf '\t')
 	done
 } | grep -E "$tab(sudo |make|cc |\./|scan|scripts/)" >"$tmp/commands"
 
-# tiny CMD: CMD at a tiny size: -c 0.01 (for -c N and -c auto, and
-# where scan, report or explain would take the default), -m 40M, -n 2 processes (3 for
-# compare, its fewest for a verdict), a sweep's sizes 0.01 0.02 ...,
-# results.sh in its quick mode, make's installs into the scratch
-# directory and its other targets dry, cc a syntax check.
+# tiny: each command on stdin, a line each, at a tiny size: -c 0.01
+# (for -c N and -c auto, and given where scan, report or explain would
+# take the default), -m 40M, -n 2 processes (3 for compare, its fewest
+# for a verdict), a sweep's sizes 0.01 0.02 ..., results.sh in its quick
+# mode, make's installs into the scratch directory and its other targets
+# dry, cc a syntax check.
 tiny() {
-	printf '%s\n' "$1" | awk -v tmp="$tmp" -v root="$root" '{
+	awk -v tmp="$tmp" -v root="$root" '{
+		k = 0
 		for (i = 1; i <= NF; i++) {
 			if ($i ~ /sweep/) k = 0	# each sweep sizes from 0.01
 			w = $i
@@ -136,12 +135,24 @@ tiny() {
 	}'
 }
 
-# shown CMD DIR: CMD ran in DIR with the exit status the documentation
-# gives it; its command and stderr are in DIR.cmd and DIR.err.
+# The plan, made once for all files: FILE<tab>COMMAND<tab>SCRIPT<tab>TINY
+# a line, SCRIPT the NAME of the scripts/NAME.sh the command names (or
+# -: a field the shell's read would not skip),
+# TINY the command at a tiny size, its comment cut.
+cut -f 2 "$tmp/commands" | sed 's/#.*//' | tiny >"$tmp/tiny"
+cut -f 2 "$tmp/commands" | sed 's|.*scripts/\([a-z-]*\)\.sh.*|\1|; t; s/.*/-/' >"$tmp/scripts"
+paste "$tmp/commands" "$tmp/scripts" "$tmp/tiny" >"$tmp/plan"
+compare_has_n=
+sh scripts/compare.sh -h 2>&1 | grep -q -- '-n N' && compare_has_n=1
+
+# shown LINE CMD DIR: CMD, LINE at a tiny size, ran in DIR with the exit
+# status the documentation gives LINE; its command and stderr are in
+# DIR.cmd and DIR.err.
 shown() {
 	want=0
 	case $1 in *'# exit '[0-9]*) want=${1##*# exit } ;; esac
-	cmd=$(tiny "${1%%#*}")
+	cmd=$2
+	shift
 	echo "$cmd" >"$2.cmd"
 	(cd "$2" && HOME=$2 sh -c "$cmd") >"$2.out" 2>"$2.err" </dev/null
 	[ "$?" -eq "$want" ]
@@ -156,30 +167,29 @@ group() {
 	cp -RP "$work" "$w"
 	: >"$tmp/r$1"
 	i=0
-	awk -F "$tab" -v f="$2" '$1 == f { sub(/^[^\t]*\t/, ""); print }' \
-		"$tmp/commands" | while IFS= read -r line; do
+	while IFS="$tab" read -r file line script cmd; do
+		[ "$file" = "$2" ] || continue
+		[ "$script" != - ] || script=
 		i=$((i + 1))
-		script=$(printf '%s\n' "$line" | sed -n 's|.*scripts/\([a-z-]*\)\.sh.*|\1|p')
 		why=""
 		case $line in
 		sudo*) why="needs root (and a live trace or /proc/kpageflags)" ;;
 		esac
 		if [ -z "$why" ] && [ -n "$script" ] && [ ! -r "scripts/$script.sh" ]; then
 			why="scripts/$script.sh is not in this tree yet"
-		elif [ -z "$why" ] && [ "$script" = compare ] &&
-			! sh scripts/compare.sh -h 2>&1 | grep -q -- '-n N'; then
+		elif [ -z "$why" ] && [ "$script" = compare ] && [ -z "$compare_has_n" ]; then
 			why="this compare.sh predates -n N"
 		fi
 		if [ -n "$why" ]; then
 			printf 'skip\t%s\t%s\n' "$line" "$why"
-		elif shown "$line" "$w"; then
+		elif shown "$line" "$cmd" "$w"; then
 			printf 'ok\t%s\t\n' "$line"
 		else
 			cp "$w.cmd" "$tmp/r$1.$i.cmd"
 			cp "$w.err" "$tmp/r$1.$i.err"
 			printf 'fail\t%s\t%s\n' "$line" "$i"
 		fi >>"$tmp/r$1"
-	done
+	done <"$tmp/plan"
 }
 
 # Two lanes, one a CPU of a 2-CPU machine: the files in turn, README.md
@@ -249,34 +259,53 @@ check "results.sh: an unknown option is a usage error" results_usage -z -o "$tmp
 check "results.sh: -o without a value is a usage error" results_usage -o
 check "results.sh -h: the usage" sh -c 'sh scripts/results.sh -h | grep -q "^usage: "'
 
-# Every relative link of the Markdown files, as FILE TARGET lines.
+# links: every relative link of the Markdown files, a line each:
+# FILE<tab>TARGET<tab>PATH<tab>ANCHORED, PATH the target's file relative
+# to FILE, ANCHORED 1 when the #anchor (if any) of a Markdown target is
+# one of the slugs its headings make, GitHub's way, 0 when not, and -
+# when there is nothing to find.  One awk for all of them.
 links() {
+	set --
 	for md in README.md docs/*.md docs/results/*.md; do
-		[ -r "$md" ] || continue
-		grep -o '](\([^)]*\))' "$md" | sed 's/^](//; s/)$//' |
-			grep -Ev '^(https?|mailto):' | sed "s|^|$md |"
+		[ -r "$md" ] && set -- "$@" "$md"
 	done
+	awk '
+	function slugs(path,    line, s) {
+		if (path in read)
+			return
+		read[path] = 1
+		while ((getline line <path) > 0)
+			if (line ~ /^#+ /) {
+				s = tolower(line); sub(/^#+ /, "", s)
+				gsub(/[^a-z0-9 _-]/, "", s); gsub(/ /, "-", s)
+				slug[path, s] = 1
+			}
+		close(path)
+	}
+	{
+		line = $0
+		while (match(line, /\]\([^)]*\)/)) {
+			target = substr(line, RSTART + 2, RLENGTH - 3)
+			line = substr(line, RSTART + RLENGTH)
+			if (target ~ /^(https?|mailto):/)
+				continue
+			path = target; sub(/#.*/, "", path)
+			dir = FILENAME; if (!sub(/\/[^\/]*$/, "", dir)) dir = "."
+			path = path == "" ? FILENAME : dir "/" path
+			anchored = "-"
+			if (target ~ /#/ && path ~ /\.md$/) {
+				slugs(path)
+				anchor = target; sub(/^[^#]*#/, "", anchor)
+				anchored = (path, anchor) in slug
+			}
+			printf "%s\t%s\t%s\t%s\n", FILENAME, target, path, anchored
+		}
+	}' "$@"
 }
 
-# slugs FILE: the anchors a Markdown file's headings make, GitHub's way.
-slugs() {
-	awk '/^#+ / {
-		s = tolower($0); sub(/^#+ /, "", s)
-		gsub(/[^a-z0-9 _-]/, "", s); gsub(/ /, "-", s); print s }' "$1"
-}
-
-# resolves FILE TARGET: TARGET, relative to FILE, exists, and so does
-# its #anchor in a Markdown target.
+# resolves PATH ANCHORED: the target is there, and so is its anchor.
 resolves() {
-	path=${2%%#*}
-	case $path in
-	"") path=$1 ;;
-	*) path=$(dirname "$1")/$path ;;
-	esac
-	[ -e "$path" ] || return 1
-	case $2 in
-	*#*) case $path in *.md) slugs "$path" | grep -Fqx -- "${2#*#}" ;; esac ;;
-	esac
+	[ -e "$1" ] && [ "$2" != 0 ]
 }
 
 # a failing link check shows no command's stderr
@@ -284,8 +313,8 @@ resolves() {
 : >"$tmp/err"
 links >"$tmp/links"
 check "the docs have relative links to check" test -s "$tmp/links"
-while read -r file target; do
-	check "link in $file: $target" resolves "$file" "$target"
+while IFS="$tab" read -r file target path anchored; do
+	check "link in $file: $target" resolves "$path" "$anchored"
 done <"$tmp/links"
 
 check "README.md is at most 200 lines" test "$(wc -l <README.md)" -le 200

@@ -160,3 +160,69 @@ printf '#!/bin/sh\necho garbage\n' >"$tmp/garbage-scan"
 chmod +x "$tmp/garbage-scan"
 check "explain: a SCAN printing no CSV, one line, exit 1" one_line 1 env SCAN="$tmp/garbage-scan" scripts/explain.sh -c 0.01
 check "explain: stdout closed, exit 1" sh -c 'scripts/explain.sh -c 0.001 >&- 2>/dev/null; [ $? -eq 1 ]'
+
+# --kernel=FILE.csv: scan-kernel's ratio as a last bar.  Two recorded
+# CSVs of scan-kernel's: tests/kernel-noratio.csv, a real run (-m 512M,
+# Linux 6.18, cgroup v1) where compaction isolated folios in too few
+# timed ranges, so its speedup is empty; tests/kernel-ratio.csv, made by
+# kernel-report.awk (kernel.sh's report) from the figures kernel.awk
+# gives of tests/kernel-trace.txt, with its 1,000-event floor lowered to 1
+# and scan -c 0.01 as the model: a sample of the format with a ratio,
+# 1.577047, not a measurement.
+# with_host CSV HOST OUT: CSV with its host_id set to HOST in every row
+with_host() {
+	awk -F, -v OFS=, -v h="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "host_id") c = i; print; next }
+	{ $c = h; print }' "$1" >"$3"
+}
+host=$("$SCAN" -c 0.001 -r 1 --format=csv -q | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "host_id") c = i; next } { print $c; exit }')
+with_host tests/kernel-ratio.csv "$host" "$tmp/k-here.csv"
+run_cmd scripts/explain.sh -c 0.01 --kernel="$tmp/k-here.csv" -g "$tmp/k.svg"
+check "explain --kernel: exit 0, a last row after step 9: the kernel's 1.58, x the step before" \
+	sh -c "[ $rc -eq 0 ] && grep -Eq '^10 kernel \\(measured\\) +1\\.58 x[0-9.]+$' '$tmp/out'"
+check "explain --kernel: its size and host under it, no other-host note" \
+	sh -c "tr '\\n' ' ' <'$tmp/out' | grep -Eq 'from $tmp/k-here.csv, +a +64 +MiB +working +set +on +host +$host' && ! grep -q 'another machine' '$tmp/out'"
+check "explain --kernel: within 72 columns" sh -c "! awk 'length > 72' '$tmp/out' | grep -q ."
+if have python3; then
+	check "explain --kernel -g: the SVG parses; a last bar, the kernel's, ListLRU alone, named" python3 -c '
+import sys, xml.dom.minidom
+d = xml.dom.minidom.parse(sys.argv[1])
+t = [e.firstChild.data for e in d.getElementsByTagName("title")]
+assert len(t) == 19 and t[-1] == "kernel (measured) ListLRU: 1.57705", t[-3:]
+texts = [e.firstChild.data for e in d.getElementsByTagName("text") if e.firstChild]
+assert "10 kernel (measured)" in texts
+' "$tmp/k.svg"
+else
+	skip "explain --kernel -g: the SVG parses" "no python3"
+fi
+# another host (with control bytes in its name), and no ratio
+with_host tests/kernel-noratio.csv "0bad$(printf '\033[2J')c0de" "$tmp/k-there.csv"
+run_cmd scripts/explain.sh -c 0.01 --kernel="$tmp/k-there.csv" -g "$tmp/k2.svg"
+check "explain --kernel, no ratio in the CSV: exit 0, no bar, a line says why" \
+	sh -c "[ $rc -eq 0 ] && ! grep -q '^10 ' '$tmp/out' && tr '\\n' ' ' <'$tmp/out' | grep -Eq 'kernel \\(measured\\): +no +bar: +.*k-there.csv +gives +no +kernel +ratio: +its +speedup +is +empty: +too +few +timed +ranges'"
+check "explain --kernel from another host: noted, the host escaped" \
+	sh -c "tr '\\n' ' ' <'$tmp/out' | grep -Eq \"note: the kernel's ratio is another machine's: .* +comes +from +host +0bad\\\\\\\\x1b\\\\[2Jc0de, +this +run +is +on +host +$host\""
+if have python3; then
+	check "explain --kernel -g, no ratio: no kernel bar; the line under it says why and whose" python3 -c '
+import sys, xml.dom.minidom
+d = xml.dom.minidom.parse(sys.argv[1])
+assert len(d.getElementsByTagName("title")) == 18
+texts = " ".join(e.firstChild.data for e in d.getElementsByTagName("text") if e.firstChild)
+assert "no bar:" in texts and "another machine" in texts, texts[-300:]
+' "$tmp/k2.svg"
+fi
+# refused before any run: exit 2 for no file, 1 for a file that is not
+# scan-kernel's CSV, each in one line
+rm -f "$tmp/ran"
+check "explain --kernel= (empty): exit 2, one line" one_line 2 scripts/explain.sh -c 0.01 --kernel=
+check "explain --kernel=- : exit 2, one line" one_line 2 scripts/explain.sh -c 0.01 --kernel=-
+check "explain --kernel=missing: exit 1, one line, before any run" \
+	one_line 1 env SCAN="$tmp/marks" scripts/explain.sh -c 0.01 --kernel="$tmp/nothere.csv"
+check "explain --kernel=scan's own CSV: not scan-kernel's, exit 1, one line" \
+	one_line 1 env SCAN="$tmp/marks" scripts/explain.sh -c 0.01 --kernel="$tmp/k.svg"
+sed 's/,1\.577047,/,inf,/' tests/kernel-ratio.csv >"$tmp/k-inf.csv"
+check "explain --kernel: a speedup of inf refused with the file and line" \
+	sh -c "! env SCAN='$tmp/marks' scripts/explain.sh -c 0.01 --kernel='$tmp/k-inf.csv' 2>&1 >/dev/null | grep -v \"k-inf.csv line 3: speedup 'inf' is not a ratio\" | grep -q ."
+{ cat tests/kernel-ratio.csv; awk 'BEGIN { for (i = 0; i < 2000; i++) print "kernel,physical,x,1,1,,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1" }'; } >"$tmp/k-big.csv"
+check "explain --kernel: a CSV over 64 KiB refused, exit 1, one line" \
+	one_line 1 env SCAN="$tmp/marks" scripts/explain.sh -c 0.01 --kernel="$tmp/k-big.csv"
+check "explain --kernel refusals: no scan run" [ ! -e "$tmp/ran" ]

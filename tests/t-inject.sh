@@ -28,9 +28,11 @@ root=""
 
 # The slots: SCRIPT|KIND|ARGS, V standing for the value.  KIND says what
 # the value names: csv or kpf, a file made with that name (most of the
-# time, else missing); out, an output that may be written; word, a value
-# only; "slow" (seconds, not a fraction of one): sampled once at most.
-# Those that need root (a live snapshot) are left out without it.
+# time, else missing); dir, a directory made so; out, an output that may
+# be written; word, a value only; "slow" (seconds, not a fraction of
+# one): sampled once at most.  Those that need root (a live snapshot) are
+# left out without it.  kernel.sh runs with --check, which stops before
+# its work (a page-cache working set, compaction of the machine).
 cat >"$tmp/slots" <<'EOF'
 sweep|csv|--from=V
 sweep|out|-o V -r 1 0.01
@@ -52,6 +54,7 @@ explain|kpf slow|-o out.csv --memmap-from=V
 explain|out slow|-g V --memmap-from=KPF
 explain|word|-c V -n 1
 explain|word slow|--memmap-from=KPF --memcg-share=V
+explain|csv|-c 0.01 --kernel=V
 snapshot|kpf|--summary V
 snapshot|kpf|--summary KPF V
 snapshot|word|-p V
@@ -66,6 +69,11 @@ results|word|-c V -o res
 results|word slow|-q -o res -n V
 collect|csv|V
 collect|out|-o V GOOD
+kernel|word|--check -m V
+kernel|dir|--check -d V
+kernel|out|--check -o V
+kernel|dir|--check -k V
+kernel|word|--check V
 EOF
 [ -z "$root" ] || echo 'snapshot|out|-o V -p 0:16' >>"$tmp/slots"
 nslots=$(grep -c '' "$tmp/slots")
@@ -146,6 +154,7 @@ one() {
 		case $kind in
 		csv) cp "$tmp/good.csv" "$tmp/cwd/$val" 2>/dev/null ;;
 		kpf) cp "$tmp/good.kpf" "$tmp/cwd/$val" 2>/dev/null ;;
+		dir) mkdir "$tmp/cwd/$val" 2>/dev/null ;;
 		esac
 	fi
 	set --

@@ -27,8 +27,9 @@
 #   where the one before ended: left out); the middle two of the 14
 #   timed are 2114 and 2164 ns over 512 pfns: (4.1289 + 4.2266) / 2 =
 #   4.1777.
-figures() {	# figures AWK
-	$1 -f scripts/stats.awk -f scripts/kernel.awk -v raw=tests/kernel-trace.raw \
+figures() {	# figures AWK: the raw twin named in ENVIRON, as kernel.sh does
+	# shellcheck disable=SC2086 # AWK may be a command and its argument
+	raw=tests/kernel-trace.raw $1 -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel.awk \
 		tests/kernel-trace.txt >"$tmp/figures" 2>"$tmp/err"
 }
 is() {	# is KEY VALUE: the figure, to 2 decimals
@@ -55,18 +56,27 @@ done
 
 # a raw file that stops short is an error, not a shorter figure
 head -n 40 tests/kernel-trace.raw >"$tmp/short.raw"
-awk -f scripts/stats.awk -f scripts/kernel.awk -v raw="$tmp/short.raw" \
+raw=$tmp/short.raw awk -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel.awk \
 	tests/kernel-trace.txt >"$tmp/figures" 2>"$tmp/err"
 check "kernel.awk: a raw twin with fewer events: exit 1, says so" \
 	sh -c "[ $? -eq 1 ] && grep -q 'fewer events' '$tmp/err'"
 
 # usage errors come before anything else
 ks=scripts/kernel.sh
-for a in "-m abc" "-m 1M" "-m 4097" "-m 2048G" "-x" "-o" "-d"; do
+for a in "-m abc" "-m 1M" "-m 4097" "-m 2048G" "-m 17179869185G" "-x" "-o" "-d"; do
 	# shellcheck disable=SC2086 # a is a word list
 	check "kernel.sh $a: usage error" refused 2 sh $ks $a
 done
 check "kernel.sh -h: the usage" sh -c "sh $ks -h | grep -q '^usage: sudo scripts/kernel.sh'"
+
+# the options' values are checked first, root or not: one line, exit 1
+mkdir "$tmp/kept"
+check "kernel.sh -d a directory not there: exit 1, one line" refused 1 sh $ks --check -d "$tmp/none"
+check "kernel.sh -d a directory not there: says so" err_has 'none: no such directory'
+check "kernel.sh -o a directory: exit 1, one line" refused 1 sh $ks --check -o "$tmp"
+check "kernel.sh -k a directory there: exit 1, one line" refused 1 sh $ks --check -k "$tmp/kept"
+check "kernel.sh -k a directory there: says so" err_has 'kept exists: give a new directory'
+check "kernel.sh -k in a directory not there: exit 1, one line" refused 1 sh $ks --check -k "$tmp/none/kept"
 
 # not root: one line, exit 1
 if [ "$(id -u)" -ne 0 ]; then
@@ -90,6 +100,21 @@ if [ "$(id -u)" -eq 0 ]; then
 else
 	skip "kernel.sh with no tracefs" "not root: refused before tracefs is looked at"
 fi
+
+# --check: every check, then a plan and exit 0; nothing made or
+# measured (its cgroup and trace instance would be named after its pid).
+# check_only: it ran, and nothing it names is there, no scratch left.
+check_only() {
+	mkdir "$tmp/tmpdir-check"
+	TMPDIR=$tmp/tmpdir-check run_cmd sh $ks --check -m 64M
+	[ "$rc" -eq 0 ] && [ ! -s "$tmp/out" ] && err_has '^kernel.sh: --check: it can run here' || return 1
+	grep -o '(/[^)]*/scan-kernel-[0-9]*)' "$tmp/err" | tr -d '()' >"$tmp/named"
+	[ "$(grep -c '' "$tmp/named")" -eq 2 ] || { echo "#   names no cgroup and trace instance"; return 1; }
+	while read -r left; do
+		[ ! -e "$left" ] || { echo "#   left $left"; return 1; }
+	done <"$tmp/named"
+	[ -z "$(find "$tmp/tmpdir-check" -mindepth 1)" ] || { echo "#   left a scratch directory"; return 1; }
+}
 
 # A signal midway: exit 128+N, and nothing of its own left behind.
 # cgroup_dir: where its cgroup goes, or nothing where none can.
@@ -125,6 +150,14 @@ stop_midway() {
 	find "$tmp/scratch-$1" "$tmp/tmpdir-$1" -mindepth 1 >"$tmp/left"
 	[ ! -s "$tmp/left" ] || { sed 's/^/#   left /' "$tmp/left"; return 1; }
 }
+if [ "$(id -u)" -ne 0 ]; then
+	skip "kernel.sh --check" "not root"
+elif [ ! -d "$tracing/instances" ] || [ -z "$cgroot" ] || [ ! -w /proc/sys/vm/compact_memory ] ||
+    [ "$(stat -f -c %T /var/tmp)" = tmpfs ]; then
+	skip "kernel.sh --check" "no tracefs at $tracing, no memory cgroup, no compaction, or /var/tmp on tmpfs"
+else
+	check "kernel.sh --check: exit 0 and its plan; no cgroup, trace instance or scratch made" check_only
+fi
 if [ "$(id -u)" -ne 0 ]; then
 	skip "kernel.sh stopped midway" "not root"
 elif [ ! -d "$tracing/instances" ] || [ -z "$cgroot" ]; then

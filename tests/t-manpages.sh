@@ -42,22 +42,53 @@ parser_options() {
 		sed 's/=\*$//; s/\*$//' | grep -E '^--?[A-Za-z0-9][A-Za-z0-9-]*$'
 }
 
-# on_page PAGE OPTION: OPTION in the page's OPTIONS section, as groff
-# source writes it (\- or -), not as the start of a longer word.
-on_page() {
-	re=$(printf '%s' "$2" | sed 's/-/\\\\?-/g')
-	sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$1" | grep -Eq -- "$re([^A-Za-z0-9_-]|\$)"
+# not_on_page PAGE: of the options on stdin, a line each, those not in
+# PAGE's OPTIONS section as groff source writes them (\- or -), not as
+# the start of a longer word; each after a space, on one line.
+not_on_page() {
+	awk -v page="$1" '
+	BEGIN {
+		while ((getline line <page) > 0) {
+			if (line ~ /^\.SH /)
+				in_options = line ~ /^\.SH OPTIONS/
+			if (!in_options)
+				continue
+			gsub(/\\-/, "-", line)	# \- is -
+			text = text line "\n"
+		}
+	}
+	{
+		rest = text
+		found = 0
+		while (!found && (k = index(rest, $0)) > 0) {
+			after = substr(rest, k + length($0), 1)
+			found = after !~ /[A-Za-z0-9_-]/
+			rest = substr(rest, k + 1)
+		}
+		if (!found)
+			printf " %s", $0
+	}'
 }
 
 # page_options PAGE: the options the page's OPTIONS section lists (the
-# first line after each .TP), as the script spells them.
+# first line after each .TP), as the script spells them, a line each.
 page_options() {
-	sed -n '/^\.SH OPTIONS/,/^\.SH /{
-		/^\.TP/{
-			n
-			p
+	awk '/^\.SH / { in_options = /^\.SH OPTIONS/ }
+	in_options && tp {
+		line = $0
+		while (match(line, /\\-(\\-)?[A-Za-z0-9][A-Za-z0-9\\-]*/)) {
+			o = substr(line, RSTART, RLENGTH)
+			gsub(/\\-/, "-", o)
+			print o
+			line = substr(line, RSTART + RLENGTH)
 		}
-	}' "$1" | grep -oE '\\-(\\-)?[A-Za-z0-9][A-Za-z0-9\\-]*' | sed 's/\\-/-/g'
+	}
+	{ tp = /^\.TP/ }' "$1"
+}
+
+# usage_shown STATUS: -h exited STATUS 0 and printed a usage line.
+usage_shown() {
+	[ "$1" -eq 0 ] && grep -q '^usage: ' "$tmp/help"
 }
 
 for s in $scripts; do
@@ -67,19 +98,13 @@ for s in $scripts; do
 		continue
 	fi
 	"scripts/$s.sh" -h >"$tmp/help" 2>&1
-	check "scan-$s -h: exit 0 and a usage line" \
-		sh -c "[ $? -eq 0 ] && grep -q '^usage: ' '$tmp/help'"
-	missing=""
-	for o in $({ help_options; parser_options "scripts/$s.sh"; } | sort -u); do
-		on_page "$page" "$o" || missing="$missing $o"
-	done
+	check "scan-$s -h: exit 0 and a usage line" usage_shown $?
+	{ help_options; parser_options "scripts/$s.sh"; } | sort -u >"$tmp/accepted"
+	missing=$(not_on_page "$page" <"$tmp/accepted")
 	check "$page: every option of scan-$s in OPTIONS" [ -z "$missing" ]
 	[ -z "$missing" ] || echo "#   missing:$missing"
-	{ help_options; parser_options "scripts/$s.sh"; } | sort -u >"$tmp/accepted"
-	extra=""
-	for o in $(page_options "$page" | sort -u); do
-		grep -qx -- "$o" "$tmp/accepted" || extra="$extra $o"
-	done
+	extra=$(page_options "$page" | sort -u | grep -vxF -f "$tmp/accepted" | tr '\n' ' ')
+	extra=${extra:+ ${extra% }}
 	check "$page: OPTIONS lists only what scan-$s accepts" [ -z "$extra" ]
 	[ -z "$extra" ] || echo "#   not accepted:$extra"
 	if have groff; then

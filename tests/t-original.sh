@@ -9,15 +9,16 @@
 # The seam: built with -DSCAN_STOP_IN_WALK='"list"', scan stops itself
 # (SIGSTOP) as its timing of that walk starts, so the stop falls inside
 # the walk's wall without racing it; the shell continues it.
-stop_scan=$tmp/scan-stop
 if ! have "${CC:-cc}"; then
 	skip "--original: a stopped walk is marked" "no C compiler (${CC:-cc}) to build the seam"
 	exit 0
 fi
-if ! "${CC:-cc}" -O0 -pthread '-DSCAN_STOP_IN_WALK="list"' scan.c -o "$stop_scan" 2>"$tmp/err"; then
+if ! build stop-list "${CC:-cc}" -O0 -pthread '-DSCAN_STOP_IN_WALK="list"'; then
+	cp "$fixture.log" "$tmp/err"
 	check "the seam builds" false
 	exit 0
 fi
+stop_scan=$fixture/scan
 if [ ! -r /proc/self/stat ]; then
 	skip "--original: a stopped walk is marked" "no /proc to see the process stop"
 	exit 0

@@ -117,6 +117,9 @@ check "sweep --from: the table is plain text" plain "$tmp/out"
 run_cmd scripts/plot.sh "$tmp/no${esc}such"
 check "plot: a missing file's name escaped in its one line" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'no\\\\x1bsuch' '$tmp/err'"
+run_cmd scripts/kernel.sh --check -d "$tmp/no${esc}such"
+check "kernel --check: a missing -d's name escaped in its one line" \
+	sh -c "[ $rc -eq 1 ] && [ \$(grep -c '' '$tmp/err') -eq 1 ] && grep -q 'no\\\\x1bsuch' '$tmp/err'"
 
 # --- numbers at the edge --------------------------------------------------
 with_csv speedup 4.9e-324 "$tmp/tiny.csv"
@@ -146,7 +149,7 @@ kill "$reader" 2>/dev/null
 wait "$reader" 2>/dev/null
 check "sweep -o FIFO: the reader gets the CSV, no test open's EOF first" \
 	sh -c "[ $rc -eq 0 ] && grep -q '^walk,' '$tmp/fifo.out' && grep -q '^list,' '$tmp/fifo.out'"
-for s in sweep plot report compare explain snapshot trace-lru vs-yardstick results; do
+for s in sweep plot report compare explain snapshot trace-lru vs-yardstick results kernel; do
 	scripts/$s.sh -h >&- 2>"$tmp/err"
 	rc=$?
 	check "$s -h to a closed stdout: exit 1, one line" one_line 1
@@ -157,6 +160,17 @@ done
 TMPDIR=$tmp/none run_cmd scripts/plot.sh "$tmp/a.csv"
 check "plot: TMPDIR that is not there named as such" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'TMPDIR ($tmp/none)' '$tmp/err'"
+# kernel.sh --check: its checks pass here (root, tracefs, a memory
+# cgroup) or it stops at the first that fails, before TMPDIR
+kernel_checks=""
+sh scripts/kernel.sh --check >/dev/null 2>&1 && kernel_checks=1
+if [ -n "$kernel_checks" ]; then
+	TMPDIR=$tmp/none run_cmd scripts/kernel.sh --check
+	check "kernel --check: TMPDIR that is not there named as such, one line" \
+		sh -c "[ $rc -eq 1 ] && [ \$(grep -c '' '$tmp/err') -eq 1 ] && grep -q 'TMPDIR ($tmp/none)' '$tmp/err'"
+else
+	skip "kernel --check: TMPDIR that is not there" "kernel.sh cannot run here (not root, no tracefs or memory cgroup)"
+fi
 if [ "$(id -u)" -eq 0 ] && mkdir "$tmp/full" && mount -t tmpfs -o size=64k tmpfs "$tmp/full" 2>/dev/null; then
 	head -c 65536 /dev/zero >"$tmp/full/fill" 2>/dev/null
 	for s in plot compare report; do
@@ -196,17 +210,27 @@ check "plot under ulimit -f 128, a chart past it: exit 1 and a line, not SIGXFSZ
 rc=$?
 check "sweep under ulimit -f 1: exit 1, a line naming the limit, not SIGXFSZ" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'File too large' '$tmp/err'"
+if [ -n "$kernel_checks" ]; then
+	# shellcheck disable=SC3045
+	(ulimit -f 1 && exec sh scripts/kernel.sh --check) >/dev/null 2>"$tmp/err"
+	rc=$?
+	check "kernel --check under ulimit -f 1: exit 1, one line naming TMPDIR and the limit, not SIGXFSZ" \
+		sh -c "[ $rc -eq 1 ] && [ \$(grep -c '' '$tmp/err') -eq 1 ] && grep -q 'TMPDIR.*File too large' '$tmp/err'"
+else
+	skip "kernel --check under ulimit -f 1" "kernel.sh cannot run here (not root, no tracefs or memory cgroup)"
+fi
 
 # --- signals before the work: the traps come first ----------------------
 # mktemp made slow: a signal then lands before the old scripts' traps
 mkdir "$tmp/slow"
 printf '#!/bin/sh\nsleep 1\nexec %s "$@"\n' "$(command -v mktemp)" >"$tmp/slow/mktemp"
 chmod +x "$tmp/slow/mktemp"
-for s in sweep explain results; do
+for s in sweep explain results kernel; do
 	case $s in
 	sweep) set -- -r 1 0.01 ;;
 	explain) set -- -c 0.01 ;;
 	results) set -- -q -o "$tmp/res" ;;
+	kernel) set -- --check -o "$tmp/kernel.csv" ;;	# -o: a mktemp, first
 	esac
 	PATH=$tmp/slow:$PATH sh scripts/$s.sh "$@" >/dev/null 2>"$tmp/err" &
 	pid=$!

@@ -31,8 +31,9 @@ fake_yardstick "$tmp/naive"
 scripts/report.sh -n 1 -c 0.01 -r 1 >"$tmp/block" 2>/dev/null
 
 # stack SCRIPT MARK ARG...: SCRIPT under ulimit -s 16, TRIES times; its
-# work is done when it exits 0 and stdout (or stderr, for a mark that
-# starts with 2:) has a line matching MARK
+# work is done when it exits $want (0 unless set) and stdout (or stderr,
+# for a mark that starts with 2:) has a line matching MARK
+want=0
 stack() {
 	script=$1 mark=$2
 	shift 2
@@ -46,7 +47,7 @@ stack() {
 		rc=$?
 		where=$tmp/out
 		case $mark in 2:*) where=$tmp/err ;; esac
-		if [ "$rc" -eq 0 ] && grep -Eq -- "${mark#2:}" "$where"; then
+		if [ "$rc" -eq "$want" ] && grep -Eq -- "${mark#2:}" "$where"; then
 			done_runs=$((done_runs + 1))
 		elif [ "$rc" -ge 128 ] ||
 		    grep -Eq 'Segmentation fault|exit(ed)? 1[3-5][0-9]' "$tmp/err"; then
@@ -78,13 +79,31 @@ under "sweep under ulimit -s 16" sweep '^ +0\.01 ' -r 1 0.01
 under "plot under ulimit -s 16" plot '</svg>' "$tmp/a.csv"
 under "report under ulimit -s 16" report '^Physical scan is' -n 1 -c 0.01 -r 1
 under "compare under ulimit -s 16" compare '^ListLRU ' "$tmp/a.csv" "$tmp/b.csv"
-under "explain under ulimit -s 16" explain '^ 9 rmap' -c 0.01
+under "explain --kernel under ulimit -s 16" explain '^10 kernel \(measured\)' -c 0.01 --kernel=tests/kernel-ratio.csv
 under "snapshot --summary under ulimit -s 16" snapshot '^pfns 16$' --summary "$tmp/kpf" "$tmp/kpf"
 under "vs-yardstick under ulimit -s 16" vs-yardstick '^naive ' -n 1 -c 0.01 "$tmp/naive"
 under "collect under ulimit -s 16" collect 'ListLRU' "$tmp/block"
 under "results -q under ulimit -s 16" results '\.md$' -q -o "$tmp/res"
+# kernel.sh: its help, a refusal, and (where it could run) --check's
+# every check; never its work
+under "kernel -h under ulimit -s 16" kernel '^usage: ' -h
+want=1
+under "kernel refusing a -d under ulimit -s 16" kernel '2:-d .*: no such directory$' --check -d "$tmp/none"
+want=0
+if sh scripts/kernel.sh --check >/dev/null 2>&1; then
+	under "kernel --check under ulimit -s 16" kernel '2:--check: it can run here' --check
+else
+	skip "kernel --check under ulimit -s 16" "kernel.sh cannot run here (not root, no tracefs or memory cgroup)"
+fi
 if [ "$(id -u)" -eq 0 ] && [ -d /sys/kernel/tracing/events/pagemap/mm_lru_insertion ]; then
+	# a run the stack kills cannot remove its trace instance: the test does
+	ls /sys/kernel/tracing/instances >"$tmp/before" 2>/dev/null
 	under "trace-lru under ulimit -s 16" trace-lru '2:insertions in' -o "$tmp/lru" -b 1024 true
+	for i in /sys/kernel/tracing/instances/scan-lru-*; do
+		[ -d "$i" ] || continue
+		grep -qx "${i##*/}" "$tmp/before" || kill -0 "${i##*-}" 2>/dev/null ||
+			rmdir "$i"
+	done
 else
 	under "trace-lru -h under ulimit -s 16" trace-lru '^usage: ' -h
 fi

@@ -1,0 +1,64 @@
+# explain-kernel.awk - scan-kernel's CSV (its -o) for explain.sh's last
+# step, "kernel (measured)".  kernel_read() reads ENVIRON kernel_csv (a
+# copy of the file the user named: ENVIRON kernel_name, for messages) by
+# its columns' names, and sets:
+#   km_ratio  the speedup of its row source=kernel, walk=list: the
+#             kernel's "physical scan is X faster than ListLRU"; "" when
+#             the file gives none, and then km_why, why in words
+#   km_bytes  the working set (memory_bytes), km_host (host_id) and
+#             km_kernel (kernel) of its first row, as plain text
+#   km_bad    a line saying why the file is not scan-kernel's CSV, else ""
+# With ENVIRON kernel_check set, it only reads the file: exit 1 and
+# km_bad on stderr when the file is not scan-kernel's CSV.
+BEGIN {
+	if (ENVIRON["kernel_check"] != "") {
+		kernel_read()
+		if (km_bad != "") {
+			print "explain.sh: " km_bad > "/dev/stderr"
+			exit 1
+		}
+		exit 0
+	}
+}
+function kernel_read(    path, name, line, n, f, col, row, i, found, v, ranges) {
+	path = ENVIRON["kernel_csv"]; name = plain(ENVIRON["kernel_name"])
+	while ((getline line < path) > 0) {
+		n = split(line, f, ",")
+		if (++row == 1) {
+			for (i = 1; i <= n; i++)
+				col[f[i]] = i
+			if (!("source" in col) || !("walk" in col) || !("speedup" in col)) {
+				km_bad = name ": not scan-kernel's CSV (no source, walk and speedup columns)"
+				break
+			}
+			continue
+		}
+		if (row == 2) {
+			v = ("memory_bytes" in col) ? f[col["memory_bytes"]] : ""
+			km_bytes = v ~ /^[1-9][0-9]*$/ ? v : ""
+			km_host = ("host_id" in col) ? plain(f[col["host_id"]]) : ""
+			km_kernel = ("kernel" in col) ? plain(f[col["kernel"]]) : ""
+		}
+		if (found || f[col["source"]] != "kernel" || f[col["walk"]] != "list")
+			continue
+		found = 1
+		v = f[col["speedup"]]
+		if (v != "" && !(v ~ /^[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$/ && v + 0 >= 1e-6 && v + 0 <= 1e6)) {
+			km_bad = name " line " row ": speedup '" plain(v) "' is not a ratio (1e-6 to 1e6)"
+			break
+		}
+		km_ratio = v
+		ranges = ("ranges" in col) ? f[col["ranges"]] : ""
+	}
+	close(path)
+	if (km_bad == "" && row < 2)
+		km_bad = name ": no rows, not scan-kernel's CSV"
+	if (km_bad != "" || km_ratio != "")
+		return
+	if (!found)
+		km_why = "no kernel ListLRU row: its LRU scanner timed too few batches"
+	else if (ranges == "all")
+		km_why = "its speedup is empty: too few timed ranges where compaction isolated folios"
+	else
+		km_why = "its speedup is empty"
+}
