@@ -49,6 +49,7 @@
  *   Threads                         setup on every CPU, the team of walkers
  *   Cache state                     flushing lines before a cold walk
  *   Calibration                     bounds[]: this core's limits
+ *   Counters                        counters[]: the CPU's count of a walk
  *   Timing                          a timed walk, disturbances, measure()
  *   The self-check                  every walk's sum, the links, fingerprint
  * Part II, the request
@@ -97,6 +98,18 @@
 #if defined(__linux__) && !defined(SCAN_NO_LINUX)
 #define SCAN_LINUX 1
 #include <sched.h>
+#endif
+/* The counters (see Counters) use perf_event_open(2) through syscall(),
+ * from the kernel's own header where the system has it. */
+#if defined(SCAN_LINUX) && defined(__has_include)
+#if __has_include(<linux/perf_event.h>) && __has_include(<sys/syscall.h>)
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#ifdef SYS_perf_event_open
+#define SCAN_PERF 1
+#endif
+#endif
 #endif
 #include <signal.h>
 
@@ -483,6 +496,21 @@ struct walk_result {
 	unsigned long sink;
 };
 
+/* The events counted around each timed walk: their rows are in Counters. */
+enum counter_id { C_LLC_MISSES, C_DTLB_MISSES, C_INSTRUCTIONS, C_CYCLES,
+		  C_PAGE_FAULTS, C_CONTEXT_SWITCHES, NR_COUNTERS };
+
+/* What the counters saw over a walk's timed samples (one sample, or
+ * all of them summed). */
+struct walk_counts {
+	double value[NR_COUNTERS];	/* counts, scaled where shared */
+	int samples[NR_COUNTERS];	/* samples whose count is known */
+	double enabled, running;	/* ns the hardware events were on,
+					 * and of that, counting */
+	int error[NR_COUNTERS];		/* why one is not counted: an errno,
+					 * COUNTER_UNBUILT; 0: counted */
+};
+
 /* Every timing of one walk in a run. */
 struct walk_stats {
 	double sample[MAX_SAMPLES];	/* seconds, in the order taken */
@@ -498,6 +526,7 @@ struct walk_stats {
 	int disturbed;			/* kept disturbed: no clean walk */
 	double lost_share;		/* --original: of its one walk's wall */
 	const char *lost_to;		/* --original: to what, if known */
+	struct walk_counts counts;	/* the counters, over its samples */
 };
 
 /* ==== Messages, exit, clocks ============================================ */
@@ -523,30 +552,110 @@ struct walk_stats {
 #define PREFETCH_W(p)	((void)0)
 #endif
 
-/* "scan: " and the message on stderr, on one line: a control character
- * a value brought in (a newline in -c $'1\n') is written escaped. */
+/*
+ * The bytes of the printable character at s: 1 for printable ASCII, 2
+ * to 4 for valid UTF-8 (RFC 3629: no overlong form, no surrogate,
+ * nothing past U+10FFFF) that is no C1 control; 0 for a control (C0,
+ * DEL, C1) and for a byte that starts no valid sequence.  The scripts'
+ * utf8_length() (scripts/lib.awk) keeps the same rule.
+ */
+static int utf8_length(const unsigned char *s)
+{
+	unsigned char lo, hi;
+	int len, k;
+
+	if (*s >= ' ' && *s < 0x7f)
+		return 1;
+	if (*s < 0xc2 || *s > 0xf4)
+		return 0;
+	len = *s < 0xe0 ? 2 : *s < 0xf0 ? 3 : 4;
+	lo = *s == 0xe0 ? 0xa0 : *s == 0xf0 ? 0x90 : *s == 0xc2 ? 0xa0 : 0x80; /* C2 80-9F: C1 */
+	hi = *s == 0xed ? 0x9f : *s == 0xf4 ? 0x8f : 0xbf;
+	for (k = 1; k < len; k++, lo = 0x80, hi = 0xbf)
+		if (s[k] < lo || s[k] > hi)	/* the NUL ends it here too */
+			return 0;
+	return len;
+}
+
+/* The character at *s as printable text in out (5 bytes): its own bytes,
+ * or \xNN for a byte that starts none or is one of esc; *s moves past
+ * what it took. */
+static void plain_unit(const unsigned char **s, const char *esc, char *out)
+{
+	int len = utf8_length(*s);
+
+	if (len && !(len == 1 && strchr(esc, **s))) {
+		memcpy(out, *s, len);
+		out[len] = 0;
+	} else {
+		snprintf(out, 5, "\\x%02x", **s);
+		len = 1;
+	}
+	*s += len;
+}
+
+/* s to f as one line of printable text: what is no printable character,
+ * and each byte of esc, is written \xNN.  Every text scan writes that it
+ * did not make itself (a message's values, a path, the machine's names)
+ * goes out this way or as put_json() writes it. */
+static void put_plain(FILE *f, const char *s, const char *esc)
+{
+	const unsigned char *c = (const unsigned char *)s;
+	char unit[5];
+
+	while (*c) {
+		plain_unit(&c, esc, unit);
+		fputs(unit, f);
+	}
+}
+
+/* The same into out, size bytes: cut where the next character (or its
+ * \xNN) would not fit. */
+static void plain_copy(const char *s, char *out, size_t size)
+{
+	const unsigned char *c = (const unsigned char *)s;
+	size_t len = 0, n;
+	char unit[5];
+
+	while (*c) {
+		plain_unit(&c, "", unit);
+		n = strlen(unit);
+		if (len + n >= size)
+			break;
+		memcpy(out + len, unit, n);
+		len += n;
+	}
+	out[len] = 0;
+}
+
+/* "scan: " and the message on stderr, on one line, as put_plain() writes
+ * it (a newline in -c $'1\n' is \x0a), whole: two threads' lines never
+ * mix. */
 static void say(const char *prefix, const char *suffix, const char *fmt,
 		va_list ap)
 {
 	/* off the stack, whichever thread says it */
 	static _Thread_local char msg[1024];
-	const unsigned char *c;
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	flockfile(stderr);
 	fprintf(stderr, "scan: %s", prefix);
-	for (c = (const unsigned char *)msg; *c; c++)
-		if (*c < ' ' || *c == 0x7f)
-			fprintf(stderr, "\\x%02x", *c);
-		else
-			fputc(*c, stderr);
+	put_plain(stderr, msg, "");
 	fputs(suffix, stderr);
+	funlockfile(stderr);
 }
 
-/* A runtime failure: exit 1. */
+/*
+ * A runtime failure: exit 1.  The first to fail says it and exits; a
+ * thread failing with it (every reader of a file that shrank) waits here
+ * for that exit, so one line is said.
+ */
 static PRINTF(1, 2) void die(const char *fmt, ...)
 {
+	static pthread_mutex_t dying = PTHREAD_MUTEX_INITIALIZER;
 	va_list ap;
 
+	pthread_mutex_lock(&dying);
 	fflush(stdout);		/* what came before it, if it can */
 	va_start(ap, fmt);
 	say("", "\n", fmt, ap);
@@ -844,25 +953,71 @@ static void unmap_region(struct region *r)
 }
 
 /*
- * Fault bytes [start, end) of a region in.  The kernel can populate a
- * range in one call (Linux 5.14), which saves a trap per 4 KiB page;
- * elsewhere, touch one byte per page.
+ * Faulting in under a memory cgroup's limit.  check_fits() saw the room
+ * before anything was used; another process in the cgroup (a second
+ * scan started with this one) may take it since, and the kernel's OOM
+ * killer would then end one of them without a word.  So where a memory
+ * cgroup limits scan, its room is read again each FAULT_STEP bytes
+ * faulted in: it must still hold what is left to fault and FAULT_MARGIN
+ * more, or scan stops, exit 1, saying why.
+ */
+#define FAULT_STEP	(4UL << 20)
+/* What others may fault between two readings, and scan's own small
+ * allocations beside its regions (check_fits() kept 16 MiB for them). */
+#define FAULT_MARGIN	(16UL << 20)
+
+static double cgroup_room(void);	/* in The host (the appendix) */
+
+static struct {
+	int on;			/* a memory cgroup's limit applies to scan */
+	double left;		/* bytes still to fault in, as check_fits() planned */
+	atomic_ulong since;	/* bytes faulted in since the room was read */
+	pthread_mutex_t lock;	/* one thread reads the room at a time */
+} room_watch = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Count bytes that are about to be faulted in; read the room again
+ * after each FAULT_STEP of them. */
+static void watch_room(size_t bytes)
+{
+	char b[3][32];
+	double room, left;
+
+	if (!room_watch.on || atomic_fetch_add(&room_watch.since, bytes) + bytes < FAULT_STEP)
+		return;
+	pthread_mutex_lock(&room_watch.lock);
+	if (atomic_load(&room_watch.since) >= FAULT_STEP) {
+		room_watch.left -= atomic_exchange(&room_watch.since, 0);
+		left = room_watch.left > 0 ? room_watch.left : 0;
+		room = cgroup_room();
+		if (room >= 0 && room < left + FAULT_MARGIN)
+			die("only %s left in the memory cgroup, for the %s scan has still to fault in and %s to spare: something else in it took the room there was at the start; stopped before the OOM killer would",
+			    human(room, b[0], 32), human(left, b[1], 32), human(FAULT_MARGIN, b[2], 32));
+	}
+	pthread_mutex_unlock(&room_watch.lock);
+}
+
+/*
+ * Fault bytes [start, end) of a region in, a FAULT_STEP at a time.  The
+ * kernel can populate a range in one call (Linux 5.14), which saves a
+ * trap per 4 KiB page; elsewhere, touch one byte per page.
  */
 static void fault_in(struct region *r, size_t start, size_t end)
 {
-	size_t page = sysconf(_SC_PAGESIZE);
+	size_t page = sysconf(_SC_PAGESIZE), stop;
 	volatile char *p = r->addr;
 
 	if (end > r->len)
 		end = r->len;
-	if (start >= end)
-		return;
+	for (; start < end; start = stop) {
+		stop = end - start > FAULT_STEP ? start + FAULT_STEP : end;
+		watch_room(stop - start);
 #if defined(SCAN_LINUX) && defined(MADV_POPULATE_WRITE)
-	if (!madvise((char *)r->addr + start, end - start, MADV_POPULATE_WRITE))
-		return;
+		if (!madvise((char *)r->addr + start, stop - start, MADV_POPULATE_WRITE))
+			continue;
 #endif
-	for (; start < end; start += page)
-		p[start] = 0;
+		for (; start < stop; start += page)
+			p[start] = 0;
+	}
 }
 
 /*
@@ -894,8 +1049,10 @@ static void fault_in_shuffled(struct region *r, size_t len, uint64_t seed)
 		order[i - 1] = order[j];
 		order[j] = t;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		watch_room(page);
 		p[order[i] * page] = 0;
+	}
 	free(order);
 }
 
@@ -1012,10 +1169,13 @@ static void check_fits(const struct params *p)
 	int r;
 
 	for (r = 0; r < NR_REGIONS; r++)	/* each with its two guards */
-		if (region_bytes(p, r, 0) > 0)
+		if (region_bytes(p, r, 0) > 0) {
 			need += region_bytes(p, r, 0) + 2 * HUGE_PAGE_SIZE;
+			room_watch.left += region_bytes(p, r, 0);
+		}
 	if (avail.bytes >= 0 && need > avail.bytes)
 		refuse_size(p, need, &avail);
+	room_watch.on = cgroup_room() >= 0;
 	if (p->layout.nr_pages > UINT32_MAX)
 		die("%s %s is %lu pages; a folio's age, its LRU position, has 32 bits, so at most %lu",
 		    p->size_opt, p->size_arg, p->layout.nr_pages, (unsigned long)UINT32_MAX);
@@ -1452,25 +1612,35 @@ static void replay_chunk(struct lru_model *m, const struct build *b,
 
 static int open_file(const char *opt, const char *path, struct stat *st);
 
+/* A --lru-order line's bytes at most: a pfn takes 18 ("0x" and 16 hex
+ * digits), a comment may say more; a file without newlines (a sparse
+ * file, /proc/self/pagemap saved) is refused in its first 4 KiB. */
+#define TRACE_LINE_MAX	4096
+
 /*
  * The next line of f into line (len bytes, NUL-terminated), without
- * its newline: its whole length, or -1 at the end; *nul if it holds a
- * NUL byte.  A longer line keeps its start, so a long comment is
- * skipped whole and a long pfn refused at its own line number.
+ * its newline: its length, or -1 at the end; *nul if it holds a NUL
+ * byte.  At most *left more bytes are read (the file's size when it was
+ * opened), and of a line TRACE_LINE_MAX + 1, which the caller refuses.
+ * A longer line than len keeps its start, so a long pfn is refused at
+ * its own line number and shown.
  */
-static long trace_line(FILE *f, char *line, size_t len, int *nul)
+static long trace_line(FILE *f, char *line, size_t len, int *nul, off_t *left)
 {
 	size_t n = 0;
-	int c;
+	int c = EOF;
 
 	*nul = 0;
-	while ((c = getc_unlocked(f)) != EOF && c != '\n') {
+	while (*left > 0 && n <= TRACE_LINE_MAX && (c = getc_unlocked(f)) != EOF) {
+		--*left;
+		if (c == '\n')
+			break;
 		if (n + 1 < len)
 			line[n] = c;
 		*nul |= !c;
 		n++;
 	}
-	if (c == EOF && !n)
+	if (c != '\n' && !n)
 		return -1;
 	line[n + 1 < len ? n : len - 1] = 0;
 	return n;
@@ -1498,8 +1668,13 @@ static int trace_pfn(const char *path, unsigned long line_no, char *line,
 	return 1;
 }
 
-/* The trace's pfns inside the memmap's window, as model pfns, in the
- * file's order; the file's insertions counted in *lines. */
+/*
+ * The trace's pfns inside the memmap's window, as model pfns, in the
+ * file's order; the file's insertions counted in *lines.  Read as far as
+ * its size when opened, as --memmap-from is, and never past a line of
+ * TRACE_LINE_MAX: /proc/self/pagemap never ends, and a sparse terabyte
+ * would be read whole looking for a newline.
+ */
 static unsigned long *read_trace(const char *path, const struct layout_knobs *lay,
 				 unsigned long nr_pages, unsigned long *nr, unsigned long *lines)
 {
@@ -1507,19 +1682,30 @@ static unsigned long *read_trace(const char *path, const struct layout_knobs *la
 	FILE *f = fdopen(open_file("--lru-order", path, &st), "r");
 	unsigned long *pfns = NULL, cap = 0, pfn, line_no = 0;
 	char line[128];
+	off_t left = st.st_size;
 	long len;
 	int nul;
 
 	if (!f)
 		die("--lru-order '%s': %s", path, strerror(errno));
 	flockfile(f);	/* for getc_unlocked() */
+	if (!left && getc_unlocked(f) != EOF)
+		die("--lru-order '%s': says it is empty but is not, as a /proc or /sys file does: not a saved trace", path);
 	*nr = *lines = 0;
-	while ((len = trace_line(f, line, sizeof(line), &nul)) >= 0) {
+	while ((len = trace_line(f, line, sizeof(line), &nul, &left)) >= 0) {
+		if (len > TRACE_LINE_MAX && nul)
+			die("--lru-order '%s' line %lu: over %d bytes, NUL bytes among them: a binary or sparse file, not a trace of pfns",
+			    path, line_no + 1, TRACE_LINE_MAX);
+		if (len > TRACE_LINE_MAX)
+			die("--lru-order '%s' line %lu: over %d bytes ('%.40s...'): not a trace of pfns",
+			    path, line_no + 1, TRACE_LINE_MAX, line);
 		if (!trace_pfn(path, ++line_no, line, len, nul, &pfn))
 			continue;
 		++*lines;
 		if (pfn < lay->pfn_start || pfn - lay->pfn_start >= nr_pages)
 			continue;
+		if (*nr == UINT32_MAX - 2)
+			die("--lru-order '%s': over %u pfns in the memmap's window", path, UINT32_MAX - 2);
 		if (*nr == cap) {
 			cap = cap ? 2 * cap : 4096;
 			pfns = realloc(pfns, cap * sizeof(*pfns));
@@ -1530,6 +1716,8 @@ static unsigned long *read_trace(const char *path, const struct layout_knobs *la
 	}
 	if (ferror(f))
 		die("--lru-order '%s': %s", path, strerror(errno));
+	if (getc_unlocked(f) != EOF)
+		die("--lru-order '%s': it grew while it was read: give a finished trace", path);
 	funlockfile(f);
 	fclose(f);
 	return pfns;
@@ -1559,8 +1747,6 @@ static void order_from_trace(struct lru_model *m, const struct layout_knobs *lay
 	unsigned long *pfns = read_trace(lay->lru_order, lay, m->nr_pages, &nr, &lines);
 	uint32_t *rank = calloc(m->nr_pages, sizeof(*rank));
 
-	if (nr > UINT32_MAX - 2)
-		die("--lru-order '%s': over %u pfns in the memmap's window", lay->lru_order, UINT32_MAX - 2);
 	if (!rank)
 		die("out of memory for --lru-order");
 	memset(&m->trace, 0, sizeof(m->trace));
@@ -2943,6 +3129,8 @@ struct team {
 	atomic_uint go;			/* bumped to start a walk */
 	atomic_uint done;		/* walkers through with it */
 	atomic_int quit;
+	struct counters *counters;	/* the caller's (see Counters); NULL:
+					 * nothing is counted */
 };
 
 static void *member_main(void *arg)
@@ -3299,6 +3487,249 @@ static void calibrate_done(struct lru_model *m)
 	m->bound_lines = NULL;
 }
 
+/* ==== Counters ========================================================== */
+
+/*
+ * Counters: what a timed walk cost the CPU by its own count, where the
+ * kernel lets a process count its own events (perf_event_open(2): no
+ * tool, and no privilege up to perf_event_paranoid 2).  The thread that
+ * times the walks counts, so with -t the counts are the calling
+ * walker's, over its share.  They start just before a walk's timed
+ * interval and stop just after it (timed_once()): the flush and the
+ * relink are not counted, the interval holds no system call of theirs,
+ * and beside the walk they take in two clock reads and two reads of the
+ * thread's CPU time.  Hardware events count user space only.  Where an
+ * event cannot be counted its errno is kept, and -vv says why.
+ *
+ * The counter table: a row per event, in enum counter_id's order.  The
+ * hardware events are the kernel's generic ones, which each CPU's driver
+ * maps to an event of its own (docs/method.md says which); they form one
+ * group, which the PMU may share with other users: then it counts part
+ * of the time and its counts are scaled.  The software events form a
+ * group of their own and count everywhere, so the path is tested on
+ * machines without a PMU.  To add an event: its id in enum counter_id,
+ * its row here, its column in the field table.
+ */
+#define COUNTER_UNBUILT	(-1)	/* built without perf_event_open */
+#define COUNTER_IDLE	(-2)	/* open, but it never counted */
+
+#ifdef SCAN_PERF
+#define EVENT(type, config, kernel)	type, config, kernel
+#define CACHE_READ_MISS(cache)	((cache) | PERF_COUNT_HW_CACHE_OP_READ << 8 | \
+				 PERF_COUNT_HW_CACHE_RESULT_MISS << 16)
+#else
+#define EVENT(type, config, kernel)	/* nothing to open */
+#endif
+/* A seam for tests/t-counters.sh: built with -DSCAN_SOFT_PMU, the
+ * hardware rows count the task's clock instead, so that a machine
+ * without a PMU runs their path (group, slots, rates, columns). */
+#ifdef SCAN_SOFT_PMU
+#define HW_EVENT(type, config)	EVENT(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0)
+#else
+#define HW_EVENT(type, config)	EVENT(type, config, 0)
+#endif
+
+static const struct counter_spec {
+	const char *name;	/* in the -vv lines */
+	int hardware;		/* the PMU's, a rate per page or folio; the
+				 * others are totals over the samples */
+#ifdef SCAN_PERF
+	uint32_t type;		/* perf_event_attr's type and config */
+	uint64_t config;
+	int kernel;		/* counted in the kernel too: a context
+				 * switch happens there */
+#endif
+} counters[NR_COUNTERS] = {
+	[C_LLC_MISSES] = { "LLC misses", 1,
+		HW_EVENT(PERF_TYPE_HW_CACHE, CACHE_READ_MISS(PERF_COUNT_HW_CACHE_LL)) },
+	[C_DTLB_MISSES] = { "dTLB misses", 1,
+		HW_EVENT(PERF_TYPE_HW_CACHE, CACHE_READ_MISS(PERF_COUNT_HW_CACHE_DTLB)) },
+	[C_INSTRUCTIONS] = { "instructions", 1,
+		HW_EVENT(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS) },
+	[C_CYCLES] = { "cycles", 1, HW_EVENT(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES) },
+	[C_PAGE_FAULTS] = { "page faults", 0,
+		EVENT(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 0) },
+	[C_CONTEXT_SWITCHES] = { "context switches", 0,
+		EVENT(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, 1) },
+};
+
+enum counter_group { HW_GROUP, SW_GROUP, NR_GROUPS };
+
+/* A group's read (PERF_FORMAT_GROUP): how many, the ns it was enabled
+ * and running, then a count per member. */
+#define READ_WORDS	(3 + NR_COUNTERS)
+
+/* The calling walker's counters. */
+struct counters {
+	int leader[NR_GROUPS];		/* the fd that starts its group; -1 */
+	int members[NR_GROUPS];		/* events open in it */
+	int slot[NR_COUNTERS];		/* an event's place in its group */
+	int error[NR_COUNTERS];		/* why it is not open; 0: open */
+	uint64_t last[NR_GROUPS][READ_WORDS]; /* each group's last read */
+	struct walk_counts walk;	/* the last timed walk's counts */
+};
+
+#ifdef SCAN_PERF
+static enum counter_group counter_group(int i)
+{
+	return counters[i].hardware ? HW_GROUP : SW_GROUP;
+}
+
+/* Open event i into its group, disabled; 0, or why not (an errno). */
+static int counter_open(struct counters *c, int i)
+{
+	const struct counter_spec *e = &counters[i];
+	enum counter_group g = counter_group(i);
+	struct perf_event_attr attr;
+	long fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = e->type;
+	attr.config = e->config;
+	attr.disabled = c->leader[g] < 0;	/* the leader starts them all */
+	attr.exclude_kernel = !e->kernel;
+	attr.exclude_hv = 1;
+	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, c->leader[g], 0UL);
+	if (fd < 0)
+		return errno ? errno : EINVAL;
+	if (c->leader[g] < 0)
+		c->leader[g] = (int)fd;
+	c->slot[i] = c->members[g]++;
+	return 0;
+}
+
+/* Start counting: just before a walk's timed interval. */
+static void counters_on(const struct counters *c)
+{
+	int g;
+
+	for (g = NR_GROUPS - 1; c && g >= 0; g--)
+		if (c->leader[g] >= 0)
+			ioctl(c->leader[g], PERF_EVENT_IOC_ENABLE, 0);
+}
+
+/* Group g's counts since its last read into c->walk, scaled by the
+ * share of the time it counted; none where it never counted. */
+static void counters_take(struct counters *c, enum counter_group g,
+			  const uint64_t *now)
+{
+	double enabled = now[1] - c->last[g][1], running = now[2] - c->last[g][2];
+	int i;
+
+	for (i = 0; i < NR_COUNTERS && running > 0; i++) {
+		if (c->error[i] || counter_group(i) != g)
+			continue;
+		c->walk.value[i] = (now[3 + c->slot[i]] - c->last[g][3 + c->slot[i]]) *
+				   enabled / running;
+		c->walk.samples[i] = 1;
+	}
+	if (g == HW_GROUP) {
+		c->walk.enabled = enabled;
+		c->walk.running = running;
+	}
+	memcpy(c->last[g], now, sizeof(c->last[g]));
+}
+
+/* Stop counting, just after the timed interval, and read the walk's
+ * counts into c->walk. */
+static void counters_off(struct counters *c)
+{
+	uint64_t now[READ_WORDS];
+	ssize_t want;
+	int g;
+
+	if (!c)
+		return;
+	for (g = 0; g < NR_GROUPS; g++)
+		if (c->leader[g] >= 0)
+			ioctl(c->leader[g], PERF_EVENT_IOC_DISABLE, 0);
+	memset(&c->walk, 0, sizeof(c->walk));
+	for (g = 0; g < NR_GROUPS; g++) {
+		want = (3 + c->members[g]) * sizeof(uint64_t);
+		if (c->leader[g] >= 0 && read(c->leader[g], now, sizeof(now)) == want)
+			counters_take(c, g, now);
+	}
+}
+#else	/* nothing to open, start or stop */
+static int counter_open(struct counters *c, int i)
+{
+	(void)c;
+	(void)i;
+	return COUNTER_UNBUILT;
+}
+
+static void counters_on(const struct counters *c)
+{
+	(void)c;
+}
+
+static void counters_off(struct counters *c)
+{
+	(void)c;
+}
+#endif
+
+/* The calling walker's counters, opened now, if the output shows them
+ * (-vv, CSV, JSON); NULL: nothing is counted.  They close with the
+ * process. */
+static struct counters *counters_open(const struct params *p)
+{
+	static struct counters c;
+	int g, i;
+
+	if (p->out.verbose < 2 && p->out.format == FORMAT_TEXT)
+		return NULL;
+	for (g = 0; g < NR_GROUPS; g++)
+		c.leader[g] = -1;
+	for (i = 0; i < NR_COUNTERS; i++)
+		c.error[i] = counter_open(&c, i);
+	return &c;
+}
+
+/* The last timed walk was kept as a sample: add its counts to its
+ * walk's, with why any event was not counted. */
+static void counters_keep(const struct counters *c, struct walk_counts *sum)
+{
+	int i;
+
+	for (i = 0; c && i < NR_COUNTERS; i++) {
+		sum->value[i] += c->walk.value[i];
+		sum->samples[i] += c->walk.samples[i];
+		sum->error[i] = c->error[i];
+	}
+	if (c) {
+		sum->enabled += c->walk.enabled;
+		sum->running += c->walk.running;
+	}
+}
+
+/*
+ * A seam for tests/t-counters.sh: built with -DSCAN_FAULT_IN_WALK='"list"',
+ * scan faults in a page it has just mapped as its timing of that walk
+ * starts, so the page-fault counter has one fault to count in each of
+ * its samples.  Normal builds take no fault there.
+ */
+#ifdef SCAN_FAULT_IN_WALK
+static void fault_seam(const char *name)
+{
+	volatile char *page;
+
+	if (strcmp(name, SCAN_FAULT_IN_WALK))
+		return;
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (page == MAP_FAILED)
+		die("the fault seam: mmap: %s", strerror(errno));
+	page[0] = 1;
+	munmap((void *)page, 4096);
+}
+#define FAULT_SEAM(name)	fault_seam(name)
+#else
+#define FAULT_SEAM(name)	((void)(name))
+#endif
+
 /* ==== Timing ============================================================ */
 
 /*
@@ -3392,17 +3823,22 @@ static double timed_call(struct team *team, const char *name,
 			 struct walk_result (*fn)(const struct lru_model *m, int share),
 			 struct walk_result *res, struct disturbance *d)
 {
+	struct walk_result got;
 	double t, t1, cpu, steal;
 	long n0, n1 = 0, v0, v1 = 0;
 	int core = this_cpu();
 
 	steal = cpu_steal(core);
+	counters_on(team->counters);	/* their calls outside the times */
 	cpu = thread_cpu(&n0, &v0);
 	t1 = now();
 	STOP_SEAM(name);
-	*res = team_walk(team, fn);
+	FAULT_SEAM(name);
+	got = team_walk(team, fn);
 	t = now() - t1;
 	cpu = cpu < 0 ? t : thread_cpu(&n1, &v1) - cpu;
+	counters_off(team->counters);
+	*res = got;	/* after the clock: its first store faults *res in */
 	d->lost = t - cpu;
 	d->switches = n1 - n0;
 	d->sleeps = v1 - v0;
@@ -3547,6 +3983,7 @@ static void run_round(struct lru_model *m, struct team *team,
 			try_bound(m, team, b, p->run.cache);
 		stats[next].sample[stats[next].nr_samples] =
 			time_walk(m, team, p->run.walk[next], p->run.cache, &last[next], &stats[next]);
+		counters_keep(team->counters, &stats[next].counts);
 		stats[next].nr_samples++;
 		done[next]++;
 	}
@@ -3640,6 +4077,7 @@ static int original_round(struct lru_model *m, struct team *team,
 	for (i = 0; i < p->run.nr_walks; i++) {
 		s = timing_order(&p->run, i);
 		t = timed_once(m, team, p->run.walk[s], CACHE_WARM, &last[s], &stats[s], &d);
+		counters_keep(team->counters, &stats[s].counts);
 		stats[s].sample[0] = stats[s].round_time[0] = t;
 		stats[s].nr_samples = 1;
 		if (disturbed(&d, t)) {
@@ -3661,6 +4099,7 @@ static int measure(struct lru_model *m, struct team *team,
 	int b, r, s, rounds = p->run.rounds ? p->run.rounds : 1, nr_rounds = 0;
 	int calibrate;
 
+	team->counters = counters_open(p);
 	for (s = 0; s < p->run.nr_walks; s++)
 		stats[s].reps = 1;
 	if (p->run.original) {
@@ -4992,6 +5431,29 @@ static const char *folio_mix(const struct params *p, char *buf, size_t len)
 	return buf;
 }
 
+/* Pages (the physical walk) or folios that the counting walker visits
+ * in one walk: the first share. */
+static double counted_units(const struct lru_model *m, const struct walk *walk)
+{
+	unsigned long n = walk->bound == BOUND_STREAM ? m->nr_pages : m->nr_lru;
+	unsigned long start, end;
+
+	split(n, 0, m->nr_shares, &start, &end);
+	return end - start;
+}
+
+/* Event i over walk w's samples: a hardware one per page or folio a
+ * walk, a software one their total; NAN where it was not counted. */
+static double counted(const struct lru_model *m, const struct walk_report *w, int i)
+{
+	const struct walk_counts *c = &w->st->counts;
+	double units = counted_units(m, w->walk);
+
+	if (!c->samples[i] || (counters[i].hardware && !units))
+		return NAN;
+	return counters[i].hardware ? c->value[i] / c->samples[i] / units : c->value[i];
+}
+
 /* ==== The field table =================================================== */
 
 /*
@@ -5003,8 +5465,9 @@ static const char *folio_mix(const struct params *p, char *buf, size_t len)
  * so none moves.  To add a column:
  *
  *   1. write its getter below the table: a number (NAN when unknown,
- *      written empty, JSON's null) or a text (a comma, quote, backslash
- *      or control in it is written as a space, so CSV needs no quoting);
+ *      written empty, JSON's null) or a text (any bytes: CSV writes a
+ *      comma, quote, backslash, control or byte of no UTF-8 in it as
+ *      \xNN, so it needs no quoting, and JSON escapes it as JSON must);
  *   2. add its row at the end: name, scope, meaning, then NUMBER(its
  *      printf format, getter) or TEXT(getter);
  *   3. its line in docs/output.md.
@@ -5063,7 +5526,9 @@ static field_number get_timed, get_median_s, get_min_s, get_max_s,
 	get_huge_share, get_cpus, get_ram_bytes, get_speedup_q1,
 	get_speedup_q3, get_llc_bytes, get_cpu_family, get_cpu_model,
 	get_cpu_stepping, get_l2_bytes, get_numa_nodes, get_stream_ns,
-	get_chase_ns, get_memmap_bytes, get_memmap_over_llc, get_cache_sized;
+	get_chase_ns, get_memmap_bytes, get_memmap_over_llc, get_cache_sized,
+	get_llc_misses, get_dtlb_misses, get_instructions, get_cycles,
+	get_counted_share, get_page_faults, get_context_switches;
 static field_text get_warnings;
 
 static const struct field fields[] = {
@@ -5166,6 +5631,19 @@ static const struct field fields[] = {
 	  NUMBER("%.4g", get_memmap_over_llc) },
 	{ "cache_sized", SCOPE_RUN, "1: memmap_bytes under 4x llc_bytes (from llc_from), so the walks time caches; 0: not; empty: no LLC known",
 	  NUMBER("%.0f", get_cache_sized) },
+	{ "llc_misses", SCOPE_WALK, "last-level cache read misses per page (physical) or folio, as the calling walker counted them; empty: not counted (-vv says why)",
+	  NUMBER("%.4f", get_llc_misses) },
+	{ "dtlb_misses", SCOPE_WALK, "dTLB read misses per page or folio, likewise",
+	  NUMBER("%.4f", get_dtlb_misses) },
+	{ "instructions", SCOPE_WALK, "instructions per page or folio, likewise",
+	  NUMBER("%.4f", get_instructions) },
+	{ "cycles", SCOPE_WALK, "CPU cycles per page or folio, likewise", NUMBER("%.4f", get_cycles) },
+	{ "counted_share", SCOPE_WALK, "share of its walks' time those four counted (time running / enabled): under 1 the PMU was shared and they are scaled",
+	  NUMBER("%.4f", get_counted_share) },
+	{ "page_faults", SCOPE_WALK, "page faults the calling walker took in its timed walks, all of them: a walk takes none",
+	  NUMBER("%.0f", get_page_faults) },
+	{ "context_switches", SCOPE_WALK, "context switches in them, likewise",
+	  NUMBER("%.0f", get_context_switches) },
 	/* the warning table's codes, in its order (tests/t-warnings.sh) */
 	{ "warnings", SCOPE_WALK, "warnings fired for the run or this walk, spaces between, most important first: cache-sized short-walk disturbed thp-short thp-refused code-bound noisy limit-beaten",
 	  TEXT(get_warnings) },
@@ -5223,17 +5701,34 @@ static double get_stream_ns(const struct answer *a) { return a->mc->stream_ns > 
 static double get_chase_ns(const struct answer *a) { return a->mc->chase_ns > 0 ? a->mc->chase_ns : NAN; }
 static const char *get_host_id(const struct answer *a) { return a->mc->host_id; }
 static double get_memmap_bytes(const struct answer *a) { return memmap_bytes(a->m); }
+static double get_llc_misses(const struct answer *a) { return counted(a->m, a->w, C_LLC_MISSES); }
+static double get_dtlb_misses(const struct answer *a) { return counted(a->m, a->w, C_DTLB_MISSES); }
+static double get_instructions(const struct answer *a) { return counted(a->m, a->w, C_INSTRUCTIONS); }
+static double get_cycles(const struct answer *a) { return counted(a->m, a->w, C_CYCLES); }
+static double get_page_faults(const struct answer *a) { return counted(a->m, a->w, C_PAGE_FAULTS); }
+static double get_context_switches(const struct answer *a) { return counted(a->m, a->w, C_CONTEXT_SWITCHES); }
 
+/* The mix with its items separated by spaces, as 2.0 wrote the column. */
 static const char *get_folios(const struct answer *a)
 {
 	static char mix[128];
+	char *c;
 
-	return folio_mix(a->p, mix, sizeof(mix));
+	for (c = (char *)folio_mix(a->p, mix, sizeof(mix)); (c = strchr(c, ',')); )
+		*c = ' ';
+	return mix;
 }
 
 static double get_memmap_over_llc(const struct answer *a)
 {
 	return a->mc->llc > 0 ? memmap_bytes(a->m) / a->mc->llc : NAN;
+}
+
+static double get_counted_share(const struct answer *a)
+{
+	const struct walk_counts *c = &a->w->st->counts;
+
+	return c->enabled > 0 && c->running > 0 ? c->running / c->enabled : NAN;
 }
 
 static double get_cache_sized(const struct answer *a)
@@ -5347,14 +5842,14 @@ static const char *knob_text(const struct option_spec *o, const struct params *p
 
 /*
  * Column f's value in a's row, in buf (FIELD_MAX bytes, as the longest
- * column wants); *quoted if it is a text, which JSON quotes.  A text's
- * commas, quotes, backslashes and controls become spaces.
+ * column wants; a longer text is cut at a character's start); *quoted
+ * if it is a text, which put_csv() and put_json() escape.
  */
 static const char *cell(const struct field *f, const struct answer *a,
 			char *buf, int *quoted)
 {
 	const char *text;
-	char *c;
+	size_t n;
 	double v;
 
 	*quoted = f->text != NULL;
@@ -5367,12 +5862,61 @@ static const char *cell(const struct field *f, const struct answer *a,
 		return buf;
 	}
 	text = f->text ? f->text(a) : knob_text(knob_option(f->knob), a->p, buf, FIELD_MAX, quoted);
-	if (text != buf)
-		snprintf(buf, FIELD_MAX, "%s", text);
-	for (c = buf; *quoted && *c; c++)
-		if (*c == ',' || *c == '"' || *c == '\\' || (unsigned char)*c < ' ')
-			*c = ' ';
+	if (text != buf && (n = snprintf(buf, FIELD_MAX, "%s", text)) >= FIELD_MAX)
+		for (n = FIELD_MAX - 1; n && (text[n] & 0xc0) == 0x80; n--)
+			buf[n - 1] = 0;	/* text[n] continues a character */
 	return buf;
+}
+
+/* A CSV cell: a text as printable text with no comma or quote in it,
+ * and no backslash but its \xNN, so a reader can undo it. */
+static void put_csv(const char *cell, int quoted)
+{
+	if (quoted)
+		put_plain(stdout, cell, ",\"\\");
+	else
+		fputs(cell, stdout);
+}
+
+/* One character of a JSON string (see put_json()); returns the bytes of
+ * c it took. */
+static int put_json_char(const unsigned char *c)
+{
+	int len = utf8_length(c);
+
+	if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) {	/* C1 */
+		printf("\\u%04x", c[1]);
+		return 2;
+	}
+	if (*c < ' ' || *c == 0x7f)
+		printf("\\u%04x", *c);
+	else if (!len)
+		printf("\\\\x%02x", *c);
+	else if (*c == '"' || *c == '\\')
+		printf("\\%c", *c);
+	else
+		fwrite(c, 1, len, stdout);
+	return len ? len : 1;
+}
+
+/*
+ * A JSON value: a number, null, or a string of valid UTF-8 with what
+ * RFC 8259 asks escaped (a quote, a backslash; a control, C1 included,
+ * as \u00XX); a byte of no UTF-8 is the text \xNN, as scan's other
+ * lines write it (in JSON "\\xNN"), not a character that would hide it.
+ */
+static void put_json(const char *cell, int quoted)
+{
+	const unsigned char *c = (const unsigned char *)cell;
+
+	if (!quoted) {
+		fputs(*cell ? cell : "null", stdout);
+		return;
+	}
+	putchar('"');
+	while (*c)
+		c += put_json_char(c);
+	putchar('"');
 }
 
 /* A header, then a row per walk. */
@@ -5387,8 +5931,12 @@ static void print_csv(struct answer *a)
 	printf("\n");
 	for (s = 0; s < a->r->nr; s++) {
 		a->w = &a->r->walk[s];
-		for (i = 0; (f = column(i)); i++)
-			printf("%s%s", i ? "," : "", cell(f, a, buf, &quoted));
+		for (i = 0; (f = column(i)); i++) {
+			if (i)
+				putchar(',');
+			cell(f, a, buf, &quoted);
+			put_csv(buf, quoted);
+		}
 		printf("\n");
 	}
 }
@@ -5408,10 +5956,10 @@ static void print_json_members(const struct answer *a, int walk,
 	for (i = 0; (f = column(i)); i++) {
 		if ((f->scope == SCOPE_WALK) != walk)
 			continue;
+		printf("%s\"%s\": ", indent, field_name(f));
 		cell(f, a, buf, &quoted);
-		printf("%s\"%s\": %s%s%s%s\n", indent, field_name(f), quoted ? "\"" : "",
-		       quoted || *buf ? buf : "null", quoted ? "\"" : "",
-		       more || i < last ? "," : "");
+		put_json(buf, quoted);
+		printf("%s\n", more || i < last ? "," : "");
 	}
 }
 
@@ -5489,10 +6037,20 @@ static void print_walk_line(const struct output *out, const struct walk_report *
 		fprintf(out->text, "total = %lu\n", last.sum);
 }
 
-/* -v: the machine in one line, its host id first (see make_host_id()). */
-static void print_machine(const struct output *out, const struct machine *mc)
+/* -v: the machine in one line, its host id first (see make_host_id());
+ * its names as put_plain() writes them: a CPU's name is anybody's bytes. */
+static void print_machine(const struct output *out, const struct machine *raw)
 {
+	static struct machine shown;	/* off the stack */
+	const struct machine *mc = &shown;
 	char f[12], m[12], s[12], l2[32], llc[32], ram[32], limits[96];
+
+	shown = *raw;
+	plain_copy(raw->cpu, shown.cpu, sizeof(shown.cpu));
+	plain_copy(raw->vendor, shown.vendor, sizeof(shown.vendor));
+	plain_copy(raw->hypervisor, shown.hypervisor, sizeof(shown.hypervisor));
+	plain_copy(raw->kernel, shown.kernel, sizeof(shown.kernel));
+	plain_copy(raw->thp, shown.thp, sizeof(shown.thp));
 
 	if (mc->stream_ns > 0)
 		snprintf(limits, sizeof(limits), "stream %.2f ns/line, chase %.1f ns/hop",
@@ -5574,6 +6132,102 @@ static void print_spread(const struct output *out, const struct run_knobs *run,
 		fprintf(out->text, "%s/%s ratio: median %.3f, range %.3f to %.3f over %d round%s\n",
 			r->walk[s].walk->label, r->walk[0].walk->label, r->walk[s].ratio.median,
 			r->walk[s].ratio.min, r->walk[s].ratio.max, r->rounds, r->rounds > 1 ? "s" : "");
+}
+
+/* -vv: walk w's counts, where any were counted: the hardware events a
+ * page or folio, the software ones in all its walks. */
+static void print_walk_counts(const struct output *out, const struct lru_model *m,
+			      const struct walk_report *w)
+{
+	const struct walk_counts *c = &w->st->counts;
+	char hw[256] = "", sw[128] = "";
+	size_t nh = 0, ns = 0;
+	double v;
+	int i;
+
+	for (i = 0; i < NR_COUNTERS; i++) {
+		if (isnan(v = counted(m, w, i)))
+			continue;
+		if (counters[i].hardware)
+			nh += snprintf(hw + nh, sizeof(hw) - nh, "%s%.*f %s", nh ? ", " : "",
+				       v >= 100 ? 0 : v >= 1 ? 2 : 4, v, counters[i].name);
+		else
+			ns += snprintf(sw + ns, sizeof(sw) - ns, "%s%s %.0f", ns ? ", " : "",
+				       counters[i].name, v);
+	}
+	if (!nh && !ns)
+		return;
+	fprintf(out->text, "%s counted: %s%s%s%s over %d walk%s", w->walk->label, hw,
+		!nh ? "" : w->walk->bound == BOUND_STREAM ? " a page" : " a folio",
+		nh && ns ? "; " : "", sw, w->st->nr_samples, w->st->nr_samples == 1 ? "" : "s");
+	if (c->running > 0 && c->running < c->enabled)
+		fprintf(out->text, "; the PMU counted %.0f%% of the time, scaled",
+			100 * c->running / c->enabled);
+	if (m->nr_shares > 1)
+		fprintf(out->text, " (the calling walker's, over its share: 1 of %d)", m->nr_shares);
+	fprintf(out->text, "\n");
+}
+
+/* Why an event was not counted: its errno, and what that means here. */
+static const char *counter_why(int err, char *buf, size_t len)
+{
+	char level[16] = "unknown";
+	FILE *f;
+
+	switch (err) {
+	case COUNTER_UNBUILT:
+		return "this scan was built without perf_event_open (not Linux, or no <linux/perf_event.h>)";
+	case COUNTER_IDLE:
+		return "the PMU never had room for them (other users held its counters)";
+	case ENOENT:
+		return "ENOENT, no such event here: no PMU (as in most VMs), or one this CPU's driver does not map (AMD's LLC)";
+	case EOPNOTSUPP:
+		return "EOPNOTSUPP, this CPU's PMU cannot count it so";
+	case ENOSYS:
+		return "ENOSYS, no perf_event_open in this kernel or emulator (qemu-user)";
+	case EACCES:
+	case EPERM:
+		if ((f = fopen("/proc/sys/kernel/perf_event_paranoid", "r"))) {
+			if (!fgets(level, sizeof(level), f))
+				snprintf(level, sizeof(level), "unknown");
+			level[strcspn(level, "\n")] = 0;
+			fclose(f);
+		}
+		snprintf(buf, len, "%s, refused: kernel.perf_event_paranoid is %s (2 lets a process count its own user space, 1 the kernel too), or a seccomp filter (containers)",
+			 err == EACCES ? "EACCES" : "EPERM", level);
+		return buf;
+	}
+	snprintf(buf, len, "%s", strerror(err));
+	return buf;
+}
+
+/* -vv: in one line, the events that were not counted, and why, where
+ * the counts would be. */
+static void print_uncounted(const struct output *out, const struct reports *r)
+{
+	int why[NR_COUNTERS], i, j, s, more = 0;
+	char buf[256];
+
+	for (i = 0; i < NR_COUNTERS; i++) {
+		why[i] = r->walk[0].st->counts.error[i];
+		for (s = 0; !why[i] && s < r->nr && !r->walk[s].st->counts.samples[i]; s++)
+			;
+		if (!why[i] && s == r->nr)
+			why[i] = COUNTER_IDLE;
+	}
+	for (i = 0; i < NR_COUNTERS; i++) {
+		for (j = 0; j < i && why[j] != why[i]; j++)
+			;
+		if (!why[i] || j < i)	/* counted, or said with an event before */
+			continue;
+		fprintf(out->text, "%s", more++ ? "; " : "counters: ");
+		for (j = i; j < NR_COUNTERS; j++)
+			if (why[j] == why[i])
+				fprintf(out->text, "%s%s", j > i ? ", " : "", counters[j].name);
+		fprintf(out->text, " not counted: %s", counter_why(why[i], buf, sizeof(buf)));
+	}
+	if (more)
+		fprintf(out->text, "\n");
 }
 
 static void print_ratios(const struct output *out, const struct reports *r)
@@ -5945,7 +6599,7 @@ static void print_warnings(void)
 /* JSON's "warnings": each cause that fired, its code and its line. */
 static void print_json_warnings(void)
 {
-	char line[256], *ch;
+	char line[256];
 	int c, n = 0;
 
 	printf("  \"warnings\": [");
@@ -5953,11 +6607,9 @@ static void print_json_warnings(void)
 		if (!warning_fired(c, -1))
 			continue;
 		warning_line(c, line, sizeof(line));
-		for (ch = line; *ch; ch++)	/* as a text cell: no escapes needed */
-			if (*ch == '"' || *ch == '\\' || (unsigned char)*ch < ' ')
-				*ch = ' ';
-		printf("%s\n    { \"code\": \"%s\", \"text\": \"%s\" }", n++ ? "," : "",
-		       warnings[c].code, line + strlen(warnings[c].code) + 2);
+		printf("%s\n    { \"code\": \"%s\", \"text\": ", n++ ? "," : "", warnings[c].code);
+		put_json(line + strlen(warnings[c].code) + 2, 1);
+		printf(" }");
 	}
 	printf("%s]\n", n ? "\n  " : "");
 }
@@ -6051,8 +6703,10 @@ static void print_replay(const struct lru_model *m, const struct params *p)
 		} else if ((w & PD_TYPE) == PD_OTHER)
 			other++;
 	}
-	fprintf(p->out.text, "replayed: %s pfns %lu to %lu; LRU folios by order:",
-		p->layout.memmap_from, p->layout.pfn_start, p->layout.pfn_start + m->nr_pages - 1);
+	fputs("replayed: ", p->out.text);
+	put_plain(p->out.text, p->layout.memmap_from, "");
+	fprintf(p->out.text, " pfns %lu to %lu; LRU folios by order:",
+		p->layout.pfn_start, p->layout.pfn_start + m->nr_pages - 1);
 	for (k = 0; k <= MAX_ORDER; k++)
 		if (by_order[k])
 			fprintf(p->out.text, " %d:%lu", k, by_order[k]);
@@ -6720,15 +7374,19 @@ static void on_signal(int sig)
 	_exit(128 + sig);
 }
 
-/* First thing in main; a parent may have blocked them, so unblock. */
+/* First thing in main; a parent may have blocked them, so unblock.  A
+ * write past ulimit -f is then a write that fails (EFBIG), said as
+ * such by flush_results(), not a silent death by SIGXFSZ. */
 static void catch_signals(void)
 {
 	struct sigaction sa;
 	sigset_t set;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
+	sa.sa_handler = SIG_IGN;
 	sigemptyset(&sa.sa_mask);
+	sigaction(SIGXFSZ, &sa, NULL);
+	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);	/* the terminal went away */
@@ -6818,8 +7476,12 @@ static void report(const struct lru_model *m, const struct params *p,
 			print_walk_line(out, &r.walk[s], last[s]);
 		}
 	}
-	if (out->verbose >= 2)
+	if (out->verbose >= 2) {
 		print_spread(out, &p->run, m, &r);
+		for (s = 0; s < r.nr; s++)
+			print_walk_counts(out, m, &r.walk[s]);
+		print_uncounted(out, &r);
+	}
 	if (out->verbose >= 1)
 		print_break_even(out, m, &r);
 	check_warnings(m, p, &mc, &r);

@@ -68,7 +68,7 @@ function unjoin(s, where,    d, p, re, at) {
 	}
 	sub(/^[ \t]+/, "", s)
 	sub(/[ \t]+$/, "", s)
-	re = " (" keys "|ratio [A-Za-z0-9_]+: |Physical scan is [0-9]|\\$ scan )"
+	re = " (" keys "|(ratio|counted) [A-Za-z0-9_]+: |Physical scan is [0-9]|\\$ scan )"
 	for (;;) {
 		if (s ~ /^warning: /)
 			re = " (warning: |Physical scan is [0-9])"
@@ -138,7 +138,7 @@ function start(s, d, where) {
 
 function is_first(s) { return s ~ /^scan [0-9][^ ]* report \(block [0-9]+\)/ }
 function is_key(s) {
-	return is_first(s) || s ~ ("^" keys) || s ~ /^\$ / || s ~ /^ratio [A-Za-z0-9_]+: / || s ~ /^Physical scan is /
+	return is_first(s) || s ~ ("^" keys) || s ~ /^\$ / || s ~ /^(ratio|counted) [A-Za-z0-9_]+: / || s ~ /^Physical scan is /
 }
 function is_original(s) {
 	return s ~ /^Physical scan is [0-9.]+ faster than [A-Za-z0-9_]+$/
@@ -287,6 +287,8 @@ function shaped(s,    n, v) {
 		return s ~ ("^physical: " n " ns/page \\(" n "-" n ", ([0-9]+ runs|[0-9]+ rounds?, 1 run)\\)$")
 	if (s ~ /^ratio /)
 		return s ~ ("^ratio [A-Za-z0-9_]+: " n " \\(" n "-" n ", ([0-9]+ runs|[0-9]+ rounds?, 1 run)\\), " n " ns/folio(; the physical walk is " n "x slower than [A-Za-z0-9_]+)?$")
+	if (s ~ /^counted /)	# what scan counted a page or folio: not a column here
+		return s ~ ("^counted [A-Za-z0-9_]+: " n " [A-Za-z ]+(, " n " [A-Za-z ]+)* a (page|folio)(, counting [0-9]+% of the time)?$")
 	if (s ~ /^Physical scan is /) return is_original(s)
 	return s ~ /^(warning: |\$ scan)/
 }

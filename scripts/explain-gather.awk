@@ -2,10 +2,15 @@
 # its all.csv (FS ","): r[s, w] the step's ratio for the walk (the median
 # over runs), lo/hi its range (over the runs when there are several, else
 # over the rounds), name[s], and nruns, pages (the sizes run, space-
-# separated) and the first row kept; scan's warnings (lib.awk's warn_*)
-# with had[code, s] and warned[s] for the steps that gave them.
+# separated) and the first row kept; llc[s, w, k] and dtlb[s, w, k] the
+# misses a page or folio of run k where scan counted them (counted: any);
+# scan's warnings (lib.awk's warn_*) with had[code, s] and warned[s] for
+# the steps that gave them.
 FNR == 1 && FILENAME ~ /all.csv$/ { csv_header(); next }
 FILENAME !~ /all.csv$/ { next }
+# the misses scan counted, where it counted them: per step and walk, a
+# value per run (mcnt), in llc and dtlb
+{ keep_misses(csv_field("step") + 0, csv_field("walk")) }
 {	# scan's warnings, each step's (the physical walk's row too)
 	s = csv_field("step") + 0
 	warn_codes(csv_field("warnings"), s SUBSEP csv_field("run"), 0)
@@ -38,4 +43,11 @@ function settle(    s, w, i, j, k, x, q) {	# medians and ranges
 			r[s, w] = k % 2 ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2
 			lo[s, w] = k > 1 ? x[1] : rlo[s, w]; hi[s, w] = k > 1 ? x[k] : rhi[s, w]
 		}
+}
+function keep_misses(s, w,    k) {
+	k = ++mcnt[s, w]
+	llc[s, w, k] = csv_field("llc_misses")
+	dtlb[s, w, k] = csv_field("dtlb_misses")
+	if (llc[s, w, k] != "" || dtlb[s, w, k] != "")
+		counted = 1
 }

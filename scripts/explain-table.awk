@@ -44,6 +44,32 @@ function steps_of(k,    i, s, out, from, prev) {	# "1-9, 11"
 	}
 	return out
 }
+# The median of a[s, w, 1..n] that scan counted, or "" if it counted none.
+function counted_median(a, s, w, n,    k, m, x) {
+	for (k = 1; k <= n; k++)
+		if (a[s, w, k] != "")
+			x[++m] = a[s, w, k] + 0
+	if (!m)
+		return ""
+	sort_values(x, m)
+	return m % 2 ? x[(m + 1) / 2] : (x[m / 2] + x[m / 2 + 1]) / 2
+}
+function misses(s, w,    l, d) {
+	l = counted_median(llc, s, w, mcnt[s, w])
+	d = counted_median(dtlb, s, w, mcnt[s, w])
+	return (l == "" ? "-" : num(l)) "/" (d == "" ? "-" : num(d))
+}
+# Where scan counted them: each step's LLC and dTLB read misses a page
+# (Physical) or folio, the median over the runs.
+function print_misses(    i, s) {
+	print "LLC/dTLB read misses a page (Physical) or folio, as scan counted:"
+	printf "%2s %-18s %-13s %-13s %s\n", "", "adds", "Physical", "List", "Array"
+	for (i = 1; i <= nsteps; i++) {
+		s = order[i]
+		printf "%2d %-18s %-13s %-13s %s\n", s, name[s], misses(s, "physical"),
+		    misses(s, "list"), misses(s, "array")
+	}
+}
 function say(text, lead,    n, i, line) {	# text wrapped at 72
 	n = wrap(text, 72, lead " ", "      ", line)
 	for (i = 1; i <= n; i++)
@@ -73,6 +99,8 @@ END {
 	measured(order[nsteps])
 	if (nruns > 1)
 		printf "each ratio: the median of %d runs (processes); runs: their range\n", nruns
+	if (counted)
+		print_misses()
 	if ((n = warn_order()))
 		print "! scan warned:"
 	for (i = 1; i <= n; i++) {

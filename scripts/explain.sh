@@ -31,7 +31,9 @@
 #/ change from the step before; a ! after a step's name marks scan's
 #/ warnings (the codes in its CSV's warnings column), a footnote under
 #/ the table gives each, most important first, with its steps and scan's
-#/ line.  -c is scan's size
+#/ line.  Where scan counted them (a CPU whose PMU it may use), a second
+#/ table gives each step's LLC/dTLB read misses a page or folio (- for
+#/ one not counted).  -c is scan's size
 #/ (default 4); with --memmap-from, every step runs the file's size
 #/ (its pfns, or --pfns's count), and a -c that differs is refused.
 #/ -n N runs N processes a step, interleaved (every step once, then

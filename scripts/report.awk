@@ -5,6 +5,9 @@
 BEGIN {
 	cmd = plain(ENVIRON["cmd"])
 	protocol = plain(ENVIRON["protocol"])
+	# what scan counted a page or folio, and the share of the time
+	ncounted = split("llc_misses dtlb_misses instructions cycles counted_share", counted_col, " ")
+	split("LLC misses,dTLB misses,instructions,cycles", counted_name, ",")
 }
 function known(v) { return v == "" ? "unknown" : v }
 function size_of(v) { return v == "" || v == 0 ? "unknown" : human(v, "%.1f") }
@@ -35,7 +38,7 @@ function spread(m, lo, hi, unit,    d, over) {
 function plural(n, word) { return n " " word (n == 1 ? "" : "s") }
 
 # Each run: the first row for the machine, every row for its walk.
-function read_csv(file, k,    line, n, fs) {
+function read_csv(file, k,    line, n, fs, c) {
 	n = 0
 	fs = FS
 	FS = ","
@@ -64,6 +67,8 @@ function read_csv(file, k,    line, n, fs) {
 			nslo[w, k] = nshi[w, k] = ns[w, k]
 		}
 		warn_codes(csv_field("warnings"), k, 0)
+		for (c = 1; c <= ncounted; c++)
+			cnt[w, c, k] = csv_field(counted_col[c])
 		if (csv_has("stream_ns"))
 			stream[k] = csv_field("stream_ns")
 		if (csv_has("chase_ns"))
@@ -167,10 +172,40 @@ function print_walks(    i, w, r, lo, hi) {
 	}
 }
 
+# "counted WALK: ..." where scan counted any of the hardware events for
+# the walk: each the median over the runs that counted it.
+function print_counted(    i, w, c, k, n, v, line, share) {
+	for (i = 1; i <= walks; i++) {
+		w = order[i]
+		line = ""
+		for (c = 1; c <= ncounted; c++) {
+			n = 0
+			split("", v)
+			for (k = 1; k <= runs; k++)
+				if (cnt[w, c, k] != "")
+					v[++n] = cnt[w, c, k] + 0
+			if (!n)
+				continue
+			if (c == ncounted)
+				share = median(v, n)
+			else
+				line = line (line == "" ? "" : ", ") three_digits(median(v, n)) " " counted_name[c]
+		}
+		if (line == "")
+			continue
+		printf "counted %s: %s a %s", label[w], line, w == "physical" ? "page" : "folio"
+		if (share != "" && share < 1)
+			printf ", counting %.0f%% of the time", 100 * share
+		printf "\n"
+		share = ""
+	}
+}
+
 END {
 	rounds = id["rounds"]
 	print_machine()
 	print_walks()
+	print_counted()
 	# a line a cause, most important first, however many runs gave it
 	n = warn_order()
 	for (i = 1; i <= n; i++)

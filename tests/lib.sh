@@ -180,6 +180,13 @@ csv_ok() {
 	END { exit bad || NR != rows + 1 }' "$1"
 }
 
+# plain FILE: no control byte but newline, and valid UTF-8
+plain() {
+	! tr -d '\n' <"$1" | LC_ALL=C grep -q '[[:cntrl:]]' &&
+		! LC_ALL=C.UTF-8 grep -q '[[:cntrl:]]' "$1" &&
+		iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1
+}
+
 # kpageflags FILE N: FILE, a kpageflags of N order-0 LRU pfns (bit 5), for
 # replays and snapshot --summary.
 kpageflags() {

@@ -129,12 +129,6 @@ x" ;;
 	printf '%s.' "$v"	# the dot keeps a trailing newline through $(...)
 }
 
-# plain FILE: no control byte but newline, and valid UTF-8
-plain() {
-	! tr -d '\n' <"$1" | LC_ALL=C grep -q '[[:cntrl:]]' &&
-		! LC_ALL=C.UTF-8 grep -q '[[:cntrl:]]' "$1" &&
-		iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1
-}
 
 # one CASE: run it; print why it failed, nothing when it held
 one() {

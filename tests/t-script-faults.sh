@@ -11,12 +11,6 @@ case $SCAN in /*) ;; *) SCAN=$(pwd)/$SCAN ;; esac	# the checks run in other dire
 kpageflags "$tmp/kpf" 96
 esc=$(printf '\033')
 
-# plain FILE: no control byte but newline, and valid UTF-8
-plain() {
-	! tr -d '\n' <"$1" | LC_ALL=C grep -q '[[:cntrl:]]' &&
-		! LC_ALL=C.UTF-8 grep -q '[[:cntrl:]]' "$1" &&
-		iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1
-}
 xml_ok() {	# xml_ok FILE: it parses, where a parser is here
 	if have xmllint; then
 		xmllint --noout "$1" 2>/dev/null
