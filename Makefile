@@ -1,7 +1,8 @@
 # scan - physical vs LRU-order walks over a simulated memmap
 #
 #   make            build ./scan
-#   make run        build, then run it with the defaults
+#   make run        build, then run it at -c auto: a size whose memmap is
+#                   not cache-sized here (scan says which), a figure to quote
 #   make test       run every tests/t-*.sh; ends with "N passed, M failed"
 #   make sanitize   build ./scan-sanitize (ASan + UBSan) and run the tests on it
 #   make valgrind   run a tiny scan under valgrind's memcheck
@@ -69,7 +70,7 @@ limits: docs/limits.c	# this host's limits measured apart from scan: ./limits -c
 	$(CC) $(CPPFLAGS) $(STD) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ docs/limits.c $(LDLIBS)
 
 run: scan
-	./scan
+	./scan -c auto
 
 test: scan
 	sh tests/run.sh

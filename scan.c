@@ -61,7 +61,7 @@
  * Part III, the answer
  *   The run summarized              each walk's figures, the machine, verdicts
  *   The field table                 fields[]: a CSV and JSON column's row
- *   Text lines and warnings         the original's lines, -v's, warnings
+ *   Text lines and warnings         the original's lines, -v's, warnings[], KTAP
  *   The host (appendix)             memory limits, CPUID, identity, caches
  *   Main                            signals, set-up, report, main()
  */
@@ -201,6 +201,12 @@
 #define RETIMES		3
 /* The memmap should dwarf the last-level cache, or the walks time caches. */
 #define LLC_FACTOR	4.0
+/* -c auto's least: the size of the 2023 post's figures. */
+#define AUTO_MIN_COUNT	10.0
+/* --strict's status when a warning fires: none of 0, 1 (runtime), 2
+ * (usage), 128 + N (signal N), nor kselftest's 3 (XPASS) and 4 (SKIP),
+ * which a selftest runner would not read as a failure. */
+#define EXIT_WARNED	5
 
 /* ==== Data model ======================================================== */
 
@@ -329,10 +335,10 @@ static const char *const access_names[] = {
 enum bound { BOUND_STREAM, BOUND_CHASE, BOUND_RANDOM, NR_BOUNDS };
 
 /* How results are written (--format). */
-enum format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON };
+enum format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON, FORMAT_KTAP };
 static const char *const format_names[] = {
 	[FORMAT_TEXT] = "text", [FORMAT_CSV] = "csv", [FORMAT_JSON] = "json",
-	[FORMAT_JSON + 1] = NULL
+	[FORMAT_KTAP] = "ktap", [FORMAT_KTAP + 1] = NULL
 };
 
 /* The descriptor sizes --struct-page accepts: today's struct page, the
@@ -391,6 +397,8 @@ struct run_knobs {
 struct output {
 	int verbose;		/* -v count */
 	int quiet;		/* -q: no warnings about the figures */
+	int strict;		/* --strict: a warning is exit EXIT_WARNED */
+	unsigned long expect;	/* --expect: warnings expected, by cause */
 	enum format format;	/* --format: how results are written */
 	FILE *text;		/* where the text lines go: stdout, or with
 				 * csv and json, stderr if -v, else nowhere */
@@ -405,6 +413,8 @@ struct params {
 	struct output out;
 	const char *size_opt;	/* "-c" or "-m", whichever set nr_pages */
 	const char *size_arg;	/* its value, for messages */
+	int size_auto;		/* -c auto: scan picks the size (size_auto()) */
+	char size_why[96];	/* and says why that size */
 	const char *folio_opt;	/* the option that set folio_share */
 	char preset[512];	/* what --kernel-like set, for -v */
 	unsigned long long given; /* options on the command line, by index */
@@ -886,7 +896,7 @@ static uint64_t rng_below(struct rng *rng, uint64_t bound)
 
 /*
  * The model's memory: each part in a region of its own (struct region),
- * mapped between guards with the page size --thp asks for, faulted in
+ * mapped between guards with the page size --memmap-thp asks for, faulted in
  * by setup, never by a timed walk, and refused whole, before anything is
  * mapped, when it cannot fit (check_fits()).
  */
@@ -896,10 +906,14 @@ static uintptr_t round_up(uintptr_t x, uintptr_t to)
 	return (x + to - 1) / to * to;
 }
 
+/* In Text lines and warnings: madvise() refused ADVICE, for WHY. */
+static void warn_thp_refused(const char *advice, const char *why);
+
 /*
  * Map len bytes aligned to a huge page, between two PROT_NONE guards so
  * the kernel cannot merge it with a neighbour (smaps then describes it
- * alone), and ask for the page size --thp chose.  Pages are not touched.
+ * alone), and ask for the page size --memmap-thp chose.  Pages are not
+ * touched.
  */
 static void map_region(struct region *r, size_t len, enum thp_mode thp)
 {
@@ -921,12 +935,13 @@ static void map_region(struct region *r, size_t len, enum thp_mode thp)
 	r->len = len;
 #if defined(SCAN_LINUX) && defined(MADV_HUGEPAGE)
 	if (thp == THP_ALWAYS && madvise(r->addr, len, MADV_HUGEPAGE))
-		warn("madvise(MADV_HUGEPAGE): %s", strerror(errno));
+		warn_thp_refused("MADV_HUGEPAGE", strerror(errno));
 	if (thp == THP_NEVER && madvise(r->addr, len, MADV_NOHUGEPAGE))
-		warn("madvise(MADV_NOHUGEPAGE): %s", strerror(errno));
+		warn_thp_refused("MADV_NOHUGEPAGE", strerror(errno));
 #else
 	if (thp != THP_SYSTEM)
-		warn("--thp=%s: this system has no madvise(MADV_HUGEPAGE)", thp_names[thp]);
+		warn_thp_refused(thp == THP_ALWAYS ? "MADV_HUGEPAGE" : "MADV_NOHUGEPAGE",
+				 "not on this system");
 #endif
 }
 
@@ -4048,7 +4063,7 @@ static int timing_order(const struct run_knobs *run, int i)
  * The 2023 protocol (--original): right after setup, each walk timed
  * once in the original's order (the walk table's .original_turn), from
  * the cache state setup left, never timed again; the self-check stays,
- * and a walk that lost its CPU is marked disturbed (warn_disturbed()
+ * and a walk that lost its CPU is marked disturbed (check_disturbed()
  * says so).
  */
 static int original_round(struct lru_model *m, struct team *team,
@@ -4293,11 +4308,11 @@ struct option_spec {
 /* The custom rows' readers, defined below the table; --fields' with the
  * field table. */
 static option_setter set_count, set_verbose, set_folios, set_rmap, set_struct_page,
-	set_walks, set_pfns, show_help, show_version, show_fields;
+	set_walks, set_pfns, set_expect, show_help, show_version, show_fields;
 
 static const struct option_spec options[] = {
-	{ 'c', NULL, "N", CUSTOM(layout.nr_pages, set_count),
-	  .help = "N million pages (decimals allowed; default 1)" },
+	{ 'c', NULL, "N|auto", CUSTOM(layout.nr_pages, set_count),
+	  .help = "N million pages (default 1); auto: not cache-sized" },
 	{ 'm', NULL, "SIZE", CUSTOM(layout.nr_pages, set_count),
 	  .help = "memory to simulate in 4 KiB pages (64M, 40G)" },
 	{ 's', NULL, "SEED", ULONG(layout.seed, 0, ULONG_MAX, 0), .hex = 1, .csv = "seed",
@@ -4311,16 +4326,24 @@ static const struct option_spec options[] = {
 	  .help = "more detail: -v, -vv, -vvv" },
 	{ 'q', NULL, NULL, FLAG(out.quiet),
 	  .help = "no warnings about the figures (errors stay)" },
+	/* CI gates on it: a status no other outcome has (docs/output.md) */
+	{ 0, "strict", NULL, FLAG(out.strict),
+	  .help = "exit 5 if a warning fires that --expect does not name" },
+	{ 0, "expect", "CODE,...", CUSTOM(out.expect, set_expect),
+	  .help = "warnings expected (a smoke run's cache-sized): no fail" },
 	{ 0, "walks", "NAME,...", CUSTOM(run.walk, set_walks), .original_fixes = 1,
 	  .help = "walks to compare with the physical one, in order" },
-	{ 0, "format", "text|csv|json", CHOICE(out.format, format_names, FORMAT_TEXT),
-	  .help = "results as the original's lines (default) or data" },
+	{ 0, "format", "text|csv|json|ktap", CHOICE(out.format, format_names, FORMAT_TEXT),
+	  .help = "results as the original's lines (default), data or KTAP" },
 	/* the kernel maps its memmap with 2 MiB pages (vmemmap PMDs on
-	 * x86-64); --thp=system is the original's chance */
-	{ 0, "thp", "always|never|system", CHOICE(run.thp, thp_names, THP_ALWAYS),
+	 * x86-64); system is the original's chance */
+	{ 0, "memmap-thp", "always|never|system", CHOICE(run.thp, thp_names, THP_ALWAYS),
 	  .csv = "thp", .original_fixes = 1,
 	  .kernel_like = "always",	/* the vmemmap's PMD mapping */
-	  .help = "2 MiB memmap pages (default), 4 KiB, or any" },
+	  .help = "the memmap's pages: 2 MiB (default), 4 KiB, or any" },
+	/* its first name, kept: it reads as the system's THP for user memory */
+	{ 0, "thp", "always|never|system", CHOICE(run.thp, thp_names, THP_ALWAYS),
+	  .original_fixes = 1, .help = "the old name of --memmap-thp" },
 	{ 0, "cache", "cold|warm", CHOICE(run.cache, cache_names, CACHE_COLD),
 	  .csv = "cache", .original_fixes = 1,
 	  .help = "flush caches before each walk (default) or not" },
@@ -4821,14 +4844,17 @@ static const char *default_text(const struct option_spec *o, char *buf, size_t l
 /* Which options were given is a bit mask in struct params. */
 _Static_assert(ARRAY_SIZE(options) <= 64, "params.given has a bit per option");
 
-/* -c and -m: the last of them wins, but not both. */
+/* -c and -m: the last of them wins, but not both; -c auto is resolved
+ * once the other options are known (size_auto()). */
 static void set_count(struct params *p, const char *opt, const char *arg)
 {
 	const char *name = opt[1] == 'c' ? "-c" : "-m";
 
 	if (p->size_opt && strcmp(p->size_opt, name))
 		die_usage("%s '%s': -c and -m both give the size; use one", opt, arg);
-	p->layout.nr_pages = opt[1] == 'c' ? parse_count(opt, arg) : parse_size(opt, arg);
+	p->size_auto = opt[1] == 'c' && !strcmp(arg, "auto");
+	if (!p->size_auto)
+		p->layout.nr_pages = opt[1] == 'c' ? parse_count(opt, arg) : parse_size(opt, arg);
 	p->size_opt = name;
 	p->size_arg = arg;
 }
@@ -4923,6 +4949,28 @@ static void set_walks(struct params *p, const char *opt, const char *arg)
 	}
 	if (p->run.nr_walks < 2)
 		die_usage("%s '%s': name at least one walk to compare with the physical one", opt, arg);
+}
+
+/* In Text lines and warnings: the cause a warning code names, or -1. */
+static int warning_by_code(const char *code);
+
+/* --expect=CODE,...: warnings a run expects (a smoke run at a tiny size
+ * is cache-sized): KTAP marks them XFAIL, and --strict lets them pass. */
+static void set_expect(struct params *p, const char *opt, const char *arg)
+{
+	char buf[256], *code, *rest = buf;
+	int cause;
+
+	if (strlen(arg) >= sizeof(buf))
+		die_usage("%s '%.20s...': too long", opt, arg);
+	strcpy(buf, arg);
+	p->out.expect = 0;
+	while ((code = list_item(&rest))) {
+		cause = warning_by_code(code);
+		if (cause < 0)
+			die_usage("%s '%s': no warning '%s' (scan --fields lists them)", opt, arg, code);
+		p->out.expect |= 1UL << cause;
+	}
 }
 
 /* --pfns=START:COUNT: a window of the --memmap-from file. */
@@ -5212,6 +5260,38 @@ static void check_params(const struct params *p)
 		die_usage("--cpu %d with -t %d: --cpu pins one walker; -t places its walkers itself", p->run.cpu, p->run.threads);
 }
 
+/* In Text lines and warnings, and The host: */
+static double round_up_2(double x);
+static double host_llc(const char **from);
+
+/*
+ * -c auto: the smallest size whose memmap is not cache-sized (at least
+ * LLC_FACTOR times the last-level cache, the size the cache-sized
+ * warning advises), or the 2023 post's -c 10 where that is larger or no
+ * LLC size is known: a figure worth quoting on the machine at hand.
+ */
+static void size_auto(struct params *p)
+{
+	const char *from;
+	double llc = host_llc(&from), per_page, count;
+	char b[32];
+
+	p->layout.nr_pages = DEF_NR_PAGES;	/* a probe: bytes per page */
+	per_page = (region_bytes(p, R_MEMMAP, 0) + region_bytes(p, R_FOLIOS, 0)) / DEF_NR_PAGES;
+	count = llc > 0 ? round_up_2(LLC_FACTOR * llc / per_page / PAGES_PER_COUNT) : 0;
+	if (count > AUTO_MIN_COUNT)
+		snprintf(p->size_why, sizeof(p->size_why), "%.0fx the LLC (%s, %s)",
+			 LLC_FACTOR, human(llc, b, sizeof(b)), from);
+	else if (llc > 0)
+		snprintf(p->size_why, sizeof(p->size_why), "the 2023 post's, over %.0fx the LLC (%s, %s)",
+			 LLC_FACTOR, human(llc, b, sizeof(b)), from);
+	else
+		snprintf(p->size_why, sizeof(p->size_why), "the 2023 post's: no LLC size known");
+	if (count < AUTO_MIN_COUNT)
+		count = AUTO_MIN_COUNT;
+	p->layout.nr_pages = (unsigned long)(count * PAGES_PER_COUNT + 0.5);
+}
+
 /* The command line into *p: defaults, options, the preset, the checks
  * across options.  main and tests/fuzz-options.c both enter here. */
 static void parse_params(struct params *p, int argc, char **argv)
@@ -5229,6 +5309,8 @@ static void parse_params(struct params *p, int argc, char **argv)
 		p->size_opt = "-c";
 		p->size_arg = "1";
 	}
+	if (p->size_auto)
+		size_auto(p);
 }
 
 /* #### Part III: the answer ############################################## */
@@ -5447,6 +5529,7 @@ static field_number get_timed, get_median_s, get_min_s, get_max_s,
 	get_chase_ns, get_memmap_bytes, get_memmap_over_llc, get_cache_sized,
 	get_llc_misses, get_dtlb_misses, get_instructions, get_cycles,
 	get_counted_share, get_page_faults, get_context_switches;
+static field_text get_warnings;
 
 static const struct field fields[] = {
 	/* 2.0's columns */
@@ -5561,6 +5644,9 @@ static const struct field fields[] = {
 	  NUMBER("%.0f", get_page_faults) },
 	{ "context_switches", SCOPE_WALK, "context switches in them, likewise",
 	  NUMBER("%.0f", get_context_switches) },
+	/* the warning table's codes, in its order (tests/t-warnings.sh) */
+	{ "warnings", SCOPE_WALK, "warnings fired for the run or this walk, spaces between, most important first: cache-sized short-walk disturbed thp-short thp-refused code-bound noisy limit-beaten",
+	  TEXT(get_warnings) },
 };
 
 #define NR_FIELDS	((int)ARRAY_SIZE(fields))
@@ -5650,6 +5736,16 @@ static double get_cache_sized(const struct answer *a)
 	int sized = cache_sized(a->m, a->mc);
 
 	return sized < 0 ? NAN : sized;
+}
+
+/* In Text lines and warnings. */
+static const char *warning_codes(int s, char *buf, size_t len);
+
+static const char *get_warnings(const struct answer *a)
+{
+	static char codes[FIELD_MAX];
+
+	return warning_codes((int)(a->w - a->r->walk), codes, sizeof(codes));
 }
 
 /* The option row a knob's column comes from: the first that sets its
@@ -5867,7 +5963,12 @@ static void print_json_members(const struct answer *a, int walk,
 	}
 }
 
-/* The run's columns, read in the first walk's row, then each walk's. */
+/* In Text lines and warnings. */
+static void print_json_warnings(void);
+static void print_ktap(const struct answer *a);
+
+/* The run's columns, read in the first walk's row, then each walk's,
+ * then each warning that fired, its code and its line. */
 static void print_json(struct answer *a)
 {
 	int s;
@@ -5882,7 +5983,9 @@ static void print_json(struct answer *a)
 		print_json_members(a, 1, "      ", 0);
 		printf("    }%s\n", s + 1 < a->r->nr ? "," : "");
 	}
-	printf("  ]\n}\n");
+	printf("  ],\n");
+	print_json_warnings();
+	printf("}\n");
 }
 
 static void print_results(const struct lru_model *m, const struct params *p,
@@ -5892,6 +5995,8 @@ static void print_results(const struct lru_model *m, const struct params *p,
 
 	if (p->out.format == FORMAT_JSON)
 		print_json(&a);
+	else if (p->out.format == FORMAT_KTAP)
+		print_ktap(&a);
 	else
 		print_csv(&a);
 }
@@ -5919,7 +6024,9 @@ static void show_fields(struct params *p, const char *opt, const char *arg)
  * The original's lines keep their text: two ratio lines by default, the
  * time lines with -v, the setup lines and totals with -vvv; each -v
  * adds lines beside them, never changes them.  The warnings say on
- * stderr which printed figure cannot be trusted, and what clears it.
+ * stderr which printed figure cannot be trusted, and what clears it;
+ * the data carry their codes, and --format=ktap gives each cause a
+ * test point.
  */
 
 static void print_walk_line(const struct output *out, const struct walk_report *w,
@@ -6132,6 +6239,191 @@ static void print_ratios(const struct output *out, const struct reports *r)
 			r->walk[s].ratio.median, r->walk[s].walk->label);
 }
 
+/*
+ * The warning table: one row per cause that keeps a printed figure from
+ * being trusted, most important first, the order its lines come in.  A
+ * row's code is stable: the CSV's and JSON's warnings column, KTAP's
+ * test points, --expect and the scripts name it.  Its text is a printf
+ * format of two strings, the items (each walk's figure, or the run's)
+ * and the remedy: it says what the cause does to which figure and the
+ * one thing that clears it, so that "scan: warning: CODE: TEXT" stays
+ * under 100 columns.  A cause that fires for several walks is one line,
+ * its items worst first (or the worst and "(+N)", N more, where they
+ * would not fit).  To add a cause:
+ *
+ *   1. its enum and its row, placed by importance, with a new code;
+ *   2. its check in check_warnings(), or where it shows, by warning_fire();
+ *   3. its code in the warnings column's meaning (the field table), in
+ *      the same place; its row in docs/output.md's table of warnings.
+ */
+enum warning_cause {
+	W_CACHE_SIZED, W_SHORT_WALK, W_DISTURBED, W_THP_SHORT, W_THP_REFUSED,
+	W_CODE_BOUND, W_NOISY, W_LIMIT_BEATEN, NR_WARNINGS
+};
+
+struct warning_spec {
+	const char *code;	/* stable: the data, KTAP and scripts name it */
+	const char *text;	/* %s the items, %s the remedy */
+	int low_is_worse;	/* items ordered lowest first */
+};
+
+static const struct warning_spec warnings[NR_WARNINGS] = {
+	/* the memmap under LLC_FACTOR times the last-level cache */
+	[W_CACHE_SIZED] = { "cache-sized", "memmap < 4x LLC %s: ratios time caches; %s" },
+	/* a walk's median under MIN_TICKS ticks of the clock */
+	[W_SHORT_WALK] = { "short-walk", "%s < 1000 clock ticks: times too coarse; %s", 1 },
+	/* half a walk's timed walks or more lost over LOST_SHARE even when
+	 * retimed, so its median may be one of them */
+	[W_DISTURBED] = { "disturbed", "%s to other work, ratios too; %s" },
+	/* --memmap-thp=always, and under half the memmap in huge pages */
+	[W_THP_SHORT] = { "thp-short", "%s of memmap in 2 MiB pages: LRU ratios pay TLB misses; %s", 1 },
+	/* madvise() refused the page size --memmap-thp asked for */
+	[W_THP_REFUSED] = { "thp-refused", "madvise: %s: the memmap's page size is the system's%s" },
+	/* at the original's knobs, a walk over 1 + BOUND_WARN times its limit */
+	[W_CODE_BOUND] = { "code-bound", "%s its limit: the ratio may time code; %s" },
+	/* a ratio's interquartile range over rounds over SPREAD_WARN of its median */
+	[W_NOISY] = { "noisy", "ratio IQR %s over rounds: known to that; %s" },
+	/* at the original's knobs, a walk under 1 - BOUND_WARN times its limit */
+	[W_LIMIT_BEATEN] = { "limit-beaten", "%s its limit: the limit (-vv) failed, not the ratios%s", 1 },
+};
+
+#define WARNING_COLUMNS	99	/* "scan: warning: CODE: TEXT" at most */
+
+/* One cause fired: for a walk (its place in the run's walks) or the run. */
+struct warning_item {
+	int cause;
+	int walk;		/* -1: the run's */
+	double worse;		/* orders a cause's items */
+	char item[48];		/* the walk and its figure, or the run's */
+	char fix[48];		/* the remedy */
+};
+
+static struct warning_item fired[NR_WARNINGS * (NR_WALKS_MAX + 1)];
+static int nr_fired;
+
+static int warning_by_code(const char *code)
+{
+	int c;
+
+	for (c = 0; c < NR_WARNINGS; c++)
+		if (!strcmp(code, warnings[c].code))
+			return c;
+	return -1;
+}
+
+/* Cause c fired for walk (or -1, the run), its figure worse; an item
+ * said already is not said again. */
+static PRINTF(5, 6) void warning_fire(int cause, int walk, double worse,
+				      const char *fix, const char *fmt, ...)
+{
+	struct warning_item *w = &fired[nr_fired];
+	va_list ap;
+	int i;
+
+	if (nr_fired == (int)ARRAY_SIZE(fired))
+		return;
+	w->cause = cause;
+	w->walk = walk;
+	w->worse = worse;
+	snprintf(w->fix, sizeof(w->fix), "%s", fix);
+	va_start(ap, fmt);
+	vsnprintf(w->item, sizeof(w->item), fmt, ap);
+	va_end(ap);
+	for (i = 0; i < nr_fired; i++)
+		if (fired[i].cause == cause && !strcmp(fired[i].item, w->item))
+			return;
+	nr_fired++;
+}
+
+static void warn_thp_refused(const char *advice, const char *why)
+{
+	warning_fire(W_THP_REFUSED, -1, 0, "", "%s %s", advice, why);
+}
+
+/* Did cause c fire, for the run or for walk s (-1: for any)? */
+static int warning_fired(int c, int s)
+{
+	int i;
+
+	for (i = 0; i < nr_fired; i++)
+		if (fired[i].cause == c && (s < 0 || fired[i].walk < 0 || fired[i].walk == s))
+			return 1;
+	return 0;
+}
+
+/* Did a warning fire that --expect did not name? */
+static int warned_unexpected(const struct output *out)
+{
+	int c;
+
+	for (c = 0; c < NR_WARNINGS; c++)
+		if (warning_fired(c, -1) && !(out->expect >> c & 1))
+			return 1;
+	return 0;
+}
+
+/* The item of cause c at rank k (0: the worst), or NULL. */
+static const struct warning_item *warning_rank(int c, int k)
+{
+	int i, j, above;
+
+	for (i = 0; i < nr_fired; i++) {
+		if (fired[i].cause != c)
+			continue;
+		for (above = 0, j = 0; j < nr_fired; j++) {
+			double a = fired[j].worse, b = fired[i].worse;
+
+			if (j == i || fired[j].cause != c)
+				continue;
+			if (warnings[c].low_is_worse ? a < b || (a == b && j < i) :
+						       a > b || (a == b && j < i))
+				above++;
+		}
+		if (above == k)
+			return &fired[i];
+	}
+	return NULL;
+}
+
+/* Cause c's line, without "scan: warning: ": its code, then its text
+ * with the items joined, worst first; too many for a line, the count
+ * and the worst. */
+static const char *warning_line(int c, char *line, size_t len)
+{
+	const struct warning_item *w;
+	char items[256] = "";
+	size_t used = 0;
+	int k;
+
+	for (k = 0; (w = warning_rank(c, k)); k++)
+		used += snprintf(items + used, used < sizeof(items) ? sizeof(items) - used : 0,
+				 "%s%s", k ? ", " : "", w->item);
+	w = warning_rank(c, 0);
+	snprintf(line, len, "%s: ", warnings[c].code);
+	snprintf(line + strlen(line), len - strlen(line), warnings[c].text, items, w->fix);
+	if (k > 1 && strlen(line) + strlen("scan: warning: ") > WARNING_COLUMNS) {
+		snprintf(items, sizeof(items), "%s (+%d)", w->item, k - 1);
+		snprintf(line, len, "%s: ", warnings[c].code);
+		snprintf(line + strlen(line), len - strlen(line), warnings[c].text, items, w->fix);
+	}
+	return line;
+}
+
+/* The codes that fired for walk s's row (and the run's), in the table's
+ * order, separated by spaces: the warnings column. */
+static const char *warning_codes(int s, char *buf, size_t len)
+{
+	size_t used = 0;
+	int c;
+
+	buf[0] = 0;
+	for (c = 0; c < NR_WARNINGS; c++)
+		if (warning_fired(c, s))
+			used += snprintf(buf + used, used < len ? len - used : 0, "%s%s",
+					 used ? " " : "", warnings[c].code);
+	return buf;
+}
+
 /* The original's model and work (every row marked .model at its
  * default): where each walk should run at its bound, and the code, not
  * the memory, is measured if it does not. */
@@ -6153,8 +6445,8 @@ static int plain_knobs(const struct params *p)
 
 /* A walk slower than its bound measures the code, not the memory; one
  * faster beat a limit measured beside it in every round, so that limit
- * was no limit while it ran: both are said, and the line stays. */
-static void warn_off_bound(const struct lru_model *m, const struct reports *r)
+ * was no limit while it ran. */
+static void check_bounds(const struct lru_model *m, const struct reports *r)
 {
 	int s;
 
@@ -6163,17 +6455,17 @@ static void warn_off_bound(const struct lru_model *m, const struct reports *r)
 		enum bound b = w->walk->bound;
 
 		/* a walk or a limit kept disturbed is not judged:
-		 * warn_disturbed() says why the walk's figure is not clean,
+		 * check_disturbed() says why the walk's figure is not clean,
 		 * and a limit's tries that lost their CPU read slow */
 		if (!w->walk->at_bound || !w->bound_x || w->st->disturbed ||
 		    2 * m->bound_kept[b] >= m->bound_tries[b])
 			continue;
 		if (w->bound_x > 1 + BOUND_WARN)
-			warn("%s: %.2fx this core's %s, so the code is measured",
-			     w->walk->label, w->bound_x, bounds[w->walk->bound].name);
+			warning_fire(W_CODE_BOUND, s, w->bound_x, "rerun when idle",
+				     "%s %.2fx", w->walk->label, w->bound_x);
 		else if (w->bound_x < 1 - BOUND_WARN)
-			warn("%s ran %.2fx this core's %s: that limit did not hold",
-			     w->walk->label, w->bound_x, bounds[w->walk->bound].name);
+			warning_fire(W_LIMIT_BEATEN, s, w->bound_x, "",
+				     "%s %.2fx", w->walk->label, w->bound_x);
 	}
 }
 
@@ -6190,69 +6482,193 @@ static double round_up_2(double x)
 	return (n < x / scale ? n + 1 : n) * scale;
 }
 
-/*
- * The memmap under LLC_FACTOR times the last-level cache: say the size
- * that clears it, in the option that set the size, and where the LLC
- * figure came from (sysfs and getconf can differ tenfold).  A replayed
- * memmap is as large as its file: no option makes it larger.
- */
-static void warn_cache_sized(const struct lru_model *m, const struct params *p,
-			     const struct machine *mc, double bytes)
+/* The size option that makes the run `times` as large, as the remedy:
+ * in the option that set the size.  A replayed memmap is as large as
+ * its file: no option makes it larger. */
+static const char *larger_size(const struct lru_model *m, const struct params *p,
+			       double times, char *fix, size_t len)
 {
-	double pages = LLC_FACTOR * mc->llc / (bytes / m->nr_pages);
+	double pages = m->nr_pages * times;
 	double gib = pages * SIM_PAGE_SIZE / (1 << 30);
-	char b1[32], b2[32], fix[64];
 
 	if (p->layout.memmap_from)
-		snprintf(fix, sizeof(fix), "the ratios are cache-bound for this file");
+		snprintf(fix, len, "replay a larger memmap");
 	else if (!strcmp(p->size_opt, "-m") && gib >= 1)
-		snprintf(fix, sizeof(fix), "the ratios measure caches; use -m %.0fG", round_up_2(gib));
+		snprintf(fix, len, "use -m %.0fG", round_up_2(gib));
 	else if (!strcmp(p->size_opt, "-m"))
-		snprintf(fix, sizeof(fix), "the ratios measure caches; use -m %.0fM", round_up_2(gib * 1024));
+		snprintf(fix, len, "use -m %.0fM", round_up_2(gib * 1024));
 	else
-		snprintf(fix, sizeof(fix), "the ratios measure caches; use -c %g", round_up_2(pages / PAGES_PER_COUNT));
-	warn("memmap %s < %.0fx LLC %s (%s): %s", human(bytes, b1, 32), LLC_FACTOR,
-	     human(mc->llc, b2, 32), mc->llc_from, fix);
+		snprintf(fix, len, "use -c %g", round_up_2(pages / PAGES_PER_COUNT));
+	return fix;
 }
 
-/* A walk kept disturbed: retimed in vain, or --original's one walk. */
-static void warn_disturbed(const struct params *p, const struct walk_report *w)
+/* The memmap under LLC_FACTOR times the last-level cache: where the LLC
+ * figure came from too (sysfs and getconf can differ tenfold). */
+static void check_cache_sized(const struct lru_model *m, const struct params *p,
+			      const struct machine *mc)
 {
-	if (p->run.original)
-		warn("%s: its one walk lost %.0f%% of its %.3g s to other work (%s); --original times each walk once, so this run's ratios are not clean: run it again",
-		     w->walk->label, 100 * w->st->lost_share, w->time.median, w->st->lost_to);
-	else
-		warn("%s: %d of %d walks lost over %.0f%% to other work even when retimed: not clean",
-		     w->walk->label, w->st->disturbed, w->st->nr_samples, 100 * LOST_SHARE);
+	char b[32], fix[48];
+
+	if (cache_sized(m, mc) != 1)
+		return;
+	larger_size(m, p, LLC_FACTOR * mc->llc / memmap_bytes(m), fix, sizeof(fix));
+	warning_fire(W_CACHE_SIZED, -1, 0, fix, "%s (%s)", human(mc->llc, b, 32), mc->llc_from);
 }
 
-/* Say on stderr, with the remedy, when a printed figure cannot be trusted. */
-static void warn_untrusted(const struct lru_model *m, const struct params *p,
-			   const struct machine *mc, const struct reports *r)
+/* A walk whose median may be a disturbed one: half its timed walks or
+ * more kept disturbed after retiming, or --original's one walk. */
+static void check_disturbed(const struct params *p, const struct reports *r)
 {
-	double tick = clock_tick();
 	int s;
 
-	for (s = 0; s < r->nr; s++)
-		if (r->walk[s].time.median < MIN_TICKS * tick)
-			warn("%s walk: %.3g s, under %.0f ticks of the clock%s",
-			     r->walk[s].walk->label, r->walk[s].time.median, MIN_TICKS,
-			     p->layout.memmap_from ? ": this file is too small to time" : "; use a larger -c");
-	for (s = 0; s < r->nr; s++)
-		if (r->walk[s].st->disturbed)
-			warn_disturbed(p, &r->walk[s]);
-	if (cache_sized(m, mc) == 1)
-		warn_cache_sized(m, p, mc, memmap_bytes(m));
-	else if (plain_knobs(p))
-		warn_off_bound(m, r);
+	for (s = 0; s < r->nr; s++) {
+		const struct walk_report *w = &r->walk[s];
+
+		if (!w->st->disturbed || 2 * w->st->disturbed < w->st->nr_samples)
+			continue;
+		if (p->run.original)
+			warning_fire(W_DISTURBED, s, w->st->lost_share, "rerun it",
+				     "%s's one walk lost %.0f%%", w->walk->label,
+				     100 * w->st->lost_share);
+		else
+			warning_fire(W_DISTURBED, s, (double)w->st->disturbed / w->st->nr_samples,
+				     "rerun when idle", "%s %d/%d walks lost >%.0f%%", w->walk->label,
+				     w->st->disturbed, w->st->nr_samples, 100 * LOST_SHARE);
+	}
+}
+
+/* Walks under MIN_TICKS of the clock, and ratios spread wide. */
+static void check_times(const struct lru_model *m, const struct params *p,
+			const struct reports *r)
+{
+	double tick = clock_tick(), t;
+	char fix[48];
+	int s;
+
+	for (s = 0; s < r->nr; s++) {
+		t = r->walk[s].time.median;
+		if (t < MIN_TICKS * tick)
+			warning_fire(W_SHORT_WALK, s, t, larger_size(m, p, MIN_TICKS * tick / t, fix, sizeof(fix)),
+				     "%s %.3g us", r->walk[s].walk->label, t * 1e6);
+	}
 	for (s = 1; s < r->nr && r->rounds > 1; s++) {
 		const struct summary *q = &r->walk[s].ratio;
+		double spread = (q->q3 - q->q1) / q->median;
 
-		if (q->q3 - q->q1 > SPREAD_WARN * q->median)
-			warn("%s ratio spreads %.0f%% over rounds (IQR %.3g-%.3g): noisy%s",
-			     r->walk[s].walk->label, 100 * (q->q3 - q->q1) / q->median, q->q1, q->q3,
-			     r->rounds < MAX_ROUNDS ? "; try a larger -r" : "");
+		if (spread > SPREAD_WARN)
+			warning_fire(W_NOISY, s, spread, "rerun when idle", "%s %.0f%%",
+				     r->walk[s].walk->label, 100 * spread);
 	}
+}
+
+/* --memmap-thp=always, and under half the memmap (of 4 huge pages or
+ * more) in huge pages. */
+static void check_thp(const struct lru_model *m, const struct params *p)
+{
+	double share = huge_share(&m->region[R_MEMMAP]);
+
+	if (p->run.thp == THP_ALWAYS && share >= 0 && share < 0.5 &&
+	    m->region[R_MEMMAP].len >= 4 * HUGE_PAGE_SIZE)
+		warning_fire(W_THP_SHORT, -1, share, "set THP to madvise",
+			     "%.0f%%", 100 * share);
+}
+
+/* Every cause the run shows, fired for its walks or for the run. */
+static void check_warnings(const struct lru_model *m, const struct params *p,
+			   const struct machine *mc, const struct reports *r)
+{
+	check_cache_sized(m, p, mc);
+	check_times(m, p, r);
+	check_disturbed(p, r);
+	check_thp(m, p);
+	if (cache_sized(m, mc) == 0 && plain_knobs(p))	/* the limits are DRAM's */
+		check_bounds(m, r);
+}
+
+/* Each cause that fired, one line, most important first. */
+static void print_warnings(void)
+{
+	char line[256];
+	int c;
+
+	for (c = 0; c < NR_WARNINGS; c++)
+		if (warning_fired(c, -1))
+			warn("%s", warning_line(c, line, sizeof(line)));
+}
+
+/* JSON's "warnings": each cause that fired, its code and its line. */
+static void print_json_warnings(void)
+{
+	char line[256];
+	int c, n = 0;
+
+	printf("  \"warnings\": [");
+	for (c = 0; c < NR_WARNINGS; c++) {
+		if (!warning_fired(c, -1))
+			continue;
+		warning_line(c, line, sizeof(line));
+		printf("%s\n    { \"code\": \"%s\", \"text\": ", n++ ? "," : "", warnings[c].code);
+		put_json(line + strlen(warnings[c].code) + 2, 1);
+		printf(" }");
+	}
+	printf("%s]\n", n ? "\n  " : "");
+}
+
+/*
+ * --format=ktap, the kernel's selftest format: the version and the plan
+ * before the run, so that a run that dies (a failed self-check is exit
+ * 1) leaves its plan unmet, which a KTAP reader counts as a failure;
+ * then a test point per walk's self-check and one per warning cause,
+ * each cause "not ok" when it fired (ok with an XFAIL directive when
+ * --expect named it), and the figures as diagnostic lines.
+ */
+static void print_ktap_plan(const struct params *p)
+{
+	printf("KTAP version 1\n1..%d\n", p->run.nr_walks + NR_WARNINGS);
+}
+
+static void print_ktap(const struct answer *a)
+{
+	const struct lru_model *m = a->m;
+	struct walk_result sum = expected_result(m);
+	int s, c, n = 0, fail = 0, xfail = 0;
+	char b1[32], b2[32], line[256];
+
+	printf("# scan %s %s %s: %lu pages, %s simulated, memmap %s, seed %lu, host %s\n",
+	       SCAN_VERSION, a->p->size_opt, a->p->size_arg, m->nr_pages,
+	       human(m->nr_pages * SIM_PAGE_SIZE, b1, 32), human(memmap_bytes(m), b2, 32),
+	       a->p->layout.seed, a->mc->host_id);
+	for (s = 0; s < a->r->nr; s++) {
+		const struct walk_report *w = &a->r->walk[s];
+
+		printf("# %s: median %.6f s, %.2f ns/%s over %d timed walks; summed %lu over %lu folios, as the model\n",
+		       w->walk->label, w->time.median, w->walk_ns,
+		       w->walk->bound == BOUND_STREAM ? "page" : "folio", w->st->nr_samples,
+		       sum.sum, sum.visits);
+		if (s)
+			printf("# %s ratio: median %.3f, IQR %.3f-%.3f over %d rounds\n",
+			       w->walk->label, w->ratio.median, w->ratio.q1, w->ratio.q3, a->r->rounds);
+		printf("ok %d self-check %s\n", ++n, w->walk->name);
+	}
+	for (c = 0; c < NR_WARNINGS; c++) {
+		if (!warning_fired(c, -1)) {
+			printf("ok %d warning %s\n", ++n, warnings[c].code);
+			continue;
+		}
+		printf("# %s\n", warning_line(c, line, sizeof(line)));
+		if (a->p->out.expect >> c & 1) {
+			printf("ok %d warning %s # XFAIL --expect names it\n", ++n, warnings[c].code);
+			xfail++;
+		} else {
+			printf("not ok %d warning %s\n", ++n, warnings[c].code);
+			fail++;
+		}
+	}
+	for (s = 1; s < a->r->nr; s++)
+		printf("# %s scan is %f faster than %s\n", a->r->walk[0].walk->label,
+		       a->r->walk[s].ratio.median, a->r->walk[s].walk->label);
+	printf("# Totals: pass:%d fail:%d xfail:%d xpass:0 skip:0 error:0\n",
+	       n - fail - xfail, fail, xfail);
 }
 
 static void print_memmap(const struct lru_model *m, const struct params *p)
@@ -6262,12 +6678,9 @@ static void print_memmap(const struct lru_model *m, const struct params *p)
 
 	if (share >= 0)
 		snprintf(hp, sizeof(hp), "%.0f%%", 100 * share);
-	fprintf(p->out.text, "memmap %s for %lu pages, %s simulated, %s huge (--thp=%s)\n",
+	fprintf(p->out.text, "memmap %s for %lu pages, %s simulated, %s huge (--memmap-thp=%s)\n",
 		human((double)m->nr_pages * m->desc_size, b1, 32), m->nr_pages,
 		human(m->nr_pages * SIM_PAGE_SIZE, b2, 32), hp, thp_names[p->run.thp]);
-	if (!p->out.quiet && p->run.thp == THP_ALWAYS && share >= 0 && share < 0.5 &&
-	    m->region[R_MEMMAP].len >= 4 * HUGE_PAGE_SIZE)
-		warn("--thp=always got %.0f%% of the memmap in huge pages: see transparent_hugepage/enabled", 100 * share);
 }
 
 /* A replayed memmap as built: its folios by order, its free blocks and
@@ -6933,6 +7346,17 @@ static void read_machine(struct machine *mc)
 	make_host_id(mc);
 }
 
+/* The last-level cache the verdicts use, and where its size came from
+ * (for -c auto, before the run). */
+static double host_llc(const char **from)
+{
+	static struct machine mc;	/* off the stack */
+
+	read_machine(&mc);
+	*from = mc.llc_from;
+	return mc.llc;
+}
+
 /* ==== Main ============================================================== */
 
 /*
@@ -6975,6 +7399,19 @@ static void catch_signals(void)
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
+/* -c auto's size and why, before the size check and a run that may be
+ * long. */
+static void print_size_auto(const struct params *p)
+{
+	char b[32];
+
+	fprintf(p->out.text, "-c auto is -c %g: a %s memmap, %s\n",
+		p->layout.nr_pages / PAGES_PER_COUNT,
+		human(region_bytes(p, R_MEMMAP, 0) + region_bytes(p, R_FOLIOS, 0), b, 32),
+		p->size_why);
+	flush_results(0);
+}
+
 static void read_params(struct params *p, int argc, char **argv)
 {
 	/* Big enough for every line a run prints: see flush_results().
@@ -6989,6 +7426,8 @@ static void read_params(struct params *p, int argc, char **argv)
 	parse_params(p, argc, argv);
 	plan_cpus(p, cpu);	/* refuse CPUs we may not use, before setup */
 	p->out.text = p->out.format == FORMAT_TEXT ? stdout : stderr;
+	if (p->size_auto)
+		print_size_auto(p);
 }
 
 /* Map, fault in, lay out, order and link the model, and say so. */
@@ -7004,6 +7443,8 @@ static void set_up(struct lru_model *m, const struct params *p)
 	build_model(m, p, p->layout.seed, 1);
 	if (p->out.verbose >= 3)
 		fprintf(p->out.text, "Created shuffled list in %fs\n", now() - start);
+	if (p->out.format == FORMAT_KTAP)
+		print_ktap_plan(p);
 	if (p->out.verbose < 1)
 		return;
 	if (p->run.kernel_like)
@@ -7043,12 +7484,13 @@ static void report(const struct lru_model *m, const struct params *p,
 	}
 	if (out->verbose >= 1)
 		print_break_even(out, m, &r);
+	check_warnings(m, p, &mc, &r);
 	if (out->format == FORMAT_TEXT || out->verbose)
 		print_ratios(out, &r);
 	if (out->format != FORMAT_TEXT)
 		print_results(m, p, &mc, &r);
 	if (!out->quiet)
-		warn_untrusted(m, p, &mc, &r);
+		print_warnings();
 }
 
 int main(int argc, char **argv)
@@ -7076,5 +7518,5 @@ int main(int argc, char **argv)
 	report(&m, &p, stats, last, nr_rounds);
 	free_model(&m);
 	flush_results(1);
-	return 0;
+	return p.out.strict && warned_unexpected(&p.out) ? EXIT_WARNED : 0;
 }

@@ -18,6 +18,7 @@
 #   block    = first cpu machine caches kernel memory command size memmap
 #              protocol [physical] ratio... warning... original...
 #   first    = "scan " VERSION " report (block 2): " N " run(s) of one command"
+#              [", " SIZE " simulated"]
 #   cpu      = "cpu: " MODEL-NAME
 #   machine  = "machine: host " ID ", vendor " V ", family " F ", model " M
 #              ", stepping " S ", hypervisor " H ", " N " CPUs, " K
@@ -30,12 +31,13 @@
 #   memmap   = "memmap: " B "-byte struct page, " P "% in huge pages, "
 #              ("cache-sized" | "not cache-sized" | "cache-sized unknown")
 #   protocol = "protocol: " ("default" | OPTIONS) " (" R " round(s) a run, cache "
-#              C ", --thp=" T ")"
+#              C ", --memmap-thp=" T ")"    (older blocks: --thp=)
 #   physical = "physical: " FIG " ns/page " SPREAD
 #   ratio    = "ratio " WALK ": " FIG " " SPREAD ", " NS " ns/folio"
 #              ["; the physical walk is " X "x slower than " WALK]
 #   SPREAD   = "(" LO "-" HI ", " N " runs)" | "(" LO "-" HI ", " R " round(s), 1 run)"
-#   warning  = "warning: " TEXT
+#   warning  = "warning: " CODE [": " TEXT] [" (" N " of " M " runs)"]
+#              (older blocks: "warning: " TEXT)
 #   original = "Physical scan is " %f " faster than " WALK
 #
 # Any value may be "unknown".
@@ -270,7 +272,7 @@ function seed_of(cmd) {
 function shaped(s,    n, v) {
 	v = "[^,]+"
 	n = "[0-9]+(\\.[0-9]+)?"
-	if (s ~ /^scan /) return s ~ /^scan [^ ]+ report \(block 2\): [0-9]+ runs? of one command$/
+	if (s ~ /^scan /) return s ~ /^scan [^ ]+ report \(block 2\): [0-9]+ runs? of one command(, [^,]+ simulated)?$/
 	if (s ~ /^cpu: /) return 1
 	if (s ~ /^machine: /)
 		return s ~ ("^machine: host " v ", vendor " v ", family " v ", model " v ", stepping " v ", hypervisor " v ", " v " CPUs, " v " NUMA nodes?, RAM " v "$")
@@ -280,7 +282,7 @@ function shaped(s,    n, v) {
 	if (s ~ /^size: /) return s ~ ("^size: [0-9]+ pages, " v " simulated, memmap " v "$")
 	if (s ~ /^memmap: /)
 		return s ~ /^memmap: [0-9]+-byte struct page, [0-9]+% in huge pages, (cache-sized|not cache-sized|cache-sized unknown)$/
-	if (s ~ /^protocol: /) return s ~ /^protocol: .+ \([0-9]+ rounds? a run, cache [^,]+, --thp=[^)]+\)$/
+	if (s ~ /^protocol: /) return s ~ /^protocol: .+ \([0-9]+ rounds? a run, cache [^,]+, --(memmap-)?thp=[^)]+\)$/
 	if (s ~ /^physical: /)
 		return s ~ ("^physical: " n " ns/page \\(" n "-" n ", ([0-9]+ runs|[0-9]+ rounds?, 1 run)\\)$")
 	if (s ~ /^ratio /)
@@ -388,15 +390,15 @@ function cache_item(name, s,    p) {
 	put(name "_from", s)
 }
 
-# "default (2 rounds a run, cache cold, --thp=always)"
+# "default (2 rounds a run, cache cold, --memmap-thp=always)" (or --thp=)
 function protocol(s,    p) {
 	p = s
 	sub(/ \([^(]*\)$/, "", p)
 	put("protocol", p)
 	if (match(s, /\([0-9]+ rounds? a run/))
 		put("rounds", substr(s, RSTART + 1) + 0)
-	if (match(s, /--thp=[a-z]+\)$/))
-		put("thp", substr(s, RSTART + 6, RLENGTH - 7))
+	if (match(s, /thp=[a-z]+\)$/))
+		put("thp", substr(s, RSTART + 4, RLENGTH - 5))
 }
 
 function warn(s) {

@@ -1,5 +1,7 @@
 # compare.awk - compare.sh's table: the first nb files (-v nb) against
-# the rest, with stats.awk's Mann-Whitney comparison; -v verbose, max_runs.
+# the rest, with stats.awk's Mann-Whitney comparison; -v verbose, max_runs;
+# then a footnote of scan's warnings: the codes from the CSVs' warnings
+# column, each code's line from ENVIRON wfile (the runs' stderr, if any).
 # A bad CSV stops it, exit 1, with one line naming the file and row.
 function fail(msg) {
 	printf "compare.sh: %s\n", plain(msg) > "/dev/stderr"
@@ -40,6 +42,7 @@ NF != nf { fail(FILENAME ": row " FNR " has " NF " fields, the header " nf) }
 	pages = csv_field("pages")
 	if (pages !~ /^[1-9][0-9]*$/)
 		fail(FILENAME ": row " FNR ": pages " quoted(pages) " is not a positive whole number")
+	warn_codes(csv_field("warnings"), file SUBSEP csv_field("run"), side)
 	if (label == "Physical")
 		next
 	if (label == "")
@@ -168,4 +171,13 @@ END {
 		one_run_table()
 	else
 		runs_table()
+	footnote()
+}
+
+# footnote(): a line a warning scan gave, most important first, with how
+# many runs of each side gave it.
+function footnote(    c, how) {
+	for (c in wseen)
+		how[c] = wruns[c, 1] + 0 "/" nruns[1] ", " wruns[c, 2] + 0 "/" nruns[2]
+	warn_footnote(ENVIRON["wfile"], "scan warned (runs that gave each, before and after):", how)
 }

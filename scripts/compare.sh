@@ -29,7 +29,11 @@
 #/ the interval is then the widest and says the confidence it has (90%,
 #/ 94%).  Fewer than 3 runs a side: no verdict, said beside the
 #/ figures.  -v adds U, its p-value and the method (and with -n each
-#/ scan command and its stderr; else each kind of warning once).
+#/ scan command and its stderr).  Under the table, a footnote gives each
+#/ warning scan gave (its code, from the CSVs' warnings column), most
+#/ important first, with how many runs of each side gave it and, with
+#/ -n, scan's line for it.  -n and -v may stand anywhere before the
+#/ first --.
 #/
 #/ One run a side (two files of one run each): "one run a side: spread
 #/ within the run only"; a change is marked noise when the runs'
@@ -47,15 +51,29 @@ max_runs=200	# 200 a side is 40,000 ratios to sort per walk and size
 
 verbose=0
 runs="" runs_given=""
-while [ $# -gt 0 ]; do
-	case $1 in
+# compare.sh's own options, wherever they stand before the first --; the
+# other words stay, in order, at the end of "$@".  A word after one of
+# scan's short options that take a value is that value.
+left=$# dashes="" value_of=""
+while [ "$left" -gt 0 ]; do
+	a=$1
+	shift
+	left=$((left - 1))
+	if [ -n "$dashes$value_of" ]; then
+		value_of=""
+		set -- "$@" "$a"
+		continue
+	fi
+	case $a in
 	-h | --help) usage; exit 0 ;;
 	-v) verbose=1 ;;
-	-n) [ $# -ge 2 ] || usage_error "-n needs a number of runs"; runs=$2 runs_given=1; shift ;;
-	-n*) runs=${1#-n} runs_given=1 ;;
-	*) break ;;
+	-n) [ "$left" -gt 0 ] || usage_error "-n needs a number of runs"
+		runs=$1 runs_given=1; shift; left=$((left - 1)) ;;
+	-n*) runs=${a#-n} runs_given=1 ;;
+	--) dashes=1; set -- "$@" "$a" ;;
+	-[cmsrt]) value_of=$a; set -- "$@" "$a" ;;
+	*) set -- "$@" "$a" ;;
 	esac
-	shift
 done
 
 # The arguments stay as they are, "$@": the --s part them into sections
@@ -81,7 +99,7 @@ compare_files() {
 		set -- "$@" "$operand"
 		k=$((k - 1))
 	done
-	run_awk "stats compare" -F, -v nb="$nb" -v verbose="$verbose" \
+	wfile=${wfile:-} run_awk "stats compare" -F, -v nb="$nb" -v verbose="$verbose" \
 	    -v max_runs="$max_runs" "$@"
 }
 
@@ -170,8 +188,8 @@ run_both() {
 		set -- "$@" "$tmp/after.$i.csv"
 		i=$((i + 1))
 	done
+	wfile=$tmp/warnings
 	compare_files "$runs" "$@"
-	[ "$verbose" -eq 1 ] || run_awk compare-warnings -v runs=$((2 * runs)) "$tmp/warnings" >&2
 }
 
 # files_both ARG...: BEFORE.csv... -- AFTER.csv..., or two files.
@@ -200,6 +218,7 @@ files_both() {
 
 need_math compare.sh
 scratch
+warning_codes	# their order, for the footnote
 # the table goes to stdout at the end, so a full or closed stdout is seen
 if [ -n "$runs_given" ]; then
 	run_both "$@" >"$tmp/stdout"

@@ -4,6 +4,15 @@
 # the last step's ListLRU ratio to scan-kernel's, and a line under the
 # chart saying where it comes from, or why there is no such bar.
 function y(v) { return T + H - (lg(v) - lg(lo_)) / (lg(hi_) - lg(lo_)) * H }
+# head(text, size): text in lines that fit the chart's width at font
+# size (sans-serif: about 0.6 of the size a character), into hl[], hs[].
+function head(text, size,    n, i, line) {
+	n = wrap(text, int((W - 20) / (0.6 * size)), "", "", line)
+	for (i = 1; i <= n; i++) {
+		hl[++nh] = line[i]
+		hs[nh] = size
+	}
+}
 END {
 	settle()
 	n = order[nsteps]
@@ -33,15 +42,25 @@ END {
 		nfoot = wrap(measured_words(n + 1), 110, "", "    ", foot)
 	}
 	lo_ /= 1.3; hi_ *= 1.3
-	L = 70; T = 84; H = 320; bw = 66; R = 20
+	L = 70; H = 320; bw = 66; R = 20
 	W = L + nb * bw + R + (nb > n ? 90 : 0); W = W < 760 ? 760 : W	# 90: its slanted name
+	# the title, the subtitle and the machine, each wrapped to the width
+	head(title, 14)
+	head(sub_, 11)
+	if (ids != "")
+		head("machine: " ids, 11)
+	ly = 5	# the legend's baseline, under the last of them
+	for (i = 1; i <= nh; i++)
+		ly += hs[i] + 4
+	ly += 20
+	T = ly + 13
 	printf "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">\n", W, T + H + 100 + 14 * nfoot, W, T + H + 100 + 14 * nfoot
 	printf "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-	printf "<text x=\"%d\" y=\"20\" text-anchor=\"middle\" font-size=\"14\">%s</text>\n", W / 2, esc(title)
-	printf "<text x=\"%d\" y=\"36\" text-anchor=\"middle\">%s</text>\n", W / 2, esc(sub_)
-	if (ids != "")
-		printf "<text x=\"%d\" y=\"51\" text-anchor=\"middle\">machine: %s</text>\n", W / 2, esc(ids)
+	for (i = 1; i <= nh; i++) {
+		yh += hs[i] + 4 + (i == 1 ? 1 : 0)
+		printf "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"%d\">%s</text>\n", W / 2, yh, hs[i], esc(hl[i])
+	}
 	printf "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"black\"/>\n", L, T, nb * bw, H
 	m = round_ticks(lo_, hi_, 1, 0, 8, t)
 	for (i = 1; i <= m; i++)
@@ -66,10 +85,10 @@ END {
 		measured_bar(n)
 	for (i = 1; i <= nfoot; i++)
 		printf "<text x=\"%d\" y=\"%d\" xml:space=\"preserve\">%s</text>\n", L, T + H + 96 + 14 * i, esc(foot[i])
-	printf "<rect x=\"%d\" y=\"62\" width=\"10\" height=\"10\" fill=\"#c33\"/><text x=\"%d\" y=\"71\">ListLRU</text>\n", L, L + 14
-	printf "<rect x=\"%d\" y=\"62\" width=\"10\" height=\"10\" fill=\"#36c\"/><text x=\"%d\" y=\"71\">ArrayLRU</text>\n", L + 80, L + 94
-	printf "<line x1=\"%d\" x2=\"%d\" y1=\"67\" y2=\"67\" stroke=\"black\" stroke-dasharray=\"5 4\"/>", L + 170, L + 195
-	printf "<text x=\"%d\" y=\"71\">1x: the physical walk wins above</text>\n</svg>\n", L + 200
+	printf "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"#c33\"/><text x=\"%d\" y=\"%d\">ListLRU</text>\n", L, ly - 9, L + 14, ly
+	printf "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"#36c\"/><text x=\"%d\" y=\"%d\">ArrayLRU</text>\n", L + 80, ly - 9, L + 94, ly
+	printf "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"black\" stroke-dasharray=\"5 4\"/>", L + 170, L + 195, ly - 4, ly - 4
+	printf "<text x=\"%d\" y=\"%d\">1x: the physical walk wins above</text>\n</svg>\n", L + 200, ly
 }
 # measured_words(s): the line under the chart: where step s, scan-kernel's
 # ratio, comes from, or why there is no such bar; and whether it is

@@ -3,12 +3,23 @@
 # over runs), lo/hi its range (over the runs when there are several, else
 # over the rounds), name[s], and nruns, pages (the sizes run, space-
 # separated) and the first row kept; llc[s, w, k] and dtlb[s, w, k] the
-# misses a page or folio of run k where scan counted them (counted: any).
+# misses a page or folio of run k where scan counted them (counted: any);
+# scan's warnings (lib.awk's warn_*) with had[code, s] and warned[s] for
+# the steps that gave them.
 FNR == 1 && FILENAME ~ /all.csv$/ { csv_header(); next }
 FILENAME !~ /all.csv$/ { next }
 # the misses scan counted, where it counted them: per step and walk, a
 # value per run (mcnt), in llc and dtlb
 { keep_misses(csv_field("step") + 0, csv_field("walk")) }
+{	# scan's warnings, each step's (the physical walk's row too)
+	s = csv_field("step") + 0
+	warn_codes(csv_field("warnings"), s SUBSEP csv_field("run"), 0)
+	n = split(csv_field("warnings"), c, " ")
+	for (i = 1; i <= n; i++) {
+		had[c[i], s] = 1
+		warned[s] = 1
+	}
+}
 csv_field("walk") == "physical" { next }
 {
 	s = csv_field("step") + 0; w = csv_field("walk"); v = csv_field("speedup") + 0

@@ -1,6 +1,7 @@
 # explain-table.awk - explain.sh's table (after explain-gather.awk): a row
 # a step, ListLRU then ArrayLRU, x the step before; a row marked ! had
-# warnings, listed under it with their steps (-v wfile: "STEP|TEXT" lines).
+# warnings, a footnote under it gives each code with its steps and scan's
+# line (ENVIRON wfile: "STEP|LINE", each step's stderr).
 # v in at most 5 characters below 100000, never in e-notation
 function num(v) {
 	return sprintf(v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : v >= 1 ? "%.2f" : "%.3f", v)
@@ -76,13 +77,14 @@ function say(text, lead,    n, i, line) {	# text wrapped at 72
 }
 END {
 	settle()
-	# warnings alike but for their figures count as one, with their steps
-	while ((getline line < wfile) > 0) {
-		s = substr(line, 1, index(line, "|") - 1) + 0; text = substr(line, index(line, "|") + 1)
-		k = text; gsub(/[0-9][0-9.e+-]*/, "#", k)
-		if (!(k in said)) { said[k] = text; kinds[++nkinds] = k; at[k] = s }
-		else if (text != said[k]) differ[k] = 1
-		had[k, s] = 1; warned[s] = 1
+	# each code's line, as the first step that gave it said it
+	while (ENVIRON["wfile"] != "" && (getline line < ENVIRON["wfile"]) > 0) {
+		s = substr(line, 1, index(line, "|") - 1) + 0
+		line = substr(line, index(line, "|") + 1)
+		k = substr(line, 16, index(substr(line, 16), ":") - 1)	# after "scan: warning: "
+		if (!(k in at))
+			at[k] = s
+		warn_line(line)
 	}
 	sub(/^ /, "", pages)
 	printf "scan explain: %s pages on %s\n", pages ~ / / ? "unequal (" pages ")" : pages, plain(csv_field("cpu"))
@@ -99,9 +101,12 @@ END {
 		printf "each ratio: the median of %d runs (processes); runs: their range\n", nruns
 	if (counted)
 		print_misses()
-	if (nkinds)
+	if ((n = warn_order()))
 		print "! scan warned:"
-	for (k = 1; k <= nkinds; k++)
-		say(said[kinds[k]] " (step" (steps_of(kinds[k]) ~ /[-,]/ ? "s " : " ") steps_of(kinds[k]) \
-		    (differ[kinds[k]] ? "; the figures of step " at[kinds[k]] : "") ")", "  -")
+	for (i = 1; i <= n; i++) {
+		k = wcode[i]
+		m = steps_of(k)
+		say(k " (step" (m ~ /[-,]/ ? "s " : " ") m (m ~ /[-,]/ && (k in at) ? \
+		    "; the figures of step " at[k] : "") ")" ((k in wtext) ? ": " wtext[k] : ""), "  -")
+	}
 }

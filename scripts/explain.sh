@@ -8,7 +8,7 @@
 #/ Runs scan once per step, each step adding one thing to the last:
 #/
 #/   1 original            --original, the 2023 protocol
-#/   2 rounds/cold cache   scan's protocol (--thp=system)
+#/   2 rounds/cold cache   scan's protocol (--memmap-thp=system)
 #/   3 2 MiB memmap        the defaults
 #/   4 LRU share/layout    + --lru-fraction and --non-lru
 #/   5 folio mix           + --folios
@@ -28,16 +28,18 @@
 #/
 #/ The values are --kernel-like's, read from scan itself (-v).  Prints a
 #/ table within 72 columns: both ratios, their range over rounds and the
-#/ change from the step before; a ! after a step's name marks scan's warnings, listed
-#/ under the table with the steps that had them.  Where scan counted
-#/ them (a CPU whose PMU it may use), a second table gives each step's
-#/ LLC/dTLB read misses a page or folio (- for one not counted).  -c is scan's size
+#/ change from the step before; a ! after a step's name marks scan's
+#/ warnings (the codes in its CSV's warnings column), a footnote under
+#/ the table gives each, most important first, with its steps and scan's
+#/ line.  Where scan counted them (a CPU whose PMU it may use), a second
+#/ table gives each step's LLC/dTLB read misses a page or folio (- for
+#/ one not counted).  -c is scan's size
 #/ (default 4); with --memmap-from, every step runs the file's size
 #/ (its pfns, or --pfns's count), and a -c that differs is refused.
 #/ -n N runs N processes a step, interleaved (every step once, then
 #/ again): the table gives their median and range, the CSV a run column
-#/ (1..N).  -o keeps every step's CSV rows (a step column first, and the
-#/ step's warning count); -g draws an SVG waterfall of the ListLRU and
+#/ (1..N).  -o keeps every step's CSV rows (a step column first, run
+#/ last); -g draws an SVG waterfall of the ListLRU and
 #/ ArrayLRU ratios, log axis, 1x marked, the machine in its title.  Both
 #/ are checked before the first run and written whole or not at all.
 #/ Further options go to every step, after explain.sh's own (e.g. -s 5,
@@ -130,7 +132,7 @@ knob() {	# knob NAME...: the preset's --NAME=VALUE words (scan's own)
 steps="$tmp/steps"
 {
 	echo "1|original|--original|"
-	echo "2|rounds/cold cache|--thp=system|"
+	echo "2|rounds/cold cache|--memmap-thp=system|"
 	echo "3|2 MiB memmap||"
 	# steps 4-9: the preset's knobs, a group at a time, each on the last
 	opts="" n=3
@@ -186,10 +188,9 @@ step() {	# step N NAME KNOBS USES RUN [SCAN_OPTION...]: run scan, keep its rows
 	rc=0
 	"$scan" "$@" >"$tmp/run" 2>"$tmp/err" || rc=$?
 	[ "$rc" -eq 0 ] || fail "step $n ($name): $(said "$tmp/err")"
-	warned=$(grep -c '^scan: warning: ' "$tmp/err" || true)
-	awk -v n="$n" 'sub(/^scan: warning: /, n "|")' "$tmp/err" >>"$tmp/warnings"
+	awk -v n="$n" '/^scan: warning: / { print n "|" $0 }' "$tmp/err" >>"$tmp/warnings"
 	head=$tmp/head opts=$with run_awk explain-step -F, -v OFS=, -v n="$n" \
-	    -v name="$name" -v run="$run" -v warned="$warned" \
+	    -v name="$name" -v run="$run" \
 	    "$tmp/run" >"$tmp/step.$n.$run" || { scratch_ok; exit 1; }
 	if [ "$runs" -eq 1 ]; then
 		echo "explain.sh: step $n of $nsteps done" >&2
@@ -235,8 +236,9 @@ done
 } >"$tmp/all.csv" || { scratch_ok; exit 1; }
 [ -z "$csv" ] || output_put "$tmp/all.csv" "$csv"
 
-kernel_csv=$kernel_csv kernel_name=$measured \
-    run_awk "explain-gather explain-kernel explain-table" -F, -v wfile="$tmp/warnings" \
+warning_codes
+kernel_csv=$kernel_csv kernel_name=$measured wfile=$tmp/warnings \
+    run_awk "explain-gather explain-kernel explain-table" -F, \
 	"$tmp/all.csv" >"$tmp/table.raw" || { scratch_ok; exit 1; }
 awk '{ sub(/ *$/, ""); print }' "$tmp/table.raw" >"$tmp/table" || { scratch_ok; exit 1; }
 stdout_put "$tmp/table"

@@ -248,3 +248,77 @@ function cache_id(name, col,    v, from) {
 	from = csv_field(col "_from")
 	return ", " name " " human(v, "%.3g") (from != "" && from != "none" ? " (" from ")" : "")
 }
+
+# Warnings, as the scripts gather them from scan: its codes from each
+# run's warnings column (warn_codes(cell, run, side)), each code's line
+# from its stderr (warn_line(line), or warn_read(file) for each line of
+# a file; the first kept), never worked out
+# again.  A code is counted once a run; side (0, or 1 and 2 for compare's
+# before and after) counts runs apart.  warn_order() puts the codes in
+# wcode[1..nwcode] in scan's order, most important first: as
+# ENVIRON["warning_codes"] lists them (scan --fields', see scan-env.sh),
+# then any other after those a cell put before it, else as first seen.
+function warn_codes(cell, run, side,    n, i, c) {
+	n = split(cell, c, " ")
+	for (i = 1; i <= n; i++) {
+		if (!(c[i] in wseen))
+			wseen[c[i]] = ++nwseen
+		if (i > 1)
+			wbefore[c[i - 1], c[i]] = 1
+		if (!((c[i], run) in wrun)) {
+			wrun[c[i], run] = 1
+			wruns[c[i], side]++
+		}
+	}
+}
+function warn_read(file,    line) {	# warn_line() for each line of file
+	while (file != "" && (getline line < file) > 0)
+		warn_line(line)
+}
+function warn_line(line,    code) {	# "scan: warning: CODE: TEXT"
+	if (!sub(/^scan: warning: /, "", line) || !index(line, ": "))
+		return
+	code = substr(line, 1, index(line, ": ") - 1)
+	if (!(code in wtext))
+		wtext[code] = plain(substr(line, length(code) + 3))
+}
+function warn_order(    by, placed, i, j, k, free, known, n) {
+	for (k in wseen)
+		by[wseen[k]] = k
+	nwcode = 0
+	n = split(ENVIRON["warning_codes"], known, " ")
+	for (i = 1; i <= n; i++)
+		if ((known[i] in wseen) && !(known[i] in placed)) {
+			placed[known[i]] = 1
+			wcode[++nwcode] = known[i]
+		}
+	while (nwcode < nwseen) {
+		for (i = 1; i <= nwseen; i++) {
+			if (by[i] in placed)
+				continue
+			free = 1
+			for (j = 1; j <= nwseen; j++)
+				if (!(by[j] in placed) && ((by[j], by[i]) in wbefore))
+					free = 0
+			if (free)
+				break
+		}
+		if (i > nwseen)	# cells that disagree: the rest as first seen
+			for (i = 1; i <= nwseen && (by[i] in placed); i++)
+				;
+		placed[by[i]] = 1
+		wcode[++nwcode] = by[i]
+	}
+	return nwcode
+}
+# warn_footnote(file, title, how): file's warning lines read, then under
+# title a line a code, most important first: "  CODE HOW[CODE]: LINE".
+function warn_footnote(file, title, how,    n, i, c) {
+	warn_read(file)
+	if ((n = warn_order()))
+		print title
+	for (i = 1; i <= n; i++) {
+		c = wcode[i]
+		printf "  %s%s%s\n", c, (c in how ? " " how[c] : ""), (c in wtext ? ": " wtext[c] : "")
+	}
+}

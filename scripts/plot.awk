@@ -171,12 +171,16 @@ END {
 		exit 1
 	}
 	points()
-	# under the subtitle: the machine identity, then the shared options
+	# the title in lines that fit the width (14 px sans-serif: about 8 px
+	# a character); under the subtitle, the machine, then the shared options
+	W = 760
+	ntl = wrap(title, int((W - 20) / 8.4), "", "", titl)
+	dy = 18 * (ntl - 1)
 	nol = 0
 	wrap_options(ids, "machine: ")
 	wrap_options(shared_options(), "options: ")
-	W = 760; H = 500 + 15 * (nol > 1 ? nol - 1 : 0); L = 80; R = 190; B = 60
-	T = 70 + 15 * (nol > 1 ? nol - 1 : 0)
+	H = 500 + dy + 15 * (nol > 1 ? nol - 1 : 0); L = 80; R = 190; B = 60
+	T = 70 + dy + 15 * (nol > 1 ? nol - 1 : 0)
 	# ratios on a log axis that always holds 1x; sizes on a log axis
 	ya["log"] = ymin > 0
 	if (ya["log"]) { ymin = ymin < 1 ? ymin : 1; ymax = ymax > 1 ? ymax : 1 }
@@ -191,15 +195,16 @@ END {
 	printf "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H, W, H
 	printf "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H
-	printf "<text x=\"%d\" y=\"24\" text-anchor=\"middle\" font-size=\"14\">%s</text>\n", W / 2, esc(title)
+	for (i = 1; i <= ntl; i++)
+		printf "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"14\">%s</text>\n", W / 2, 24 + 18 * (i - 1), esc(titl[i])
 	sub_ = "scan " first["version"] ", memmap THP " first["thp"] " (system " first["system_thp"] ")"
 	if (xcol != "memory_bytes" && !varies["memory_bytes"])
 		sub_ = sub_ ", " human(first["memory_bytes"], "%.3g") " simulated"
 	if (!varies["rounds"])
 		sub_ = sub_ ", " first["rounds"] " rounds"
-	printf "<text x=\"%d\" y=\"42\" text-anchor=\"middle\" font-size=\"11\">%s</text>\n", W / 2, esc(sub_)
+	printf "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">%s</text>\n", W / 2, 42 + dy, esc(sub_)
 	for (i = 1; i <= nol; i++)
-		printf "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">%s</text>\n", W / 2, 42 + 15 * i, esc(optl[i])
+		printf "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">%s</text>\n", W / 2, 42 + dy + 15 * i, esc(optl[i])
 	printf "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"black\"/>\n", L, T, pw, ph
 	xbytes = xcol == "memory_bytes"
 	n = axis_ticks(xa, xmin, xmax, xbytes, xt)

@@ -1,7 +1,7 @@
 # report.awk - report.sh's block, before its wrap: from an index of lines
-# "csv FILE" (a run's CSV) and "warn K TEXT" (run K's warning).  ENVIRON
-# cmd: the command as a shell reads it; protocol: the options that change
-# what is measured; -v runs.  Every value brought in is plain text.
+# "csv FILE" (a run's CSV) and "warn LINE" (a run's warning line, as scan
+# wrote it).  ENVIRON cmd: the command as a shell reads it; protocol: the
+# options that change what is measured; -v runs.  Every value brought in is plain text.
 BEGIN {
 	cmd = plain(ENVIRON["cmd"])
 	protocol = plain(ENVIRON["protocol"])
@@ -66,6 +66,7 @@ function read_csv(file, k,    line, n, fs, c) {
 		} else {
 			nslo[w, k] = nshi[w, k] = ns[w, k]
 		}
+		warn_codes(csv_field("warnings"), k, 0)
 		for (c = 1; c <= ncounted; c++)
 			cnt[w, c, k] = csv_field(counted_col[c])
 		if (csv_has("stream_ns"))
@@ -86,18 +87,7 @@ function keep_machine(    f, i, n) {
 }
 
 $1 == "csv" { read_csv(substr($0, 5), NR) }
-$1 == "warn" {
-	# one line a warning, however many runs gave it (figures aside)
-	text = $0
-	sub(/^warn [0-9]+ /, "", text)
-	text = plain(text)
-	key = text
-	gsub(/[0-9.]+/, "#", key)
-	if (!(key in seen))
-		wtext[++warns] = text
-	seen[key]++
-	wkey[warns] = key
-}
+$1 == "warn" { warn_line(substr($0, 6)) }
 
 # Median over the runs of one walk column.
 function over_runs(a, w,    k, v) {
@@ -119,8 +109,8 @@ function highest(a, w,    k, v) {
 }
 
 function print_machine(    memmap, sized, t) {
-	printf "scan %s report (block 2): %s of one command\n", known(id["version"]),
-	    plural(runs, "run")
+	printf "scan %s report (block 2): %s of one command, %s simulated\n",
+	    known(id["version"]), plural(runs, "run"), human(id["memory_bytes"], "%.1f")
 	printf "cpu: %s\n", known(id["cpu"])
 	printf "machine: host %s, vendor %s, family %s, model %s, stepping %s, hypervisor %s, %s CPUs, %s, RAM %s\n",
 	    known(id["host_id"]), known(id["cpu_vendor"]), known(id["cpu_family"]),
@@ -144,7 +134,7 @@ function print_machine(    memmap, sized, t) {
 	    human(id["memory_bytes"], "%.1f"), human(memmap, "%.1f")
 	printf "memmap: %d-byte struct page, %d%% in huge pages, %s\n", id["struct_page"],
 	    100 * id["huge_share"], sized
-	printf "protocol: %s (%s a run, cache %s, --thp=%s)\n",
+	printf "protocol: %s (%s a run, cache %s, --memmap-thp=%s)\n",
 	    protocol == "" ? "default" : protocol, plural(rounds, "round"),
 	    known(id["cache"]), known(id["thp"])
 }
@@ -216,9 +206,11 @@ END {
 	print_machine()
 	print_walks()
 	print_counted()
-	for (i = 1; i <= warns; i++)
-		printf "warning: %s%s\n", wtext[i],
-		    (runs > 1 ? sprintf(" (%d of %d runs)", seen[wkey[i]], runs) : "")
+	# a line a cause, most important first, however many runs gave it
+	n = warn_order()
+	for (i = 1; i <= n; i++)
+		printf "warning: %s%s%s\n", wcode[i], (wcode[i] in wtext ? ": " wtext[wcode[i]] : ""),
+		    (runs > 1 ? sprintf(" (%d of %d runs)", wruns[wcode[i], 0], runs) : "")
 	# the original lines, as scan prints them, for the median run
 	for (i = 1; i <= walks; i++)
 		if (order[i] != "physical")

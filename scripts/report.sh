@@ -4,14 +4,17 @@
 #/ walk's ratio with its spread over the runs, the warnings and the
 #/ original's lines.  scan-collect reads such blocks back into a table.
 #/
-#/ usage: scripts/report.sh [-h] [-n N] [SCAN_OPTION...]
+#/ usage: scripts/report.sh [-h] [-n N] [SCAN_OPTION...] [-- SCAN_OPTION...]
 #/
 #/   -n N   run scan as N processes, one after another, with one seed
 #/          (default 3: a spread between processes, the smallest number
 #/          with a middle; -n 1 is one run, its spread over rounds)
 #/
-#/ The options go to scan as they are (default: none, the original's run).
-#/ The block is at most 72 columns wide and has no tabs; its shape is in
+#/ -n may come anywhere before a --; every other option goes to scan as
+#/ it is, and all after a -- do.  Without -c, -m or --memmap-from, scan
+#/ runs at -c auto, a size that is not cache-sized here (report.sh says
+#/ which on stderr, and the block's command gives it as -c).  The block
+#/ is at most 72 columns wide and has no tabs; its shape is in
 #/ scan-report(1).  SCAN names the binary (default ./scan); the block's
 #/ command says scan.  Exit status: 0 a block, 1 scan failed or printed no
 #/ CSV of scan's (the reason on stderr), 2 a usage error.
@@ -21,16 +24,35 @@ case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps,
 # shellcheck source=scripts/scan-env.sh
 . "$env"
 
-runs=3
-case ${1:-} in
--h | --help) usage; exit 0 ;;
--n)
-	[ $# -ge 2 ] || usage_error "-n needs a number of runs"
-	runs=$2
-	shift 2
-	;;
--n*) runs=${1#-n}; shift ;;
-esac
+runs=3 sized=""
+# report.sh's own options, wherever they stand before a --; the rest
+# stay words for scan, moved to the end of "$@" in order.  A word after
+# one of scan's short options that take a value is that value.
+left=$# after_dashes="" value_of=""
+while [ "$left" -gt 0 ]; do
+	a=$1
+	shift
+	left=$((left - 1))
+	if [ -n "$value_of" ]; then
+		value_of=""
+		set -- "$@" "$a"
+		continue
+	fi
+	case $a in -[cm]* | -[vq]*[cm]* | --memmap-from*) sized=1 ;; esac
+	if [ -n "$after_dashes" ]; then
+		set -- "$@" "$a"
+		continue
+	fi
+	case $a in
+	-h | --help) usage; exit 0 ;;
+	-n) [ "$left" -gt 0 ] || usage_error "-n needs a number of runs"
+		runs=$1; shift; left=$((left - 1)) ;;
+	-n*) runs=${a#-n} ;;
+	--) after_dashes=1 ;;
+	-[cmsrt]) value_of=$a; set -- "$@" "$a" ;;
+	*) set -- "$@" "$a" ;;
+	esac
+done
 case $runs in	# two digits at most: 99
 '' | *[!0-9]* | 0* | ???*) usage_error "-n $runs: not a whole number of runs from 1 to 99" ;;
 esac
@@ -41,6 +63,8 @@ done
 need_scan report.sh
 need_math report.sh
 scratch
+# No size given: the size scan names as not cache-sized here.
+[ -n "$sized" ] || set -- -c auto "$@"
 
 # run_scan K ARGS...: run K, the data in $tmp/csv.K, -v's lines on stderr
 # in $tmp/text.K; a failing scan stops the report with its own message.
@@ -68,6 +92,17 @@ scan_csv_ok() {
 
 run_scan 1 "$@"
 scan_csv_ok "$tmp/csv.1"
+
+# -c auto: the size scan chose, given as -c to the other runs and in the
+# block's command, so that they rerun it anywhere.
+if [ -z "$sized" ]; then
+	auto=$(awk '/^-c auto is -c [0-9.]+: / { print $5; exit }' "$tmp/text.1" | tr -d :)
+	[ -n "$auto" ] || fail "$scan -c auto did not say the size it chose"
+	said=$(grep -m 1 '^-c auto is ' "$tmp/text.1")
+	say_line "report.sh: no -c given: $said"
+	shift 2
+	set -- -c "$auto" "$@"
+fi
 
 # One seed for every run, so the block's command reruns each of them.
 seeded=0
@@ -115,8 +150,9 @@ while [ $# -gt 0 ]; do
 done
 protocol=${protocol# }
 
-# The runs' files for the awk below, then their warnings, each up to its
-# advice (after a semicolon).
+# The runs' files for the awk below, then their warning lines (the codes
+# come from the CSVs, their order from scan).
+warning_codes
 k=1
 while [ "$k" -le "$runs" ]; do
 	echo "csv $tmp/csv.$k"
@@ -124,7 +160,7 @@ while [ "$k" -le "$runs" ]; do
 done >"$tmp/index"
 k=1
 while [ "$k" -le "$runs" ]; do
-	awk -v k="$k" 'sub(/^scan: warning: /, "") { sub(/;.*/, ""); print "warn " k " " $0 }' "$tmp/text.$k"
+	awk '/^scan: warning: / { print "warn " $0 }' "$tmp/text.$k"
 	k=$((k + 1))
 done >>"$tmp/index"
 

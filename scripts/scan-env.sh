@@ -33,6 +33,9 @@
 #   need_scan NAME     stop NAME unless $scan runs; say where it looked
 #   need_math NAME     stop NAME unless $awk has log() (Debian's BusyBox
 #                      awk is built without)
+#   warning_codes      $warning_codes, exported: the codes of scan's
+#                      warnings, most important first, as scan --fields
+#                      lists them (lib.awk's warn_order() reads them)
 #   scratch            $tmp, a directory removed however the script ends,
 #                      in TMPDIR; stop, naming TMPDIR, if it takes no file
 #   scratch_ok         the same check later, after a step failed: a full
@@ -42,6 +45,7 @@
 #                      scan writes them
 #   command_line WORD...  $line: the words quoted as a shell reads them
 #   usage_error MSG    "$me: MSG (-h for help)", one line on stderr, exit 2
+#                      (MSG ending in scan's "(scan -h for help)" as it is)
 #   fail MSG           "$me: MSG", one line on stderr, exit 1
 #   whole OPT VALUE    a usage error unless VALUE is 1 to 999999999
 #   decimal VALUE      VALUE is a positive decimal, up to 9 digits before
@@ -186,9 +190,13 @@ command_line() {
 	done
 }
 
-# usage_error MESSAGE: a usage error, one line on stderr, exit 2.
+# usage_error MESSAGE: a usage error, one line on stderr, exit 2; one
+# hint to -h, not a second after scan's own.
 usage_error() {
-	say_line "$me: $1 (-h for help)"
+	case $1 in
+	*'-h for help)') say_line "$me: $1" ;;
+	*) say_line "$me: $1 (-h for help)" ;;
+	esac
 	exit 2
 }
 
@@ -236,6 +244,13 @@ need_scan() {
 		say_line "$1: no scan: looked beside $me ($here/scan), in its source tree ($here/../scan), on PATH and in $(pwd); run make in the source tree, or set SCAN"
 	fi
 	exit 1
+}
+
+# warning_codes: see above; empty where scan does not list them.
+warning_codes() {
+	warning_codes=$("$scan" --fields 2>/dev/null |
+		awk '$1 == "warnings" && sub(/.*first: /, "") { print; exit }') || warning_codes=""
+	export warning_codes
 }
 
 # decimal VALUE: VALUE is a positive decimal with up to nine digits

@@ -1,5 +1,5 @@
-# sweep-rows.awk - one run's CSV from scan, with the sweep's columns run
-# and warnings (-v run, warned); ENVIRON
+# sweep-rows.awk - one run's CSV from scan, with the sweep's column run
+# (-v run) after scan's (its warnings column among them); ENVIRON
 # want: the header of the runs before ("" for the first), what: its -c.
 BEGIN { want = ENVIRON["want"]; what = ENVIRON["what"] }
 function fail(msg) {
@@ -14,11 +14,11 @@ FNR == 1 {
 		fail("scan printed no scan CSV (its header: " substr($0, 1, 40) ")")
 	if (want != "" && $0 != want)
 		fail("scan printed another CSV header than the runs before")
-	print plain($0), "run", "warnings"
+	print plain($0), "run"
 	next
 }
 NF != nf || csv_field("pages") !~ /^[0-9]+$/ || csv_field("speedup") !~ /^[0-9.]+$/ {
 	fail("line " FNR " of what scan printed is not a row of its CSV")
 }
-{ print plain($0), run, warned }	# the row scan gave, its verdicts included
+{ print plain($0), run }	# the row scan gave, its verdicts included
 END { if (!bad && FNR < 2) fail("scan printed no rows") }

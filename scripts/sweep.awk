@@ -1,7 +1,9 @@
 # sweep.awk - sweep.sh's table from a sweep's CSV (FS ","): a row per
 # size, a column per walk compared (the median over the runs with their
-# range when there are several).  ENVIRON csv: the file's name for
-# messages.  Stops at the first row that is not a sweep's, naming it.
+# range when there are several), then a footnote of scan's warnings (the
+# codes from its warnings column, each code's line from ENVIRON wfile,
+# the runs' stderr, if any).  ENVIRON csv: the file's name for messages.
+# Stops at the first row that is not a sweep's, naming it.
 BEGIN { csv = ENVIRON["csv"] }
 function fail(msg) {
 	printf "sweep.sh: %s line %d: %s\n", plain(csv), FNR, plain(msg) > "/dev/stderr"
@@ -48,6 +50,13 @@ NF != nf { fail(NF " fields where the header has " nf) }
 		order[++nsizes] = size
 		mem[size] = memory
 	}
+	if (csv_field("cache_sized") == 1)
+		caches[size] = 1
+	w = csv_field("warnings")	# every row's, the physical walk's too
+	if (w ~ /^[0-9]+$/)	# a count, as sweeps before the codes kept
+		warned[size] = warned[size] || w > 0
+	else
+		size_codes(size, w)
 }
 csv_field("walk") == "physical" { next }
 {
@@ -59,10 +68,30 @@ csv_field("walk") == "physical" { next }
 	k = ++nratio[size, l]
 	ratio[size SUBSEP l, k] = speedup
 	runs = k > runs ? k : runs
-	if (csv_field("cache_sized") == 1)
-		note[size] = "caches"
-	else if (csv_field("warnings") > 0 && note[size] == "")
-		note[size] = "warned"
+}
+# size_codes(size, cell): the cell's codes for the footnote, and for the
+# size's note (cache-sized is its "caches").
+function note(size) {
+	if (caches[size])
+		return "caches" codes[size]
+	return codes[size] != "" ? substr(codes[size], 2) : warned[size] ? "warned" : ""
+}
+function size_codes(size, cell,    n, i, c) {
+	warn_codes(cell, size SUBSEP csv_field("run"), 0)
+	n = split(cell, c, " ")
+	for (i = 1; i <= n; i++) {
+		if (!((size, c[i]) in at_size))
+			sizes_of[c[i]] = sizes_of[c[i]] (sizes_of[c[i]] == "" ? "" : ", ") size
+		at_size[size, c[i]] = 1
+		if (c[i] != "cache-sized" && index(" " codes[size] " ", " " c[i] " ") == 0)
+			codes[size] = codes[size] " " c[i]
+	}
+}
+# footnote(): a line a code scan gave, most important first, with its sizes.
+function footnote(    c, how) {
+	for (c in wseen)
+		how[c] = "at " sizes_of[c]
+	warn_footnote(ENVIRON["wfile"], "scan warned (the sizes, -c, that gave each):", how)
 }
 END {
 	if (bad)
@@ -90,11 +119,12 @@ END {
 				printf " %" wide "s", sprintf("%.3f (%.3f-%.3f, %d)", v, lo, hi, m)
 			}
 		}
-		printf "%s\n", note[size] ? "  " note[size] : ""
-		cached += note[size] == "caches"
+		printf "%s\n", note(size) != "" ? "  " note(size) : ""
+		cached += caches[size]
 	}
 	if (runs > 1)
 		print "each: the median over the runs (processes), their range and number"
-	if (cached)
+	if (cached && !("cache-sized" in wseen))	# a sweep's CSV of before the codes
 		print "caches: the memmap is under 4x the last-level cache; the ratios measure caches"
+	footnote()
 }

@@ -17,8 +17,11 @@
 #/ -s 5 or -s5 (-c and -m are the sweep's).  -n N runs N processes a
 #/ size, interleaved (every size once, then again), and the table gives
 #/ their median and range; the CSV tells the processes apart by its run
-#/ column (1..N).  -o writes the CSV (scan --format=csv, one header, then
-#/ the columns run and warnings) to FILE, updated as each run finishes,
+#/ column (1..N).  Under the table, a footnote gives each warning scan
+#/ gave (its code, from the CSV's warnings column), most important
+#/ first, with the sizes that gave it and scan's line for it; a size's
+#/ note names its codes (caches: cache-sized).  -o writes the CSV (scan
+#/ --format=csv, one header, then the column run) to FILE, updated as each run finishes,
 #/ so a stopped sweep keeps what ran; progress and the time left go to
 #/ stderr.  --from=FILE.csv prints the table of an earlier sweep's CSV
 #/ and runs nothing.  SCAN names the binary (default ./scan).
@@ -74,7 +77,7 @@ fi
 # row that is not a sweep's, naming it.
 table() {
 	operand "$1"
-	csv=$1 run_awk sweep -F, "$operand"
+	csv=$1 wfile=${wfile:-} run_awk sweep -F, "$operand"
 }
 
 if [ -n "$from" ]; then
@@ -150,10 +153,10 @@ pace() {
 	awk '{ t += $2; c += $1 } END { if (c > 0) printf "%.6f", t / c }' "$tmp/times"
 }
 
-rows() {	# rows RUN: this run's CSV rows, with the sweep's columns
-	warned=$(grep -c '^scan: warning' "$tmp/err" || true)
+rows() {	# rows RUN: this run's CSV rows, with the sweep's column; its warnings' lines
 	want=$header what=$size run_awk sweep-rows -F, -v OFS=, -v run="$1" \
-	    -v warned="$warned" "$tmp/run.csv" >"$tmp/rows.csv" || { scratch_ok; exit 1; }
+	    "$tmp/run.csv" >"$tmp/rows.csv" || { scratch_ok; exit 1; }
+	grep '^scan: warning: ' "$tmp/err" >>"$tmp/wlines" || true
 	if [ -z "$header" ]; then
 		header=$(awk 'NR == 1 { print; exit }' "$tmp/run.csv")
 		cat "$tmp/rows.csv" >"$tmp/all.csv"
@@ -164,6 +167,7 @@ rows() {	# rows RUN: this run's CSV rows, with the sweep's columns
 
 : >"$tmp/times"
 : >"$tmp/all.csv"
+: >"$tmp/wlines"
 header=""
 done_runs=0 skipped=0
 run=1
@@ -226,5 +230,6 @@ while [ "$run" -le "$runs" ]; do
 	run=$((run + 1))
 done
 [ -s "$tmp/all.csv" ] || fail "no size ran"
-table "$tmp/all.csv" >"$tmp/table" || exit 1
+warning_codes
+wfile=$tmp/wlines table "$tmp/all.csv" >"$tmp/table" || exit 1
 stdout_put "$tmp/table"

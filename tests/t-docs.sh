@@ -96,11 +96,11 @@ tab=$(printf '\t')
 } | grep -E "$tab(sudo |make|cc |\./|scan|scripts/)" >"$tmp/commands"
 
 # tiny: each command on stdin, a line each, at a tiny size: -c 0.01
-# (given where scan, report or explain would take the default), -m 40M,
-# -n 2 processes (3 for compare, its fewest for a verdict), a sweep's
-# sizes 0.01 0.02 ..., results.sh in its quick mode, make's installs
-# into the scratch directory and its other targets dry, cc a syntax
-# check.
+# (for -c N and -c auto, and given where scan, report or explain would
+# take the default), -m 40M, -n 2 processes (3 for compare, its fewest
+# for a verdict), a sweep's sizes 0.01 0.02 ..., results.sh in its quick
+# mode, make's installs into the scratch directory and its other targets
+# dry, cc a syntax check.
 tiny() {
 	awk -v tmp="$tmp" -v root="$root" '{
 		k = 0
@@ -108,7 +108,7 @@ tiny() {
 			if ($i ~ /sweep/) k = 0	# each sweep sizes from 0.01
 			w = $i
 			end = sub(/;$/, "", w) ? ";" : ""	# "4;" ends a command
-			if ($(i - 1) == "-c" && w ~ /^[0-9.]+$/) $i = "0.01" end
+			if ($(i - 1) == "-c" && w ~ /^([0-9.]+|auto)$/) $i = "0.01" end
 			else if ($(i - 1) == "-m") $i = "40M" end
 			else if ($(i - 1) == "-n" && w ~ /^[0-9]+$/)
 				$i = (/compare/ ? "3" : "2") end	# 3 for a verdict

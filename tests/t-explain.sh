@@ -52,13 +52,36 @@ if grep -q ' LLC 0 B (none)' "$tmp/out"; then
 	skip "explain: a cache-sized table carries scan's warning, with its steps" "this scan knows no LLC"
 else
 	check "explain: a cache-sized table carries scan's warning, with its steps" \
-		sh -c "grep -q '^! scan warned:' '$tmp/explain' && tr '\\n' ' ' <'$tmp/explain' | grep -Eq 'the ratios +measure +caches; +use +-c +[0-9.]+ +\\(steps 1-9\\)' && tr '\\n' ' ' <'$tmp/explain' | grep -Eq 'cache-bound +for +this +file +\\(steps 10-11\\)' && grep -q '^ 1 original  *!' '$tmp/explain'"
+		sh -c "grep -q '^! scan warned:' '$tmp/explain' && grep -Eq '^  - cache-sized \\(steps 1-11; the figures of step [0-9]+\\): memmap < 4x' '$tmp/explain' && grep -q '^ 1 original  *!' '$tmp/explain'"
 fi
 # shellcheck disable=SC2016
-check "explain: the CSV counts each step's warnings" \
+check "explain: the CSV carries scan's warnings column and the run" \
 	awk -F, "$(cat scripts/lib.awk)"'NR == 1 { csv_header(); if (!csv_has("warnings") || !csv_has("run")) exit 1; next }
-		csv_field("warnings") !~ /^[0-9]+$/ || csv_field("run") !~ /^[12]$/ { exit 1 }' "$tmp/explain.csv"
+		csv_field("warnings") !~ /^([a-z-]+( [a-z-]+)*)?$/ || csv_field("run") !~ /^[12]$/ { exit 1 }' "$tmp/explain.csv"
 check "explain: the machine in the SVG title" grep -q ">scan explain on .*$(uname -r)" "$tmp/explain.svg"
+
+# fits SVG: every line of the heading (above the chart) fits the width, at
+# 0.6 of its font size a character
+fits() {
+	awk '/<svg / { match($0, /width="[0-9]+"/); w = substr($0, RSTART + 7, RLENGTH - 8) }
+	/<text x="[0-9.]+" y="[0-9.]+" text-anchor="middle" font-size="1[14]">/ {
+		size = $0; sub(/.*font-size="/, "", size); size += 0
+		t = $0; sub(/^[^>]*>/, "", t); sub(/<.*/, "", t)
+		if (length(t) * 0.6 * size > w - 20) bad = 1
+	}
+	END { exit bad || !w }' "$1"
+}
+check "explain: the SVG's heading fits its width" fits "$tmp/explain.svg"
+# a host whose CPU and identity make a long heading
+long=$tmp/long
+mkdir -p "$long/proc" "$long/sys/devices/system/cpu/cpu0/cache/index0"
+printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 143\nmodel name\t: Intel(R) Xeon(R) Platinum 8480+ with an unusually long model name given by its firmware, 56 cores\nstepping\t: 8\n' >"$long/proc/cpuinfo"
+printf '3\n' >"$long/sys/devices/system/cpu/cpu0/cache/index0/level"
+printf '107520K\n' >"$long/sys/devices/system/cpu/cpu0/cache/index0/size"
+SCAN_MACHINE_ROOT=$long scripts/explain.sh -c 0.01 -g "$tmp/long.svg" >/dev/null 2>&1
+check "explain: a long title and machine line wrap, within the SVG" fits "$tmp/long.svg"
+check "explain: ... the title in two lines" \
+	[ "$(grep -c 'text-anchor="middle" font-size="14"' "$tmp/long.svg")" -eq 2 ]
 scripts/explain.sh -c 4 --memmap-from="$tmp/kpf2048" >/dev/null 2>"$tmp/e"
 check "explain: a -c that is not the replayed file's size: exit 2, said" \
 	sh -c "[ $? -eq 2 ] && grep -q \"^explain.sh: -c 4 is not $tmp/kpf2048's size (2048 pfns)\" '$tmp/e'"

@@ -60,10 +60,10 @@ check "the CSV header is --fields' names, in order" cmp -s "$tmp/names" "$tmp/he
 run -c 0.01 -r 1 -s 1 --format=json
 sed -n 's/^  "\([a-z_0-9]*\)": .*/\1/p' "$tmp/out" >"$tmp/top"
 sed -n 's/^      "\([a-z_0-9]*\)": .*/\1/p' "$tmp/out" >"$tmp/walks"
-{ awk '$2 != "walk" { print $1 }' "$tmp/fields"; echo walks; } >"$tmp/want-top"
+{ awk '$2 != "walk" { print $1 }' "$tmp/fields"; echo walks; echo warnings; } >"$tmp/want-top"
 awk '$2 == "walk" { print $1 }' "$tmp/fields" >"$tmp/walk"
 cat "$tmp/walk" "$tmp/walk" "$tmp/walk" >"$tmp/want-walks"
-check "JSON's top level: the columns that are not a walk's, in order, then walks" \
+check "JSON's top level: the columns that are not a walk's, in order, then walks, then warnings" \
 	cmp -s "$tmp/want-top" "$tmp/top"
 check "JSON's walks: each the walk columns, in order" \
 	cmp -s "$tmp/want-walks" "$tmp/walks"

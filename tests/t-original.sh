@@ -76,24 +76,27 @@ list_marked() {
 		marks_warned "$1"
 }
 
-# marks_warned FILE: each walk's disturbed mark, 1 or 0, is whether
-# stderr has its warning.
+# marks_warned FILE: each walk's disturbed mark, 1 or 0, is whether its
+# warnings column has the code, and stderr has the line when one has.
 marks_warned() {
+	any=0
 	for walk in physical array list; do
-		label=$(walk_col "$1" "$walk" label)
-		warned=$(grep -c "^scan: warning: $label: its one walk lost" "$tmp/err")
-		[ -n "$label" ] && [ "$(walk_col "$1" "$walk" disturbed)" = "$warned" ] || return 1
+		codes=$(walk_col "$1" "$walk" warnings)
+		case " $codes " in *" disturbed "*) warned=1 any=1 ;; *) warned=0 ;; esac
+		[ "$(walk_col "$1" "$walk" disturbed)" = "$warned" ] || return 1
 	done
+	[ "$(grep -c '^scan: warning: disturbed: ' "$tmp/err")" = "$any" ]
 }
 
 # kept_warned: the -vv count of walks kept disturbed is the number of
-# warnings about them.
+# walks the disturbed line names (each item, or the worst and "(+N)").
 kept_warned() {
 	kept=$(sed -n 's/^interference: .*, \([0-9]*\) kept disturbed$/\1/p' "$tmp/out")
-	same "$kept" "$(grep -c '^scan: warning: [A-Za-z]*: its one walk lost' "$tmp/err")"
+	named=$(awk '/^scan: warning: disturbed: / { n = gsub(/one walk lost/, ""); if (match($0, /\(\+[0-9]+\)/)) n += substr($0, RSTART + 2, RLENGTH - 3) } END { print n + 0 }' "$tmp/err")
+	same "$kept" "$named"
 }
 
-warning='^scan: warning: ListLRU: its one walk lost [0-9]+% of its .* to other work .*--original times each walk once'
+warning="^scan: warning: disturbed: ListLRU's one walk lost [0-9]+%.* to other work, ratios too; rerun it\$"
 
 run_stopped -c 0.01 -vv -s 5 --original
 check "--original, stopped in ListLRU: exit 0" [ "$rc" -eq 0 ]

@@ -6,7 +6,7 @@
 # keyed BLOCK: every line of the block starts with a key of its shape or
 # goes on from the line above, indented by two.
 keyed() {
-	awk 'NR == 1 { if ($0 !~ /^scan [0-9.]+ report \(block 2\): [0-9]+ runs? of one command$/) exit 1; next }
+	awk 'NR == 1 { if ($0 !~ /^scan [0-9.]+ report \(block 2\): [0-9]+ runs? of one command, [0-9.]+ [KMGTP]iB simulated$/) exit 1; next }
 	!/^(cpu|machine|caches|kernel|memory|size|memmap|protocol|physical|warning): / &&
 	!/^\$ scan / && !/^ratio [A-Za-z]+: / && !/^Physical scan is / && !/^  [^ ]/ { exit 1 }' "$1"
 }
@@ -40,8 +40,11 @@ check "report: the command names scan, with the seed it used" \
 	grep -Eq '^\$ scan -c 0.01 -r 2 -s [0-9]+$' "$tmp/report"
 check "report: no line breaks inside a parenthesis" \
 	awk '{ o = gsub(/\(/, "("); c = gsub(/\)/, ")"); if (o != c) exit 1 }' "$tmp/report"
-check "report: a warning up to its advice" \
-	sh -c "! grep -q '^warning: .*; use' '$tmp/report'"
+joined "$tmp/report" >"$tmp/reportj"
+check "report: a warning a line, its scan code first, with what clears it" \
+	sh -c "{ grep -q 'cache-sized unknown\$' '$tmp/reportj' ||
+		grep -Eq '^warning: cache-sized: memmap < 4x LLC .*; use -c [0-9.]+\$' '$tmp/reportj'; } &&
+	! grep '^warning: ' '$tmp/reportj' | grep -Evq '^warning: [a-z-]+(: |\$)'"
 scripts/report.sh -n 1 -c 0.01 -r 2 -s 7 >"$tmp/report7"
 check "report: a given seed is not added again" grep -q '^\$ .* -s 7$' "$tmp/report7"
 check "report: the original's two lines" \
@@ -57,7 +60,7 @@ check "report: the keys in their order" in_order "$tmp/report" "scan " cpu: \
 check "report: what this scan does not say is unknown" \
 	grep -Eq '^machine: host [0-9a-f]{8}|^machine: host unknown' "$tmp/report"
 check "report: the default protocol" \
-	grep -q '^protocol: default (2 rounds a run, cache cold, --thp=always)$' "$tmp/report"
+	grep -q '^protocol: default (2 rounds a run, cache cold, --memmap-thp=always)$' "$tmp/report"
 check "report: the size and the memmap" \
 	grep -Eq '^size: 10000 pages, 39.1 MiB simulated, memmap 625.0 KiB$' "$tmp/report"
 check "report: cache-sized said" grep -Eq '^memmap: 64-byte struct page, [0-9]+% in huge pages, (cache-sized|cache-sized unknown)$' "$tmp/report"
@@ -73,13 +76,34 @@ check "report: the protocol as given, a value after its option joined" \
 scripts/report.sh -n 2 -c 0.01 -r 2 >"$tmp/n2"
 check "report -n 2: the spread over 2 runs" \
 	grep -Eq '^ratio ArrayLRU: [0-9.]+ \([0-9.]+-[0-9.]+, 2 runs\)' "$tmp/n2"
-check "report -n 2: the first line says 2 runs" grep -q '^scan .* 2 runs of one command$' "$tmp/n2"
+check "report -n 2: the first line says 2 runs and the memory simulated" \
+	grep -q '^scan .* 2 runs of one command, 39.1 MiB simulated$' "$tmp/n2"
 check "report -n 2: one seed in the command" grep -Eq '^\$ scan -c 0.01 -r 2 -s [0-9]+$' "$tmp/n2"
 joined "$tmp/n2" >"$tmp/n2j"
 check "report -n 2: a warning once, with how many runs gave it" \
 	sh -c "grep -q '^warning: ' '$tmp/n2j' &&
 	! grep '^warning: ' '$tmp/n2j' | grep -qv 'of 2 runs)\$' &&
 	! grep '^warning: ' '$tmp/n2j' | sed 's/[0-9.]*//g' | sort | uniq -d | grep -q ."
+# report.sh's -n anywhere before a --, among scan's options
+scripts/report.sh -c 0.01 -r 2 -n 1 -s 7 >"$tmp/late-n"
+check "report: -n after scan's options" \
+	sh -c "grep -q '^scan .* 1 run of one command, ' '$tmp/late-n' && grep -q '^\$ scan -c 0.01 -r 2 -s 7\$' '$tmp/late-n'"
+check "report: -n after -- goes to scan (which refuses it)" \
+	refused 2 scripts/report.sh -c 0.01 -r 2 -- -n 1
+
+# No size given: scan's -c auto, said on stderr, given as -c in the block
+cat >"$tmp/auto-scan" <<AUTO
+#!/bin/sh
+[ "\$1 \$2" = "-c auto" ] && echo "-c auto is -c 10: a 610.4 MiB memmap, the 2023 post's, over 4x the LLC (32.0 MiB, sysfs)" >&2
+cat "$tmp/auto.csv"
+AUTO
+chmod +x "$tmp/auto-scan"
+./scan -c 0.01 -r 2 -s 9 --format=csv >"$tmp/auto.csv" 2>/dev/null
+SCAN=$tmp/auto-scan scripts/report.sh -n 2 -s 9 >"$tmp/auto" 2>"$tmp/auto.err"
+check "report without -c: scan's -c auto, said on stderr" \
+	grep -q '^report.sh: no -c given: -c auto is -c 10: a 610.4 MiB memmap' "$tmp/auto.err"
+check "report without -c: the block's command gives the size as -c" grep -q '^\$ scan -c 10 -s 9$' "$tmp/auto"
+
 bad_n() {
 	scripts/report.sh "$@" >"$tmp/out" 2>"$tmp/err"
 	[ $? -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]

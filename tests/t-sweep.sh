@@ -10,7 +10,7 @@ rc=$?
 check "sweep: exit 0" [ "$rc" -eq 0 ]
 check "sweep: one CSV with both sizes" csv_ok "$tmp/sweep.csv" 6
 check "sweep: a table row per size that ran" \
-	sh -c "grep -Ec '^ +0\\.0[12] +[0-9.]+ MiB +[0-9.]+ +[0-9.]+( +(caches|warned))?\$' '$tmp/table' | grep -qx 2"
+	sh -c "grep -Ec '^ +0\\.0[12] +[0-9.]+ MiB +[0-9.]+ +[0-9.]+( +[a-z][a-z -]*)?\$' '$tmp/table' | grep -qx 2"
 check "sweep: progress with the time left" grep -q '^sweep: -c 0.02 (2 of 3), [0-9]* s so far, about [0-9]* s left' "$tmp/progress"
 check "sweep: the size that does not fit is skipped" grep -q '^sweep: -c 1000000 skipped: ' "$tmp/progress"
 check "sweep: says the largest size up front" \
@@ -18,21 +18,27 @@ check "sweep: says the largest size up front" \
 # shellcheck disable=SC2016 # an awk program
 check "sweep: the trust columns and the run, on every row" \
 	awk -F, "$(cat scripts/lib.awk)"'NR == 1 { csv_header(); if (!csv_has("cache_sized") || !csv_has("memmap_over_llc") || !csv_has("warnings") || !csv_has("run")) exit 1; next }
-		csv_field("cache_sized") !~ /^[01]?$/ || csv_field("warnings") !~ /^[0-9]+$/ || csv_field("run") != 1 { exit 1 }' "$tmp/sweep.csv"
+		csv_field("cache_sized") !~ /^[01]?$/ || csv_field("warnings") !~ /^([a-z-]+( [a-z-]+)*)?$/ || csv_field("run") != 1 { exit 1 }' "$tmp/sweep.csv"
 llc=$(csv_col "$tmp/sweep.csv" llc_bytes | head -n 1)
 if [ "${llc:-0}" -gt 1048576 ]; then
 	check "sweep: a cache-sized memmap is flagged in the CSV and the table" \
-		[ "$(grep -c '  caches$' "$tmp/table")/$(csv_col "$tmp/sweep.csv" cache_sized | sort -u)" = "2/1" ]
+		[ "$(grep -Ec '  caches( [a-z-]+)*$' "$tmp/table")/$(csv_col "$tmp/sweep.csv" cache_sized | sort -u)" = "2/1" ]
 else
 	skip "sweep: cache-sized flag" "scan saw no last-level cache size (llc_bytes)"
 fi
+# the footnote: a line per code the CSV's warnings column holds
+sed '1,/^scan warned/d' "$tmp/table" | awk '{ print $1 }' | sort >"$tmp/foot"
+csv_col "$tmp/sweep.csv" warnings | tr ' ' '\n' | sed '/^$/d' | sort -u >"$tmp/codes"
+check "sweep: a footnote line per code of the warnings column" cmp -s "$tmp/foot" "$tmp/codes"
 scripts/sweep.sh -c 1 >/dev/null 2>&1
 check "sweep: -c is refused" [ $? -eq 2 ]
 scripts/sweep.sh 0.01 abc >/dev/null 2>"$tmp/e"
 check "sweep: a size that is not a number: exit 2 before any run" \
 	sh -c "[ $? -eq 2 ] && grep -q '^sweep.sh: size abc: ' '$tmp/e'"
 scripts/sweep.sh --from="$tmp/sweep.csv" >"$tmp/again"
-check "sweep --from: the same table from the CSV" cmp -s "$tmp/table" "$tmp/again"
+# (the footnote's codes alike; scan's lines only where it ran)
+check "sweep --from: the same table from the CSV" \
+	sh -c "cut -d: -f1 '$tmp/table' >'$tmp/t1' && cut -d: -f1 '$tmp/again' >'$tmp/t2' && cmp -s '$tmp/t1' '$tmp/t2'"
 
 # -n: processes interleaved, the CSV's run column, median and range
 scripts/sweep.sh -n 3 -o "$tmp/n3.csv" -r 1 0.01 0.02 >"$tmp/n3" 2>"$tmp/n3.err"
@@ -78,7 +84,7 @@ if [ "$(id -u)" -eq 0 ] && mkdir "$tmp/full" && mount -t tmpfs -o size=4k tmpfs 
 	check "sweep -o on a full disk: exit 1, a line, no temporary left" \
 		sh -c "[ $rc -eq 1 ] && grep -q 'cannot write $tmp/full/s.csv' '$tmp/e' && [ \$(ls '$tmp/full' | grep -vc '^s.csv\$') -eq 0 ]"
 	check "sweep -o on a full disk: the file holds whole runs" \
-		sh -c "[ \$(wc -l <'$tmp/full/s.csv') -eq 4 ] && tail -n 1 '$tmp/full/s.csv' | grep -q ',[0-9.e-]*,[01]\{0,1\},1,[0-9]*\$'"
+		sh -c "[ \$(wc -l <'$tmp/full/s.csv') -eq 4 ] && tail -n 1 '$tmp/full/s.csv' | grep -q ',[0-9.e-]*,[01]\{0,1\},[a-z -]*,1\$'"
 	umount "$tmp/full"
 else
 	skip "sweep -o on a full disk" "not root, or no tmpfs mount"
