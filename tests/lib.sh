@@ -180,11 +180,35 @@ csv_ok() {
 	END { exit bad || NR != rows + 1 }' "$1"
 }
 
-# plain FILE: no control byte but newline, and valid UTF-8
+# plain FILE...: no control byte but newline, and valid UTF-8, in every
+# FILE: one grep in C.UTF-8, where a byte of no valid character matches
+# no bracket expression, so a line not all of non-control characters
+# holds a control byte or a bad one.  Where grep has no such locale, the
+# three tools a file it took before.
 plain() {
-	! tr -d '\n' <"$1" | LC_ALL=C grep -q '[[:cntrl:]]' &&
-		! LC_ALL=C.UTF-8 grep -q '[[:cntrl:]]' "$1" &&
-		iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1
+	if [ -z "${utf8_grep:-}" ]; then	# asked once a file
+		utf8_grep=no
+		printf 'a\377\n' | LC_ALL=C.UTF-8 grep -aqvxE '[^[:cntrl:]]*' && utf8_grep=yes
+	fi
+	if [ "$utf8_grep" = yes ]; then
+		! LC_ALL=C.UTF-8 grep -aqvxE '[^[:cntrl:]]*' "$@"
+		return
+	fi
+	for f; do
+		! tr -d '\n' <"$f" | LC_ALL=C grep -q '[[:cntrl:]]' &&
+			! LC_ALL=C.UTF-8 grep -q '[[:cntrl:]]' "$f" &&
+			iconv -f UTF-8 -t UTF-8 "$f" >/dev/null 2>&1 || return 1
+	done
+}
+
+# xml_ok FILE...: every FILE parses as XML (xmllint, else python3's).
+xml_ok() {
+	if have xmllint; then
+		xmllint --noout "$@" 2>/dev/null
+	else
+		python3 -c 'import sys, xml.dom.minidom as m
+for f in sys.argv[1:]: m.parse(f)' "$@" 2>/dev/null
+	fi
 }
 
 # kpageflags FILE N: FILE, a kpageflags of N order-0 LRU pfns (bit 5), for

@@ -90,36 +90,41 @@ awk -F, 'BEGIN { OFS = "," } NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; prin
 		$c["speedup_min"] = 1; $c["speedup_max"] = 100 } { print }' "$tmp/one.csv" >"$tmp/b.csv"
 scripts/compare.sh "$tmp/a.csv" "$tmp/b.csv" >"$tmp/cmp3"
 check "one run: noise is decided by the quartiles, not the extremes" \
-	sh -c "grep '^ListLRU' '$tmp/cmp3' | grep -v noise | grep -q -- '-23.1%'"
-{ cat "$tmp/one.csv"; tail -n 1 "$tmp/one.csv"; } >"$tmp/dup.csv"
+	awk '/^ListLRU/ && !/noise/ && /-23\.1%/ { found = 1 } END { exit !found }' "$tmp/cmp3"
+# refused OUT ERR REGEX: the last compare exited 1, nothing in OUT, a
+# line of ERR matching the extended REGEX whole
+refused_with() {
+	[ "$rc" -eq 1 ] && [ ! -s "$1" ] && grep -Eqx -- "$3" "$2"
+}
+awk '{ print } END { print }' "$tmp/one.csv" >"$tmp/dup.csv"	# the last row twice
 scripts/compare.sh "$tmp/dup.csv" "$tmp/one.csv" >"$tmp/cmp4" 2>"$tmp/cmp4.err"
 rc=$?
 check "two rows for one walk and size: exit 1, naming the file, row, walk and size" \
-	sh -c "[ $rc -eq 1 ] && [ ! -s '$tmp/cmp4' ] &&
-		grep -Eqx 'compare.sh: .*dup.csv: row 8 is a second row for [A-Za-z]+LRU at -c 0.02' '$tmp/cmp4.err'"
-head -n 1 "$tmp/one.csv" >"$tmp/empty.csv"
+	refused_with "$tmp/cmp4" "$tmp/cmp4.err" 'compare.sh: .*dup.csv: row 8 is a second row for [A-Za-z]+LRU at -c 0.02'
+read -r header <"$tmp/one.csv"
+echo "$header" >"$tmp/empty.csv"
 scripts/compare.sh "$tmp/one.csv" "$tmp/empty.csv" >"$tmp/cmp5" 2>"$tmp/cmp5.err"
 rc=$?
 check "nothing in common: exit 1 and no table" \
-	sh -c "[ $rc -eq 1 ] && [ ! -s '$tmp/cmp5' ] && grep -q 'no walk and size in both' '$tmp/cmp5.err'"
+	refused_with "$tmp/cmp5" "$tmp/cmp5.err" '.*no walk and size in both.*' 
 
 # --- several runs a side -----------------------------------------------------
-# runs.csv RUN SPEEDUP...: a CSV with a row per speedup, ListLRU at -c 1,
-# with a run column when RUN is "run" (then the rows are runs 1..N).
-runs_csv() {
-	awk -v with_run="$1" 'BEGIN {
-		print "walk,label,pages,speedup" (with_run == "run" ? ",run" : "")
-		for (i = 2; i < ARGC; i++)
-			print "list,ListLRU,1000000," ARGV[i] (with_run == "run" ? "," (i - 1) : "")
-		exit
-	}' "$@"
+# runs_csvs: the CSVs of the lines on stdin, one awk for all: a line
+# "NAME RUN SPEEDUP..." writes $tmp/NAME.csv, a row per speedup, ListLRU
+# at -c 1, with a run column when RUN is "run" (then the rows are runs
+# 1..N), else "-".
+runs_csvs() {
+	awk -v tmp="$tmp" '{
+		f = tmp "/" $1 ".csv"
+		print "walk,label,pages,speedup" ($2 == "run" ? ",run" : "") >f
+		for (i = 3; i <= NF; i++)
+			print "list,ListLRU,1000000," $i ($2 == "run" ? "," (i - 2) : "") >f
+		close(f)
+	}'
 }
-# one file a run
-i=0
-for s in 40.1 41.3 39.8 42.0 40.7 40.5 41.9 40.2 41.1 39.9 44.5 45.9 43.2 46.1 44.9; do
-	i=$((i + 1))
-	runs_csv "" "$s" >"$tmp/r$i.csv"
-done
+# one file a run: r1.csv to r15.csv
+echo 40.1 41.3 39.8 42.0 40.7 40.5 41.9 40.2 41.1 39.9 44.5 45.9 43.2 46.1 44.9 |
+	awk '{ for (i = 1; i <= NF; i++) print "r" i, "-", $i }' | runs_csvs
 scripts/compare.sh "$tmp/r1.csv" "$tmp/r2.csv" "$tmp/r3.csv" "$tmp/r4.csv" "$tmp/r5.csv" -- \
 	"$tmp/r6.csv" "$tmp/r7.csv" "$tmp/r8.csv" "$tmp/r9.csv" "$tmp/r10.csv" >"$tmp/aa" 2>&1
 rc=$?
@@ -131,22 +136,26 @@ scripts/compare.sh -v "$tmp/r1.csv" "$tmp/r2.csv" "$tmp/r3.csv" "$tmp/r4.csv" "$
 	"$tmp/r11.csv" "$tmp/r12.csv" "$tmp/r13.csv" "$tmp/r14.csv" "$tmp/r15.csv" >"$tmp/ab" 2>&1
 check "runs: a real change, its interval, -v's U and p" grep -q \
 	'  +10.3%  change +10.3% (95%: +6.0% to +15.0%)  U 0, p 0.00794 (exact)$' "$tmp/ab"
-# one CSV a side, runs told apart by the run column, 5 and 6 runs
-runs_csv run 4.1 4.3 3.9 4.2 4.0 >"$tmp/before.csv"
-runs_csv run 4.6 4.4 4.8 4.5 4.7 5.0 >"$tmp/after.csv"
+# one CSV a side, runs told apart by the run column, 5 and 6 runs (and
+# the 3 and 2 runs further down)
+runs_csvs <<'EOF'
+before run 4.1 4.3 3.9 4.2 4.0
+after run 4.6 4.4 4.8 4.5 4.7 5.0
+before3 run 10 11 12
+after3 run 20 22 24
+before2 run 10 11
+dup-run run 10 11 12
+EOF
+echo "list,ListLRU,1000000,13,2" >>"$tmp/dup-run.csv"
 scripts/compare.sh "$tmp/before.csv" "$tmp/after.csv" >"$tmp/col" 2>&1
 check "runs: a run column makes one CSV several runs" grep -q \
 	'4.10 (3.90-4.30, 5 runs) *4.65 (4.40-5.00, 6 runs) *+13.6%  change +13.6% (95%: +7.0% to +22.0%)$' "$tmp/col"
-runs_csv run 10 11 12 >"$tmp/before3.csv"
-runs_csv run 20 22 24 >"$tmp/after3.csv"
 scripts/compare.sh "$tmp/before3.csv" "$tmp/after3.csv" >"$tmp/three" 2>&1
 check "runs: 3 and 3 says the 90% it can reach" \
 	grep -q 'change +100.0% (90%: +66.7% to +140.0%)$' "$tmp/three"
-runs_csv run 10 11 >"$tmp/before2.csv"
 scripts/compare.sh "$tmp/before2.csv" "$tmp/after3.csv" >"$tmp/two" 2>&1
 check "runs: fewer than 3 a side, no verdict, said beside the figures" \
 	grep -q '10.50 (10.00-11.00, 2 runs)  22.00 (20.00-24.00, 3 runs) .*no verdict: fewer than 3 runs a side$' "$tmp/two"
-{ runs_csv run 10 11 12; echo "list,ListLRU,1000000,13,2"; } >"$tmp/dup-run.csv"
 scripts/compare.sh "$tmp/dup-run.csv" "$tmp/after3.csv" >"$tmp/dr" 2>"$tmp/dr.err"
 check "runs: two rows for one walk and size in a run are an error" \
 	grep -qx 'compare.sh: .*dup-run.csv: row 5 is a second row for ListLRU at -c 1 in run 2' "$tmp/dr.err"
@@ -158,12 +167,14 @@ cat >"$tmp/fake-scan" <<EOF
 #!/bin/sh
 [ "\$1" = --fields ] && exit 0	# compare.sh asks the warnings' order
 echo "\$*" >>"$tmp/fake.log"
-seed=\$((100 + \$(wc -l <"$tmp/fake.log")))
+runs=0
+while IFS= read -r _; do runs=\$((runs + 1)); done <"$tmp/fake.log"
+seed=\$((100 + runs))
 while [ \$# -gt 0 ]; do [ "\$1" = -s ] && seed=\$2; shift; done
 echo "walk,label,pages,speedup,seed"
 echo "physical,Physical,10000,1,\$seed"
-echo "list,ListLRU,10000,\$((40 + \$(wc -l <"$tmp/fake.log"))),\$seed"
-echo "scan: warning: ListLRU spreads \$(wc -l <"$tmp/fake.log")% over rounds" >&2
+echo "list,ListLRU,10000,\$((40 + runs)),\$seed"
+echo "scan: warning: ListLRU spreads \$runs% over rounds" >&2
 EOF
 chmod +x "$tmp/fake-scan"
 : >"$tmp/fake.log"
@@ -175,16 +186,25 @@ printf '%s\n' '-c 0.01 --thp=never --format=csv' '-c 0.01 --access=write -s 101 
 	'-c 0.01 --thp=never --format=csv' '-c 0.01 --access=write -s 105 --format=csv' >"$tmp/want.log"
 check "-n: interleaved before, after; the after run takes the before run's seed" \
 	cmp -s "$tmp/want.log" "$tmp/fake.log"
-check "-n: says both commands and the seeds" sh -c \
-	"grep -qx 'before: scan -c 0.01 --thp=never' '$tmp/n3' && grep -qx 'after:  scan -c 0.01 --access=write' '$tmp/n3' &&
-	 grep -qx '3 runs a side, interleaved, a seed a pair: 101 103 105' '$tmp/n3'"
+# has_lines FILE LINE...: FILE has each LINE, whole
+has_lines() {
+	file=$1
+	shift
+	printf '%s\n' "$@" | awk 'FNR == NR { want[$0] = 1; next } $0 in want { delete want[$0] }
+	END { for (w in want) exit 1 }' - "$file"
+}
+check "-n: says both commands and the seeds" has_lines "$tmp/n3" \
+	'before: scan -c 0.01 --thp=never' 'after:  scan -c 0.01 --access=write' \
+	'3 runs a side, interleaved, a seed a pair: 101 103 105' 
 check "-n: nothing on stderr" [ ! -s "$tmp/n3.err" ]
 check "-n: the table of the 3 runs a side" \
 	grep -q '^ListLRU  *0.01  43.00 (41.00-45.00, 3 runs)  44.00 (42.00-46.00, 3 runs)  *+2.3%  no change detected (90%: ' "$tmp/n3"
 : >"$tmp/fake.log"
 SCAN="$tmp/fake-scan" scripts/compare.sh -n 3 -s 7 -- -- >"$tmp/n3s" 2>&1
-check "-n: a seed given is kept, both sides empty" sh -c \
-	"[ \$(grep -c -- '^-s 7 --format=csv\$' '$tmp/fake.log') -eq 6 ] && grep -q 'seeds as given' '$tmp/n3s'"
+seeds_kept() {
+	[ "$(grep -c -- '^-s 7 --format=csv$' "$tmp/fake.log")" -eq 6 ] && grep -q 'seeds as given' "$tmp/n3s"
+}
+check "-n: a seed given is kept, both sides empty" seeds_kept
 # the footnote: scan's codes from the CSVs, a line each, its text from
 # stderr, how many runs of each side gave it
 scripts/compare.sh -n 3 -c 0.01 -r 2 -- -- --memmap-thp=never >"$tmp/foot" 2>"$tmp/foot.err"
@@ -206,15 +226,20 @@ scripts/compare.sh "$tmp/w1.csv" "$tmp/w2.csv" 2>/dev/null | sed '1,/^scan warne
 check "files: the footnote's codes are the CSVs' warnings columns'" cmp -s "$tmp/foot-codes" "$tmp/csv-codes"
 run -c 0.01 -r 1 -q	# so a failing check below shows the real scan
 scripts/compare.sh -n 3 -c 0.01 -r 1 -q -- -- --access=write >"$tmp/real" 2>"$tmp/real.err"
-check "-n: with scan itself, a row per walk" sh -c \
-	"[ \$? -eq 0 ] && grep -Eq '^ListLRU .*3 runs\\).*3 runs\\)' '$tmp/real' && grep -q '^ArrayLRU ' '$tmp/real'"
+rc=$?
+with_scan() {
+	[ "$rc" -eq 0 ] && grep -Eq '^ListLRU .*3 runs\).*3 runs\)' "$tmp/real" && grep -q '^ArrayLRU ' "$tmp/real"
+}
+check "-n: with scan itself, a row per walk" with_scan
 printf '#!/bin/sh\necho "scan: -c abc: not a number" >&2\nexit 2\n' >"$tmp/bad-scan"
 chmod +x "$tmp/bad-scan"
 SCAN="$tmp/bad-scan" scripts/compare.sh -n 3 -c abc -- -- >"$tmp/nf" 2>"$tmp/nf.err"
 rc=$?
-check "-n: a scan that fails stops it, exit 1, with scan's message" \
-	sh -c "[ $rc -eq 1 ] && [ ! -s '$tmp/nf' ] && [ \$(wc -l <'$tmp/nf.err') -eq 1 ] &&
-		grep -q 'bad-scan -c abc --format=csv failed: scan: -c abc: not a number' '$tmp/nf.err'"
+stopped() {
+	nlines "$tmp/nf.err" && [ "$count" -eq 1 ] &&
+		refused_with "$tmp/nf" "$tmp/nf.err" '.*bad-scan -c abc --format=csv failed: scan: -c abc: not a number.*'
+}
+check "-n: a scan that fails stops it, exit 1, with scan's message" stopped
 
 # --- usage errors: exit 2, one line or the usage, nothing on stdout --------
 cmp_usage() {
@@ -238,7 +263,7 @@ check "-h: the synopsis, exit 0" grep -q 'compare.sh \[-v\] -n N \[SCAN_OPTION..
 # on stdout and one line on stderr that matches REGEX.
 one_line_error() {
 	scripts/compare.sh "$tmp/one.csv" "$2" >"$tmp/eout" 2>"$tmp/eerr"
-	[ $? -eq 1 ] && [ ! -s "$tmp/eout" ] && [ "$(wc -l <"$tmp/eerr")" -eq 1 ] &&
+	[ $? -eq 1 ] && [ ! -s "$tmp/eout" ] && nlines "$tmp/eerr" && [ "$count" -eq 1 ] &&
 		grep -Eq "$1" "$tmp/eerr"
 }
 awk -F, 'BEGIN { OFS = "," } NR == 1 { for (i = 1; i <= NF; i++) if ($i == "speedup") c = i }
@@ -304,7 +329,8 @@ mutate() {
 }
 # sane: a table with a row per walk and no nan, inf or -100.0%
 sane() {
-	grep -q '^walk ' "$1" && grep -Eq '^[A-Za-z]+ ' "$1" && ! grep -Eqi 'nan|inf|-100\.0%' "$1"
+	awk '/^walk / { head = 1 } /^[A-Za-z]+ / { row = 1 } tolower($0) ~ /nan|inf|-100\.0%/ { bad = 1 }
+	END { exit !(head && row && !bad) }' "$1"
 }
 mutant_ok() {
 	mutate "$1" >"$tmp/m$1.csv"
@@ -315,7 +341,7 @@ mutant_ok() {
 	if [ "$rc" -eq 0 ]; then
 		sane "$tmp/mout"
 	else
-		[ "$rc" -eq 1 ] && [ ! -s "$tmp/mout" ] && [ "$(wc -l <"$tmp/merr")" -eq 1 ]
+		[ "$rc" -eq 1 ] && [ ! -s "$tmp/mout" ] && nlines "$tmp/merr" && [ "$count" -eq 1 ]
 	fi
 }
 seed=1
@@ -324,11 +350,7 @@ while [ $seed -le 14 ]; do
 	seed=$((seed + 1))
 done
 
-# --- installed: scan-compare finds stats.awk beside scan-env.sh ------------
-make -s install PREFIX="$tmp/prefix" >"$tmp/install.out" 2>&1
-(cd "$tmp" && "$tmp/prefix/bin/scan-compare" r1.csv r2.csv r3.csv -- r6.csv r7.csv r8.csv) \
-	>"$tmp/installed" 2>&1
-check "installed: scan-compare gives its verdict" grep -q 'no change detected (90%: ' "$tmp/installed"
+# (installed, scan-compare finds stats.awk: t-install.sh, which installs)
 
 # --- the man page: lints clean, the synopsis of -h, every option -----------
 if have groff; then
@@ -357,7 +379,7 @@ one_line() {	# one_line STATUS CMD...: STATUS, one line on stderr, no stdout
 	want=$1
 	shift
 	"$@" >"$tmp/p.out" 2>"$tmp/p.err"
-	[ $? -eq "$want" ] && [ ! -s "$tmp/p.out" ] && [ "$(wc -l <"$tmp/p.err")" -eq 1 ]
+	[ $? -eq "$want" ] && [ ! -s "$tmp/p.out" ] && nlines "$tmp/p.err" && [ "$count" -eq 1 ]
 }
 ./scan -c 0.01 -r 3 -s 1 --format=csv >"$tmp/p1.csv" 2>/dev/null
 check "compare: -n without a value, one line, exit 2" one_line 2 scripts/compare.sh -n

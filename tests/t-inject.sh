@@ -10,29 +10,34 @@
 # 0, 1 or 2 (2: one line on stderr, nothing on stdout).
 #
 # The product of scripts, slots and values is far too large to run whole:
-# each run takes a seeded sample of INJECT_CASES cases (default 24, about
-# 20 s).  The seed changes from run to run, so runs together cover more;
-# a failure prints INJECT_SEED=S, which reruns the same sample.
+# each run takes a seeded sample of INJECT_CASES cases (default 12), each
+# a slot of its own, a value of its own.  The seed changes from run to
+# run (the clock), so runs together cover the slots and values: a slot
+# is missed by one run with a chance of 1 - 12/35, by ten with 1.5%.  A
+# failure prints INJECT_SEED=S, which reruns the same sample.  A case is
+# one script run and five processes of its own; the sample's cost is its
+# scripts'.
 . tests/lib.sh
 case $SCAN in /*) ;; *) SCAN=$(pwd)/$SCAN ;; esac	# the runs are in a scratch directory
 top=$(pwd)
 seed=${INJECT_SEED:-$(date +%s)}
-cases=${INJECT_CASES:-24}
+cases=${INJECT_CASES:-12}
 
-mkdir "$tmp/cwd"
-"$SCAN" -c 0.01 -r 2 -s 1 --format=csv >"$tmp/good.csv" 2>/dev/null
-kpageflags "$tmp/good.kpf" 64
+# what every case's working directory starts with, copied by one cp
+mkdir "$tmp/start"
+"$SCAN" -c 0.01 -r 2 -s 1 --format=csv >"$tmp/start/good.csv" 2>/dev/null
+kpageflags "$tmp/start/good.kpf" 64
 fake_yardstick "$tmp/naive"
 root=""
 [ "$(id -u)" -eq 0 ] && [ -r /proc/kpageflags ] && root=1
 
 # The slots: SCRIPT|KIND|ARGS, V standing for the value.  KIND says what
 # the value names: csv or kpf, a file made with that name (most of the
-# time, else missing); dir, a directory made so; out, an output that may
-# be written; word, a value only; "slow" (seconds, not a fraction of
-# one): sampled once at most.  Those that need root (a live snapshot) are
-# left out without it.  kernel.sh runs with --check, which stops before
-# its work (a page-cache working set, compaction of the machine).
+# time, else missing); dir, a directory made so; out, an output that
+# may be written; word, a value only.  Those that need root (a live
+# snapshot) are left out without it.  kernel.sh runs with --check, which
+# stops before its work (a page-cache working set, compaction of the
+# machine).
 cat >"$tmp/slots" <<'EOF'
 sweep|csv|--from=V
 sweep|out|-o V -r 1 0.01
@@ -50,10 +55,10 @@ compare|csv|V GOOD
 compare|csv|GOOD -- V GOOD
 compare|word|-n 3 -c 0.01 -r 1 -- -s V --
 compare|word|-n V -c 0.01 -r 1 -- --
-explain|kpf slow|-o out.csv --memmap-from=V
-explain|out slow|-g V --memmap-from=KPF
+explain|kpf|-o out.csv --memmap-from=V
+explain|out|-g V --memmap-from=KPF
 explain|word|-c V -n 1
-explain|word slow|--memmap-from=KPF --memcg-share=V
+explain|word|--memmap-from=KPF --memcg-share=V
 explain|csv|-c 0.01 --kernel=V
 snapshot|kpf|--summary V
 snapshot|kpf|--summary KPF V
@@ -66,7 +71,7 @@ vs-yardstick|word|-n 1 -c V NAIVE
 vs-yardstick|word|-n 1 -c 0.01 NAIVE -s V
 vs-yardstick|word|V
 results|word|-c V -o res
-results|word slow|-q -o res -n V
+results|word|-q -o res -n V
 collect|csv|V
 collect|out|-o V GOOD
 kernel|word|--check -m V
@@ -76,79 +81,90 @@ kernel|dir|--check -k V
 kernel|word|--check V
 EOF
 [ -z "$root" ] || echo 'snapshot|out|-o V -p 0:16' >>"$tmp/slots"
-nslots=$(grep -c '' "$tmp/slots")
 
-# The cases: a slot and a value a line, "SLOT<TAB>VALUE-PIECES", from the
-# seed.  A value is 1 to 3 pieces; a piece's name stands for its bytes
-# (value() below), so that the plan itself is plain text.
-awk -F'|' -v seed="$seed" -v cases="$cases" -v nslots="$nslots" '
-{ slow[NR] = $2 ~ / slow$/ }
+# The cases, from the seed: a slot and a value a line,
+# "SLOT<TAB>VALUE-PIECES<TAB>MAKE", the slot whole, no slot twice.  A
+# value is 1 to 3 pieces; a piece's name stands for its bytes (value()
+# below), so that the plan itself is plain text.
+awk -v seed="$seed" -v cases="$cases" '
+{ slot[NR] = $0 }
 END {
 	srand(seed)
 	n = split("subst tick dquote squote semi pipe star eq space newline tab backslash dash long esc bs ctl bad c1 utf8 empty", piece, " ")
-	for (c = 1; c <= cases; c++) {
+	for (c = 1; c <= cases && c <= NR; c++) {
+		s = c + int(rand() * (NR - c + 1))	# a shuffle, cut at cases
+		t = slot[s]; slot[s] = slot[c]; slot[c] = t
 		k = 1 + int(rand() * 3)
 		v = ""
 		for (j = 0; j < k; j++)
 			v = v (j ? " " : "") piece[1 + int(rand() * n)]
-		do s = 1 + int(rand() * nslots); while (slow[s] && used[s]++)
-		printf "%d\t%s\t%d\n", s, v, rand() < 0.75
+		printf "%s\t%s\t%d\n", t, v, rand() < 0.75
 	}
 }' "$tmp/slots" >"$tmp/plan"
 
-# value PIECE...: the bytes; the canaries are files in the working
-# directory, which every run shares
+# The pieces' bytes, made once; the canaries are files in the case's
+# working directory.
+long=$(printf '%0200d' 0)
+esc=$(printf '\033[31m')
+bs=$(printf '\010')
+ctl=$(printf '\001\177')
+bad=$(printf '\377\300\200')
+c1=$(printf '\302\233')
+utf8=$(printf '\303\251')
+# value PIECE...: sets val to the bytes
 value() {
-	v=x
+	val=x
 	for p; do
 		case $p in
-		subst) v="$v\$(touch canary1)" ;;
-		tick) v="$v\`touch canary2\`" ;;
-		dquote) v="$v\"" ;;
-		squote) v="$v'" ;;
-		semi) v="$v;touch canary3;" ;;
-		pipe) v="$v|touch canary4|" ;;
-		star) v="$v*" ;;
-		eq) v="a=$v=" ;;
-		space) v="$v x" ;;
-		newline) v="$v
+		subst) val="$val\$(touch canary1)" ;;
+		tick) val="$val\`touch canary2\`" ;;
+		dquote) val="$val\"" ;;
+		squote) val="$val'" ;;
+		semi) val="$val;touch canary3;" ;;
+		pipe) val="$val|touch canary4|" ;;
+		star) val="$val*" ;;
+		eq) val="a=$val=" ;;
+		space) val="$val x" ;;
+		newline) val="$val
 x" ;;
-		tab) v="$v	x" ;;
-		backslash) v="$v\\b\\n\\" ;;
-		dash) v="-$v" ;;
-		long) v="$v$(printf '%0200d' 0)" ;;
-		esc) v="$v$(printf '\033[31m')" ;;
-		bs) v="$v$(printf '\010')" ;;
-		ctl) v="$v$(printf '\001\177')" ;;
-		bad) v="$v$(printf '\377\300\200')" ;;
-		c1) v="$v$(printf '\302\233')" ;;
-		utf8) v="$v$(printf '\303\251')" ;;
-		empty) v="" ;;
+		tab) val="$val	x" ;;
+		backslash) val="$val\\b\\n\\" ;;
+		dash) val="-$val" ;;
+		long) val="$val$long" ;;
+		esc) val="$val$esc" ;;
+		bs) val="$val$bs" ;;
+		ctl) val="$val$ctl" ;;
+		bad) val="$val$bad" ;;
+		c1) val="$val$c1" ;;
+		utf8) val="$val$utf8" ;;
+		empty) val="" ;;
 		esac
 	done
-	printf '%s.' "$v"	# the dot keeps a trailing newline through $(...)
 }
 
+# first_line FILE: its first line, printable ASCII only
+first_line() {
+	IFS= read -r first <"$1" || :
+	printf '%s' "$first" | tr -c ' -~' '?'
+}
 
-# one CASE: run it; print why it failed, nothing when it held
+# one K SLOT PIECES MAKE: run case K in its own directory, $tmp/cK;
+# sets why to why it failed, empty when it held
 one() {
-	slot=$1 pieces=$2 make=$3
-	line=$(sed -n "${slot}p" "$tmp/slots")
+	k=$1 line=$2 make=$4
 	script=${line%%|*}
 	kind=${line#*|}
 	kind=${kind%%|*}
-	kind=${kind% slow}
 	args=${line##*|}
 	# shellcheck disable=SC2086 # the pieces' names, a word each
-	val=$(value $pieces)
-	val=${val%.}
-	rm -rf "$tmp/cwd"
-	mkdir "$tmp/cwd" && cp "$tmp/good.csv" "$tmp/cwd/good.csv" && cp "$tmp/good.kpf" "$tmp/cwd/good.kpf"
+	value $3
+	cwd=$tmp/c$k
+	cp -R "$tmp/start" "$cwd"
 	if [ "$make" -eq 1 ] && [ -n "$val" ]; then
 		case $kind in
-		csv) cp "$tmp/good.csv" "$tmp/cwd/$val" 2>/dev/null ;;
-		kpf) cp "$tmp/good.kpf" "$tmp/cwd/$val" 2>/dev/null ;;
-		dir) mkdir "$tmp/cwd/$val" 2>/dev/null ;;
+		csv) cp "$tmp/start/good.csv" "$cwd/$val" 2>/dev/null ;;
+		kpf) cp "$tmp/start/good.kpf" "$cwd/$val" 2>/dev/null ;;
+		dir) mkdir "$cwd/$val" 2>/dev/null ;;
 		esac
 	fi
 	set --
@@ -163,36 +179,46 @@ one() {
 		*) set -- "$@" "$a" ;;
 		esac
 	done
-	(cd "$tmp/cwd" && exec timeout 60 sh "$top/scripts/$script.sh" "$@") \
+	(cd "$cwd" && exec timeout 60 sh "$top/scripts/$script.sh" "$@") \
 		>"$tmp/o" 2>"$tmp/e" </dev/null
 	rc=$?
+	why=""
 	for c in 1 2 3 4; do
-		[ ! -e "$tmp/cwd/canary$c" ] || { echo "canary$c appeared"; return; }
+		[ ! -e "$cwd/canary$c" ] || { why="canary$c appeared"; return; }
 	done
 	case $rc in
 	0 | 1) ;;
 	2)
-		if [ -s "$tmp/o" ] || [ "$(grep -c '' "$tmp/e")" -ne 1 ]; then
-			echo "exit 2 without one line alone: $(sed -n 1p "$tmp/e" | tr -c ' -~' '?')"
+		nlines "$tmp/e"
+		if [ -s "$tmp/o" ] || [ "$count" -ne 1 ]; then
+			why="exit 2 without one line alone: $(first_line "$tmp/e")"
 			return
 		fi ;;
-	124) echo "still running after 60 s"; return ;;
-	*) echo "exit $rc: $(sed -n 1p "$tmp/e" | tr -c ' -~' '?')"; return ;;
+	124) why="still running after 60 s"; return ;;
+	*) why="exit $rc: $(first_line "$tmp/e")"; return ;;
 	esac
-	plain "$tmp/o" || { echo "stdout holds a raw control byte or bad UTF-8"; return; }
-	plain "$tmp/e" || { echo "stderr holds a raw control byte or bad UTF-8: $(grep -m 1 '[[:cntrl:]]' "$tmp/e" | tr -c ' -~' '?')"; return; }
-	if [ "$kind" = out ] && [ -f "$tmp/cwd/$val" ] && ! plain "$tmp/cwd/$val"; then
-		echo "its output file holds a raw control byte or bad UTF-8"
+	written=""
+	[ "$kind" != out ] || [ ! -f "$cwd/$val" ] || written=$cwd/$val
+	plain "$tmp/o" "$tmp/e" ${written:+"$written"} && return
+	# which of them (one grep for all three when they are plain)
+	if ! plain "$tmp/o"; then
+		why="stdout holds a raw control byte or bad UTF-8"
+	elif ! plain "$tmp/e"; then
+		why="stderr holds a raw control byte or bad UTF-8: $(grep -m 1 '[[:cntrl:]]' "$tmp/e" | tr -c ' -~' '?')"
+	else
+		why="its output file holds a raw control byte or bad UTF-8"
 	fi
 }
 
 failed=0
-while IFS='	' read -r slot pieces make; do
-	why=$(one "$slot" "$pieces" "$make")
+k=0
+while IFS='	' read -r line pieces make; do
+	k=$((k + 1))
+	one "$k" "$line" "$pieces" "$make"
 	if [ -n "$why" ]; then
-		echo "# INJECT_SEED=$seed: $(sed -n "${slot}p" "$tmp/slots") with V = $pieces: $why"
+		echo "# INJECT_SEED=$seed: $line with V = $pieces: $why"
 		failed=$((failed + 1))
 	fi
 done <"$tmp/plan"
-echo "# $cases cases, INJECT_SEED=$seed"
-check "inject: $cases sampled cases: no canary, plain text out, exit 0, 1 or 2 in time" [ "$failed" -eq 0 ]
+echo "# $k cases, INJECT_SEED=$seed"
+check "inject: $k sampled cases: no canary, plain text out, exit 0, 1 or 2 in time" [ "$failed" -eq 0 ]

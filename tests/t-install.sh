@@ -40,6 +40,14 @@ check "install: an installed script runs the installed scan from elsewhere" \
 (cd "$tmp" && "$pfx/bin/scan-plot" -h) >"$tmp/plot-help" 2>&1
 check "install: an installed script prints its usage" \
 	grep -q '^plot.sh - draw' "$tmp/plot-help"
+# scan-compare finds stats.awk where make put it (DATADIR): one run a
+# side in each of r1.csv to r8.csv
+for r in 1:40.1 2:41.3 3:39.8 6:40.5 7:41.9 8:40.2; do
+	printf 'walk,label,pages,speedup\nlist,ListLRU,1000000,%s\n' "${r#*:}" >"$tmp/r${r%:*}.csv"
+done
+(cd "$tmp" && "$pfx/bin/scan-compare" r1.csv r2.csv r3.csv -- r6.csv r7.csv r8.csv) \
+	>"$tmp/installed" 2>&1
+check "installed: scan-compare gives its verdict" grep -q 'no change detected (90%: ' "$tmp/installed"
 make -s uninstall PREFIX="$pfx" DATADIR="$data" >/dev/null 2>&1
 check "uninstall: nothing left but empty directories" \
 	sh -c "[ -z \"\$(find '$pfx' '$data' -type f)\" ]"

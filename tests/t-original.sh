@@ -29,9 +29,13 @@ nap() {
 	sleep 0.1 2>/dev/null || sleep 1
 }
 
-# state PID: the process's state letter (T stopped, Z exited), or nothing.
+# state PID: the process's state letter (T stopped, Z exited), or
+# nothing; read by the shell, as it is read ten times a second.
 state() {
-	sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1
+	stat_line=
+	{ IFS= read -r stat_line <"/proc/$1/stat"; } 2>/dev/null
+	stat_line=${stat_line##*) }
+	echo "${stat_line%% *}"
 }
 
 # run_stopped ARGS...: run the seam scan; each time it stops, leave it

@@ -12,10 +12,10 @@
 # (a script of a hundred processes, explain, in about 1 run in 6 on an
 # AMD EPYC, Zen 5).  A run killed by a signal, or failed because a tool it
 # ran was (dash's "Segmentation fault", or the script's "od exited 139"),
-# is counted and shown, not failed;
-# a script that fails on its own fails, and so does one that never once
-# did its work in its tries but for such kills (then the check is skipped:
-# this machine could not make it).
+# is counted and shown, and the script tried again, up to STACK_TRIES
+# (4) runs: the first that does its work ends the tries, one that fails
+# on its own fails the check, and a script killed in every try is
+# skipped (this machine could not make the check).
 . tests/lib.sh
 case $SCAN in
 *sanitize* | *qemu*)
@@ -25,25 +25,27 @@ esac
 case $SCAN in /*) ;; *) SCAN=$(pwd)/$SCAN ;; esac
 tries=${STACK_TRIES:-4}
 "$SCAN" -c 0.01 -r 2 -s 1 --format=csv >"$tmp/a.csv" 2>/dev/null
-"$SCAN" -c 0.01 -r 2 -s 2 --format=csv >"$tmp/b.csv" 2>/dev/null
+"$SCAN" -c 0.01 -r 1 -s 2 --format=csv >"$tmp/b.csv" 2>/dev/null
 kpageflags "$tmp/kpf" 16
 fake_yardstick "$tmp/naive"
 scripts/report.sh -n 1 -c 0.01 -r 1 >"$tmp/block" 2>/dev/null
 
-# stack SCRIPT MARK ARG...: SCRIPT under ulimit -s 16, TRIES times; its
-# work is done when it exits $want (0 unless set) and stdout (or stderr,
-# for a mark that starts with 2:) has a line matching MARK
+# stack SCRIPT MARK ARG...: SCRIPT under ulimit -s 16 until a run does
+# its work, at most TRIES runs; its work is done when it exits $want (0
+# unless set) and stdout (or stderr, for a mark that starts with 2:) has
+# a line matching MARK.  0: done; 1: failed on its own; 2: killed in
+# every try.
 want=0
 stack() {
 	script=$1 mark=$2
 	shift 2
 	done_runs=0 killed=0 own=""
 	i=0
-	while [ "$i" -lt "$tries" ]; do
+	while [ "$i" -lt "$tries" ] && [ "$done_runs" -eq 0 ] && [ -z "$own" ]; do
 		i=$((i + 1))
-		rm -rf "$tmp/res"
+		[ ! -e "$tmp/res" ] || rm -rf "$tmp/res"
 		# shellcheck disable=SC3045 # dash, bash and BusyBox have ulimit -s
-		(ulimit -s 16 && exec sh "scripts/$script.sh" "$@") >"$tmp/out" 2>"$tmp/err"
+		(ulimit -s 16 && exec env -i PATH="$PATH" SCAN="$SCAN" ${TMPDIR:+TMPDIR="$TMPDIR"} sh "scripts/$script.sh" "$@") >"$tmp/out" 2>"$tmp/err"
 		rc=$?
 		where=$tmp/out
 		case $mark in 2:*) where=$tmp/err ;; esac
@@ -56,7 +58,7 @@ stack() {
 			own="exit $rc: $(sed -n 1p "$tmp/err" | tr -c ' -~' '?')"
 		fi
 	done
-	[ "$killed" -eq 0 ] || echo "# $script: $killed of $tries runs killed by a signal (the platform's, above)"
+	[ "$killed" -eq 0 ] || echo "# $script: $killed of $i runs killed by a signal (the platform's, above)"
 	[ -z "$own" ] || echo "# $script: $own"
 	[ -z "$own" ] || return 1
 	[ "$done_runs" -gt 0 ] || return 2
