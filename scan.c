@@ -6269,20 +6269,20 @@ struct warning_spec {
 
 static const struct warning_spec warnings[NR_WARNINGS] = {
 	/* the memmap under LLC_FACTOR times the last-level cache */
-	[W_CACHE_SIZED] = { "cache-sized", "memmap < 4x LLC %s: ratios time caches; %s" },
+	[W_CACHE_SIZED] = { "cache-sized", "memmap < 4x LLC %s: ratios time caches; %s", 0 },
 	/* a walk's median under MIN_TICKS ticks of the clock */
 	[W_SHORT_WALK] = { "short-walk", "%s < 1000 clock ticks: times too coarse; %s", 1 },
 	/* half a walk's timed walks or more lost over LOST_SHARE even when
 	 * retimed, so its median may be one of them */
-	[W_DISTURBED] = { "disturbed", "%s to other work, ratios too; %s" },
+	[W_DISTURBED] = { "disturbed", "%s to other work, ratios too; %s", 0 },
 	/* --memmap-thp=always, and under half the memmap in huge pages */
 	[W_THP_SHORT] = { "thp-short", "%s of memmap in 2 MiB pages: LRU ratios pay TLB misses; %s", 1 },
 	/* madvise() refused the page size --memmap-thp asked for */
-	[W_THP_REFUSED] = { "thp-refused", "madvise: %s: the memmap's page size is the system's%s" },
+	[W_THP_REFUSED] = { "thp-refused", "madvise: %s: the memmap's page size is the system's%s", 0 },
 	/* at the original's knobs, a walk over 1 + BOUND_WARN times its limit */
-	[W_CODE_BOUND] = { "code-bound", "%s its limit: the ratio may time code; %s" },
+	[W_CODE_BOUND] = { "code-bound", "%s its limit: the ratio may time code; %s", 0 },
 	/* a ratio's interquartile range over rounds over SPREAD_WARN of its median */
-	[W_NOISY] = { "noisy", "ratio IQR %s over rounds: known to that; %s" },
+	[W_NOISY] = { "noisy", "ratio IQR %s over rounds: known to that; %s", 0 },
 	/* at the original's knobs, a walk under 1 - BOUND_WARN times its limit */
 	[W_LIMIT_BEATEN] = { "limit-beaten", "%s its limit: the limit (-vv) failed, not the ratios%s", 1 },
 };
