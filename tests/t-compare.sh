@@ -211,8 +211,8 @@ scripts/compare.sh -n 3 -c 0.01 -r 2 -- -- --memmap-thp=never >"$tmp/foot" 2>"$t
 check "-n: a footnote of scan's warnings, a line a code, runs a side" \
 	sh -c "grep -q '^scan warned (runs that gave each, before and after):\$' '$tmp/foot' &&
 	! sed '1,/^scan warned/d' '$tmp/foot' | grep -Evq '^  [a-z-]+ [0-3]/3, [0-3]/3(: .*)?\$'"
-./scan -c 0.01 -r 2 -s 1 --format=csv -q >"$tmp/w1.csv"
-./scan -c 0.01 -r 2 -s 2 --format=csv -q >"$tmp/w2.csv"
+"$SCAN" -c 0.01 -r 2 -s 1 --format=csv -q >"$tmp/w1.csv"
+"$SCAN" -c 0.01 -r 2 -s 2 --format=csv -q >"$tmp/w2.csv"
 if [ "$(csv_col "$tmp/w1.csv" cache_sized | head -n 1)" = 1 ]; then
 	check "-n: the cache-sized footnote, its line from scan" \
 		grep -q '^  cache-sized 3/3, 3/3: memmap < 4x LLC .*; use -c ' "$tmp/foot"
