@@ -246,10 +246,12 @@ need_scan() {
 	exit 1
 }
 
-# warning_codes: see above; empty where scan does not list them.
+# warning_codes: see above; empty where scan does not list them.  The
+# group's stderr goes too: a scan killed by a signal (one that cannot
+# start under a ulimit) is reported by the shell, on its own stderr.
 warning_codes() {
-	warning_codes=$("$scan" --fields 2>/dev/null |
-		awk '$1 == "warnings" && sub(/.*first: /, "") { print; exit }') || warning_codes=""
+	warning_codes=$({ "$scan" --fields |
+		awk '$1 == "warnings" && sub(/.*first: /, "") { print; exit }'; } 2>/dev/null) || warning_codes=""
 	export warning_codes
 }
 
