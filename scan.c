@@ -648,11 +648,13 @@ static void say(const char *prefix, const char *suffix, const char *fmt,
 /*
  * A runtime failure: exit 1.  The first to fail says it and exits; a
  * thread failing with it (every reader of a file that shrank) waits here
- * for that exit, so one line is said.
+ * for that exit, so one line is said.  (File scope: the fuzz target,
+ * whose exit() returns, lets it go.)
  */
+static pthread_mutex_t dying = PTHREAD_MUTEX_INITIALIZER;
+
 static PRINTF(1, 2) void die(const char *fmt, ...)
 {
-	static pthread_mutex_t dying = PTHREAD_MUTEX_INITIALIZER;
 	va_list ap;
 
 	pthread_mutex_lock(&dying);

@@ -70,8 +70,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		argc++;
 	}
 	argv[argc] = NULL;
-	if (setjmp(fuzz_return))
+	if (setjmp(fuzz_return)) {
+		/* a die() left its lock held: taken or not, it is ours */
+		pthread_mutex_trylock(&dying);
+		pthread_mutex_unlock(&dying);
 		return 0;
+	}
 	parse_params(&p, argc, argv);
 	return 0;
 }
