@@ -171,12 +171,6 @@
  * slowest walk's time: short walks are noisy and cheap to repeat. */
 #define REP_SHARE	0.15
 #define MAX_REPS	32
-/* The wall budget may cut repetitions, but not below this share of the
- * slowest walk: one short walk a round made ArrayLRU's ratio a one-shot
- * figure, as noisy between processes as the 2023 method's. */
-#ifndef REP_FLOOR
-#define REP_FLOOR	0.25
-#endif
 /* Auto rounds: enough to fill this many seconds of wall (walks and the
  * untimed work around them), at least MIN_ROUNDS (a median needs more
  * than one), at most MAX_ROUNDS. */
@@ -4032,12 +4026,8 @@ static int plan_rounds(struct walk_stats *stats, int nr_walks, int builds)
 		for (s = 0, round = 0; s < nr_walks; s++) {
 			double t = stats[s].round_time[0] + stats[s].first_untimed;
 			int reps = (int)(stats[s].reps * fit / planned);
-			double share = REP_FLOOR * slowest;
-			int least = share < MAX_REPS * stats[s].round_time[0] ?
-				    (int)(share / stats[s].round_time[0]) : MAX_REPS;
 
-			reps = reps > least ? reps : least;
-			stats[s].reps = reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : reps;
+			stats[s].reps = reps < 1 ? 1 : reps;
 			round += stats[s].reps * t;
 		}
 	}
