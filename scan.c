@@ -178,8 +178,8 @@
 #define MIN_ROUNDS	2
 #define MAX_ROUNDS	64
 #define MAX_SAMPLES	(MAX_ROUNDS * MAX_REPS)
-/* Tries of each limit at most, spread over the rounds (try_bound()):
- * a median of five, as a short run's walks have. */
+/* Tries of each limit, spread over the rounds (bound_tries_due()): a
+ * median of five, as a short run's walks have. */
 #define BOUND_TRIES	5
 /* A ratio whose rounds spread wider than this (interquartile range over
  * the median) is flagged: a careful reader would not sign it. */
@@ -3307,13 +3307,13 @@ static int has_clflushopt(void)
  *   random  independent loads of the same lines, their addresses read
  *           from an array in that order, as ArrayLRU reads its own.
  *
- * Up to BOUND_TRIES tries of each are spread over the rounds, each right
- * before the first walk it bounds in its round and timed as a walk is,
- * again while disturbed (try_bound()): a VM's neighbours move a limit
- * and its walk together within seconds, and a try kept preempted beside
- * walks timed again until clean reads slow (docs/method.md).  A walk's row
- * names its limit (.bound); docs/limits.c measures the same three apart
- * from scan.
+ * BOUND_TRIES tries of each are spread over the rounds
+ * (bound_tries_due()), each right before the first walk it bounds in its
+ * round and timed as a walk is, again while disturbed (try_bound()): a
+ * VM's neighbours move a limit and its walk together within seconds, and
+ * a try kept preempted beside walks timed again until clean reads slow
+ * (docs/method.md).  A walk's row names its limit (.bound); docs/limits.c
+ * measures the same three apart from scan.
  */
 struct bound_spec {
 	const char *name;	/* in "%.2fx this core's %s" */
@@ -3465,6 +3465,25 @@ static void flush_bound(const struct lru_model *m, enum bound b)
 static int bound_stride(int rounds)
 {
 	return rounds > BOUND_TRIES ? (rounds + BOUND_TRIES - 1) / BOUND_TRIES : 1;
+}
+
+/* Tries of each limit to take in round `round` of `rounds`: 0 between
+ * strides; else enough that the rounds left still reach BOUND_TRIES, so
+ * a run of fewer rounds (a large memmap's two) takes its limits as a
+ * median of five too, not of two, where one slow try of a few
+ * milliseconds moved a limit by half its excess.  `planned`: rounds is
+ * known; the first round of auto rounds, before plan_rounds(), takes one. */
+static int bound_tries_due(const struct lru_model *m, int round, int rounds,
+			   int planned)
+{
+	int stride = bound_stride(rounds), left;
+
+	if (round % stride)
+		return 0;
+	if (!planned)
+		return 1;
+	left = (rounds - round + stride - 1) / stride;
+	return left > 0 ? (BOUND_TRIES - m->bound_tries[0] + left - 1) / left : 1;
 }
 
 /* The limits from their tries: ns per page for the stream (the
@@ -3955,7 +3974,7 @@ static void try_bound(struct lru_model *m, struct team *team, enum bound b,
  */
 static void run_round(struct lru_model *m, struct team *team,
 		      const struct params *p, struct walk_stats *stats,
-		      int round, int calibrate, struct walk_result *last)
+		      int round, int tries, struct walk_result *last)
 {
 	int first[NR_WALKS_MAX], done[NR_WALKS_MAX] = { 0 };
 	int tried[NR_BOUNDS] = { 0 };
@@ -3975,8 +3994,9 @@ static void run_round(struct lru_model *m, struct team *team,
 				next = s;
 		}
 		b = walks[p->run.walk[next]].bound;
-		if (calibrate && m->bound_lines && !tried[b]++)
+		for (i = 0; m->bound_lines && !tried[b] && i < tries; i++)
 			try_bound(m, team, b, p->run.cache);
+		tried[b] = 1;
 		stats[next].sample[stats[next].nr_samples] =
 			time_walk(m, team, p->run.walk[next], p->run.cache, &last[next], &stats[next]);
 		counters_keep(team->counters, &stats[next].counts);
@@ -3985,8 +4005,8 @@ static void run_round(struct lru_model *m, struct team *team,
 	}
 	/* the limits no walk of the run is held against: the machine
 	 * line prints them all */
-	for (b = 0; calibrate && m->bound_lines && b < NR_BOUNDS; b++)
-		if (!tried[b])
+	for (b = 0; m->bound_lines && b < NR_BOUNDS; b++)
+		for (i = 0; !tried[b] && i < tries; i++)
 			try_bound(m, team, b, p->run.cache);
 	for (s = 0; s < p->run.nr_walks; s++)
 		stats[s].round_time[round] =
@@ -4089,8 +4109,6 @@ static int measure(struct lru_model *m, struct team *team,
 		   struct walk_result *last)
 {
 	int b, r, s, rounds = p->run.rounds ? p->run.rounds : 1, nr_rounds = 0;
-	int calibrate;
-
 	team->counters = counters_open(p);
 	for (s = 0; s < p->run.nr_walks; s++)
 		stats[s].reps = 1;
@@ -4107,8 +4125,10 @@ static int measure(struct lru_model *m, struct team *team,
 		if (p->out.verbose >= 3)
 			check_build(m, p, b);
 		for (r = 0; r < rounds && nr_rounds < MAX_ROUNDS; r++) {
-			calibrate = nr_rounds % bound_stride(rounds * p->run.builds) == 0;
-			run_round(m, team, p, stats, nr_rounds++, calibrate, last);
+			int tries = bound_tries_due(m, nr_rounds, rounds * p->run.builds,
+						    p->run.rounds || nr_rounds);
+
+			run_round(m, team, p, stats, nr_rounds++, tries, last);
 			if (nr_rounds == 1 && !p->run.rounds)
 				rounds = plan_rounds(stats, p->run.nr_walks, p->run.builds);
 		}
