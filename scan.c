@@ -2711,7 +2711,7 @@ static struct walk_result result(unsigned long sum, unsigned long visits,
 /*
  * Every pfn of the share in order, as a pfn scanner must: read the
  * descriptor, visit LRU folios, skip a free buddy block after reading
- * its head (compaction does), and pass a large folio either page by page
+ * its head, up to its pageblock's end (compaction does), and pass a large folio either page by page
  * (tails are not LRU folios) or, with jump, in one step by its order,
  * which makes the next address wait for this load.  An 8-byte
  * descriptor leads to its folio, which holds PG_lru.
@@ -2757,7 +2757,12 @@ static ALWAYS_INLINE struct walk_result physical(const struct lru_model *m,
 			if (jump)
 				pfn += (1UL << PD_ORDER(w)) - 1;
 		} else if ((w & PD_TYPE) == PD_BUDDY) {
-			pfn += (1UL << PD_ORDER(w)) - 1;
+			/* no further than its pageblock: the rest of a block
+			 * above pageblock order carries no buddy mark and is
+			 * read page by page (isolate_migratepages_block()
+			 * stops at the pageblock's end) */
+			pfn += (1UL << (PD_ORDER(w) < PAGEBLOCK_ORDER ?
+					PD_ORDER(w) : PAGEBLOCK_ORDER)) - 1;
 		}
 	}
 	return result(sum, visits, sink);
