@@ -21,10 +21,11 @@
 #/ gave (its code, from the CSV's warnings column), most important
 #/ first, with the sizes that gave it and scan's line for it; a size's
 #/ note names its codes (caches: cache-sized).  -o writes the CSV (scan
-#/ --format=csv, one header, then the column run) to FILE, updated as each run finishes,
-#/ so a stopped sweep keeps what ran; progress and the time left go to
-#/ stderr.  --from=FILE.csv prints the table of an earlier sweep's CSV
-#/ and runs nothing.  SCAN names the binary (default ./scan).
+#/ --format=csv, one header, then the column run) to FILE, updated as
+#/ each run finishes, so a stopped sweep keeps what ran; progress and the
+#/ time left go to stderr.  --from=FILE.csv prints the table of an
+#/ earlier sweep's CSV and runs nothing.  SCAN names the binary
+#/ (default ./scan).
 set -eu
 case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh

@@ -29,9 +29,23 @@ function rename(s,    head, k) {
 synopsis && /^ / && !/scripts\/[a-z-]+\.sh/ && shift > 0 { $0 = sprintf("%" shift "s", "") $0 }
 synopsis && /^ / && !/scripts\/[a-z-]+\.sh/ && shift < 0 { $0 = substr($0, 1 - shift) }
 /^$/ { synopsis = 0 }
+# the default scan spelled out, the line it lengthens folded at 79
+# columns (the rest on a line of its own)
 {
-	gsub(/\(default \.\/scan\)/, "(default: scan beside this script, else the source tree's, else on PATH)")
-	print plain(rename($0))
+	line = rename($0)
+	if (!gsub(/\(default \.\/scan\)/, "(default: scan beside this script, else the source tree's, else on PATH)", line)) {
+		print plain(line)
+		next
+	}
+	while (length(line) > 79) {
+		for (cut = 80; cut > 1 && substr(line, cut, 1) != " "; cut--)
+			;
+		if (cut <= 1)
+			break
+		print plain(substr(line, 1, cut - 1))
+		line = substr(line, cut + 1)
+	}
+	print plain(line)
 }
 END {
 	print ""
