@@ -75,8 +75,14 @@ run: scan
 test: scan
 	sh tests/run.sh
 
+test-slow: scan
+	TEST_TIER=slow sh tests/run.sh
+
+test-full: scan
+	TEST_TIER=all sh tests/run.sh
+
 sanitize: scan-sanitize
-	SCAN=./scan-sanitize sh tests/run.sh
+	SCAN=./scan-sanitize TEST_TIER=all sh tests/run.sh
 
 valgrind: scan
 	valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
@@ -135,4 +141,4 @@ uninstall:
 clean:
 	rm -rf scan scan-sanitize fuzz-options yardstick limits tests/fuzz-corpus.tmp valgrind.tmp
 
-.PHONY: all run test sanitize valgrind fuzz install uninstall clean
+.PHONY: all run test test-slow test-full sanitize valgrind fuzz install uninstall clean

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Run every tests/t-*.sh and count its "ok", "not ok" and skipped lines.
-# Ends with "N passed, M failed, K skipped"; exits 1 if anything failed.
+# Run the tests/t-*.sh of a tier (below: make test's quick ones, by
+# default) and count their "ok", "not ok" and skipped lines.  Ends with
+# "N passed, M failed, K skipped"; exits 1 if anything failed.
 #
 # The files run in as many lanes as there are CPUs (at least 2, at most
 # 4; TEST_LANES overrides), the slowest first, each lane taking the next
@@ -23,17 +24,29 @@ lanes=${TEST_LANES:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 case $lanes in '' | *[!0-9]*) lanes=2 ;; esac
 [ "$lanes" -ge 2 ] || lanes=2
 [ "$lanes" -le 4 ] || lanes=4
-# The longest files first, so that no lane starts one near the end:
-# t-codegen compiles scan.c four times, t-docs runs every documented
-# command, t-hardening builds scan.c without its Linux parts and
-# t-compare runs compare.sh some sixty times.
-first="tests/t-codegen.sh tests/t-docs.sh tests/t-hardening.sh tests/t-compare.sh"
+# The files that take seconds each, longest first: compilations
+# (t-codegen builds scan.c four times, t-hardening once more), every
+# documented command (t-docs), charts and sweeps (t-explain, t-sweep),
+# and the scripts' fault, stack, property and comparison runs.  make test
+# (TEST_TIER=quick) leaves them out, so that it ends in about 30 s on two
+# CPUs; make test-slow runs only them, make test-full (TEST_TIER=all)
+# everything, and CI runs make test and make test-slow.
+slow="tests/t-docs.sh tests/t-explain.sh tests/t-codegen.sh \
+tests/t-script-faults.sh tests/t-sweep.sh tests/t-collect.sh tests/t-compare.sh \
+tests/t-hardening.sh tests/t-script-stack.sh tests/t-mutate.sh tests/t-manpages.sh"
+tier=${TEST_TIER:-quick}
 queue=""
-for t in $first; do
-	[ -f "$t" ] && queue="$queue $t"
-done
+case $tier in
+quick) ;;
+slow | all) queue=$slow ;;
+*) echo "run.sh: TEST_TIER=$tier: quick, slow or all" >&2; exit 2 ;;
+esac
+left=""
 for t in tests/t-*.sh; do
-	case " $first " in *" $t "*) ;; *) queue="$queue $t" ;; esac
+	case " $slow " in
+	*" $t "*) [ "$tier" != quick ] || left="$left ${t#tests/}" ;;
+	*) [ "$tier" = slow ] || queue="$queue $t" ;;
+	esac
 done
 
 lane() {
@@ -56,6 +69,7 @@ passed=0
 failed=0
 skipped=0
 for t in tests/t-*.sh; do
+	case " $queue " in *" $t "*) ;; *) continue ;; esac
 	name=${t#tests/}
 	echo "# $t"
 	[ -f "$out/$name" ] || echo "not ok - $t did not run" >"$out/$name"
@@ -67,5 +81,6 @@ for t in tests/t-*.sh; do
 	failed=$((failed + f))
 	skipped=$((skipped + s))
 done
+[ -z "$left" ] || echo "# left to make test-slow (CI runs it):$left"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
