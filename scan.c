@@ -3487,8 +3487,9 @@ static int bound_tries_due(const struct lru_model *m, int round, int rounds,
 		return 0;
 	if (!planned)
 		return 1;
+	/* every limit has had as many tries so far: the stream's count is theirs */
 	left = (rounds - round + stride - 1) / stride;
-	return left > 0 ? (BOUND_TRIES - m->bound_tries[0] + left - 1) / left : 1;
+	return left > 0 ? (BOUND_TRIES - m->bound_tries[BOUND_STREAM] + left - 1) / left : 1;
 }
 
 /* The limits from their tries: ns per page for the stream (the
