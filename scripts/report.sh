@@ -54,7 +54,7 @@ while [ "$left" -gt 0 ]; do
 	esac
 done
 case $runs in	# two digits at most: 99
-'' | *[!0-9]* | 0* | ???*) usage_error "-n $runs: not a whole number of runs from 1 to 99" ;;
+'' | *[!0-9]* | 0* | ???*) usage_error "-n '$runs': not a whole number of runs from 1 to 99" ;;
 esac
 
 for a; do	# (an if, not a case: the man page test reads case labels as options)

@@ -30,13 +30,13 @@ case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps,
 # shellcheck source=scripts/scan-env.sh
 . "$env"
 
-dir="" large="" note="" quick=0
+dir="" large="" large_given="" note="" quick=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
 	-o | -c | -n)
 		[ $# -ge 2 ] || usage_error "$1 needs a value"
-		case $1 in -o) dir=$2 ;; -c) large=$2 ;; -n) note=$2 ;; esac
+		case $1 in -o) dir=$2 ;; -c) large=$2 large_given=1 ;; -n) note=$2 ;; esac
 		shift ;;
 	-q) quick=1 ;;
 	*) usage_error "unknown argument '$1'" ;;
@@ -44,11 +44,11 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -n "$dir" ] || usage_error "-o DIR is required"
-if [ -n "$large" ]; then
+if [ -n "$large_given" ]; then	# -c '' too: not "no -c"
 	# scan checks the number strictly; this only keeps a word out of
 	# the file name and the sizes' arithmetic
 	case $large in
-	*[!0-9.]* | "" | .* | *.*.*) usage_error "-c $large: not a size" ;;
+	*[!0-9.]* | "" | .* | *.*.*) usage_error "-c '$large': not a size" ;;
 	esac
 fi
 

@@ -255,6 +255,7 @@ results_usage() {
 }
 check "results.sh: no -o is a usage error" results_usage -q
 check "results.sh: -c abc is a usage error" results_usage -c abc -o "$tmp/r"
+check "results.sh: -c '' is a usage error, not the default size" results_usage -c "" -o "$tmp/r"
 check "results.sh: an unknown option is a usage error" results_usage -z -o "$tmp/r"
 check "results.sh: -o without a value is a usage error" results_usage -o
 check "results.sh -h: the usage" sh -c 'sh scripts/results.sh -h | grep -q "^usage: "'
