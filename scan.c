@@ -472,6 +472,8 @@ struct lru_model {
 	int bound_tries[NR_BOUNDS]; /* of each, taken so far */
 	int bound_kept[NR_BOUNDS]; /* of those, kept disturbed */
 	double bound_ns[NR_BOUNDS]; /* this core's limits: their medians */
+	double bound_lo[NR_BOUNDS], bound_hi[NR_BOUNDS]; /* fastest and
+				 * slowest try, over the median */
 	double calibrate_s;	/* what measuring them cost */
 };
 
@@ -3499,8 +3501,11 @@ static void calibrate_done(struct lru_model *m)
 	int b;
 
 	for (b = 0; b < NR_BOUNDS && m->bound_lines; b++) {
-		m->bound_ns[b] = summarize(m->bound_s[b], m->bound_tries[b]).median *
-				 1e9 / bound_loads(m, b);
+		struct summary t = summarize(m->bound_s[b], m->bound_tries[b]);
+
+		m->bound_ns[b] = t.median * 1e9 / bound_loads(m, b);
+		m->bound_lo[b] = t.median > 0 ? t.min / t.median : 1;
+		m->bound_hi[b] = t.median > 0 ? t.max / t.median : 1;
 		if (b == BOUND_STREAM)
 			m->bound_ns[b] *= m->desc_size / 64.0;
 	}
@@ -6297,11 +6302,13 @@ static const struct warning_spec warnings[NR_WARNINGS] = {
 	[W_THP_SHORT] = { "thp-short", "%s of memmap in 2 MiB pages: LRU ratios pay TLB misses; %s", 1 },
 	/* madvise() refused the page size --memmap-thp asked for */
 	[W_THP_REFUSED] = { "thp-refused", "madvise: %s: the memmap's page size is the system's%s", 0 },
-	/* at the original's knobs, a walk over 1 + BOUND_WARN times its limit */
+	/* at the original's knobs, a walk over 1 + BOUND_WARN times its
+	 * limit's slowest try */
 	[W_CODE_BOUND] = { "code-bound", "%s its limit: the ratio may time code; %s", 0 },
 	/* a ratio's interquartile range over rounds over SPREAD_WARN of its median */
 	[W_NOISY] = { "noisy", "ratio IQR %s over rounds: known to that; %s", 0 },
-	/* at the original's knobs, a walk under 1 - BOUND_WARN times its limit */
+	/* at the original's knobs, a walk under 1 - BOUND_WARN times its
+	 * limit's fastest try */
 	[W_LIMIT_BEATEN] = { "limit-beaten", "%s its limit: the limit (-vv) failed, not the ratios%s", 1 },
 };
 
@@ -6463,7 +6470,10 @@ static int plain_knobs(const struct params *p)
 
 /* A walk slower than its bound measures the code, not the memory; one
  * faster beat a limit measured beside it in every round, so that limit
- * was no limit while it ran. */
+ * was no limit while it ran.  Each is judged against every try of its
+ * limit, not their median: a VM's memory drifts by a quarter within a
+ * run, and a walk between the fastest and the slowest try ran at a
+ * speed the memory had (docs/method.md). */
 static void check_bounds(const struct lru_model *m, const struct reports *r)
 {
 	int s;
@@ -6478,10 +6488,10 @@ static void check_bounds(const struct lru_model *m, const struct reports *r)
 		if (!w->walk->at_bound || !w->bound_x || w->st->disturbed ||
 		    2 * m->bound_kept[b] >= m->bound_tries[b])
 			continue;
-		if (w->bound_x > 1 + BOUND_WARN)
+		if (w->bound_x > (1 + BOUND_WARN) * m->bound_hi[b])
 			warning_fire(W_CODE_BOUND, s, w->bound_x, "rerun when idle",
 				     "%s %.2fx", w->walk->label, w->bound_x);
-		else if (w->bound_x < 1 - BOUND_WARN)
+		else if (w->bound_x < (1 - BOUND_WARN) * m->bound_lo[b])
 			warning_fire(W_LIMIT_BEATEN, s, w->bound_x, "",
 				     "%s %.2fx", w->walk->label, w->bound_x);
 	}
