@@ -138,8 +138,13 @@ fault=$tmp/scan-fault
 soft=$tmp/scan-soft
 check "the fault seam builds" "${CC:-cc}" -O0 -pthread '-DSCAN_FAULT_IN_WALK="list"' scan.c -o "$fault"
 check "the soft-PMU seam builds" "${CC:-cc}" -O0 -pthread -DSCAN_SOFT_PMU scan.c -o "$soft"
+# The seam is built at -O0 (0.7 s to compile here, -O2 4 s), which keeps a
+# walk's locals on the stack: the first walk to reach a new stack depth
+# may take that page's first fault in its timing, by where ASLR put the
+# stack's top (Physical, 1 in 3 runs on one AMD EPYC VM).  So the other
+# walks may count a fault, never one a walk, which the seam's would be.
 check "a page faulted in the list walk's timing is counted, once a walk" \
-	held '($1 == "list") ? $3 >= $2 : $3 == 0' "walk timed page_faults" \
+	held '($1 == "list") ? $3 >= $2 : $3 < $2' "walk timed page_faults" \
 	"$fault" -c 0.01 -r 2 -q --format=csv
 run_cmd "$soft" -c 0.01 -r 2 -q -vv --format=csv
 check "soft PMU: no counters: line" sh -c "! grep -q '^counters: ' '$tmp/err'"
