@@ -2713,10 +2713,11 @@ static struct walk_result result(unsigned long sum, unsigned long visits,
 /*
  * Every pfn of the share in order, as a pfn scanner must: read the
  * descriptor, visit LRU folios, skip a free buddy block after reading
- * its head, up to its pageblock's end (compaction does), and pass a large folio either page by page
- * (tails are not LRU folios) or, with jump, in one step by its order,
- * which makes the next address wait for this load.  An 8-byte
- * descriptor leads to its folio, which holds PG_lru.
+ * its head, up to its pageblock's end (compaction does), and pass a
+ * large folio either page by page (tails are not LRU folios) or, with
+ * jump, in one step by its order, which makes the next address wait for
+ * this load.  An 8-byte descriptor leads to its folio, which holds
+ * PG_lru.
  */
 static ALWAYS_INLINE struct walk_result physical(const struct lru_model *m,
 						 int share, int jump,

@@ -19,10 +19,12 @@ fi
 "$tmp/unit-bounds" >"$tmp/unit.out" 2>"$tmp/err"
 check "check_bounds() unit ran to its end" [ "$?" -eq 0 ]
 nlines "$tmp/unit.out"
-check "check_bounds() unit: nine cases" [ "$count" -eq 9 ]
+plan=$(sed -n '1s/^1\.\.//p' "$tmp/unit.out")
+check "check_bounds() unit: a line a case of its plan" [ "$count" -eq "$((${plan:-0} + 1))" ]
+sed 1d "$tmp/unit.out" >"$tmp/cases"
 while IFS= read -r line; do
 	case $line in
 	"ok "*) check "judge: ${line#ok [0-9]* }" true ;;
 	*) check "judge: ${line#not ok [0-9]* }" false ;;
 	esac
-done <"$tmp/unit.out"
+done <"$tmp/cases"

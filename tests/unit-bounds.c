@@ -12,19 +12,46 @@
 #include "../scan.c"
 #undef main
 
-static int nr_case;
+/* A case: one walk of the walk table (label) at bound_x times its
+ * limit's median, the limit's tries spanning lo to hi times that median
+ * (lo <= 1 <= hi), kept of them kept disturbed; the warning it must
+ * fire, or none. */
+static const struct judged {
+	const char *label;
+	double bound_x, lo, hi;
+	int kept;
+	const char *want;
+	const char *name;
+} cases[] = {
+	/* tries all alike: the rule is the median's, 15% either way */
+	{ "ListLRU", 1.20, 1, 1, 0, "code-bound", "1.20x a steady limit is code-bound" },
+	{ "ListLRU", 1.10, 1, 1, 0, NULL, "1.10x a steady limit is not" },
+	{ "ArrayLRU", 0.80, 1, 1, 0, "limit-beaten", "0.80x a steady limit beat it" },
+	/* tries that drifted: judged against the slowest and the fastest */
+	{ "ListLRU", 1.32, 0.90, 1.25, 0, NULL,
+	  "1.32x the median, within 1.15x the slowest try: no warning" },
+	{ "ListLRU", 1.50, 0.95, 1.25, 0, "code-bound",
+	  "1.50x the median, past 1.15x the slowest try: code-bound" },
+	{ "ArrayLRU", 0.73, 0.80, 1.05, 0, NULL,
+	  "0.73x the median, within 0.85x the fastest try: no warning" },
+	{ "ArrayLRU", 0.60, 0.80, 1.05, 0, "limit-beaten",
+	  "0.60x the median, under 0.85x the fastest try: limit-beaten" },
+	{ "Physical", 1.40, 0.90, 1.10, 0, "code-bound",
+	  "Physical 1.40x, past 1.15x its slowest stream: code-bound" },
+	/* a limit whose tries were mostly kept disturbed is not judged */
+	{ "ListLRU", 2.00, 1, 1, 3, NULL,
+	  "a limit with 3 of 5 tries kept disturbed is not judged" },
+};
 
-/* One walk of the walk table (label), at bound_x times its limit's
- * median, whose tries span lo to hi times that median: which of
- * code-bound and limit-beaten fired? */
-static void judge(const char *label, double bound_x, double lo, double hi,
-		  int kept, int want_code, int want_beaten, const char *name)
+/* Which of code-bound and limit-beaten case c fired: its code, "" for
+ * none, NULL for a label no walk has. */
+static const char *judge(const struct judged *c)
 {
 	struct lru_model m;
 	struct walk_stats st;
 	struct reports r;
+	enum bound b;
 	size_t i;
-	int code, beaten;
 
 	memset(&m, 0, sizeof(m));
 	memset(&st, 0, sizeof(st));
@@ -32,44 +59,34 @@ static void judge(const char *label, double bound_x, double lo, double hi,
 	nr_fired = 0;
 	r.nr = 1;
 	for (i = 0; i < ARRAY_SIZE(walks) && walks[i].label; i++)
-		if (!strcmp(walks[i].label, label))
+		if (!strcmp(walks[i].label, c->label))
 			r.walk[0].walk = &walks[i];
-	if (!r.walk[0].walk) {
-		printf("not ok %d %s: no walk %s\n", ++nr_case, name, label);
-		return;
-	}
+	if (!r.walk[0].walk)
+		return NULL;
 	r.walk[0].st = &st;
-	r.walk[0].bound_x = bound_x;
-	m.bound_tries[r.walk[0].walk->bound] = BOUND_TRIES;
-	m.bound_kept[r.walk[0].walk->bound] = kept;
-	m.bound_lo[r.walk[0].walk->bound] = lo;
-	m.bound_hi[r.walk[0].walk->bound] = hi;
+	r.walk[0].bound_x = c->bound_x;
+	b = r.walk[0].walk->bound;
+	m.bound_tries[b] = BOUND_TRIES;
+	m.bound_kept[b] = c->kept;
+	m.bound_lo[b] = c->lo;
+	m.bound_hi[b] = c->hi;
 	check_bounds(&m, &r);
-	code = warning_fired(W_CODE_BOUND, 0);
-	beaten = warning_fired(W_LIMIT_BEATEN, 0);
-	printf("%sok %d %s\n", code == want_code && beaten == want_beaten ? "" : "not ",
-	       ++nr_case, name);
+	if (warning_fired(W_CODE_BOUND, 0))
+		return warning_fired(W_LIMIT_BEATEN, 0) ? "both" : "code-bound";
+	return warning_fired(W_LIMIT_BEATEN, 0) ? "limit-beaten" : "";
 }
 
 int main(void)
 {
-	/* tries all alike: the rule is the median's, 15% either way */
-	judge("ListLRU", 1.20, 1, 1, 0, 1, 0, "1.20x a steady limit is code-bound");
-	judge("ListLRU", 1.10, 1, 1, 0, 0, 0, "1.10x a steady limit is not");
-	judge("ArrayLRU", 0.80, 1, 1, 0, 0, 1, "0.80x a steady limit beat it");
-	/* tries that drifted: judged against the slowest and the fastest */
-	judge("ListLRU", 1.32, 1.20, 1.25, 0, 0, 0,
-	      "1.32x the median, within 1.15x the slowest try: no warning");
-	judge("ListLRU", 1.50, 0.95, 1.25, 0, 1, 0,
-	      "1.50x the median, past 1.15x the slowest try: code-bound");
-	judge("ArrayLRU", 0.73, 0.80, 1.05, 0, 0, 0,
-	      "0.73x the median, within 0.85x the fastest try: no warning");
-	judge("ArrayLRU", 0.60, 0.80, 1.05, 0, 0, 1,
-	      "0.60x the median, under 0.85x the fastest try: limit-beaten");
-	judge("Physical", 1.40, 0.90, 1.10, 0, 1, 0,
-	      "Physical 1.40x, past 1.15x its slowest stream: code-bound");
-	/* a limit whose tries were mostly kept disturbed is not judged */
-	judge("ListLRU", 2.00, 1, 1, 3, 0, 0,
-	      "a limit with 3 of 5 tries kept disturbed is not judged");
+	size_t k;
+
+	printf("1..%zu\n", ARRAY_SIZE(cases));
+	for (k = 0; k < ARRAY_SIZE(cases); k++) {
+		const char *got = judge(&cases[k]);
+		const char *want = cases[k].want ? cases[k].want : "";
+
+		printf("%sok %zu %s\n", got && !strcmp(got, want) ? "" : "not ",
+		       k + 1, cases[k].name);
+	}
 	return 0;
 }
