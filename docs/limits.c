@@ -27,11 +27,19 @@
  *   cc -O2 docs/limits.c -o limits      (or: make limits)
  *   ./limits -c 10                      as scan -c 10: 10,000,000 lines
  *   ./limits 1G --thp=never             a size in bytes (K, M, G suffixes)
+ *   ./limits -c 10 --frames F           also write the page frame of each
+ *                                       2 MiB of the buffer to F, sorted
+ *
+ * --frames tells which physical memory a run was given (as root: the
+ * kernel shows others frame 0), so that runs which read apart can be
+ * told apart by their memory or not: `comm -12 F1 F2 | wc -l` counts
+ * the 2 MiB pages two runs shared.
  *
  * Depends on libc only.  SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +51,7 @@
 #define LINE		64		/* bytes of a cache line, of a struct page */
 #define HUGE		(2UL << 20)	/* the buffer is aligned to a 2 MiB page */
 #define DEF_TRIES	5
-#define USAGE	"usage: limits [-c N | BYTES] [--thp=always|never|system] [-r TRIES] [--hops N]"
+#define USAGE	"usage: limits [-c N | BYTES] [--thp=always|never|system] [-r TRIES] [--hops N] [--frames FILE]"
 #define DEF_HOPS	(1UL << 19)	/* a chase's hops, as scan's */
 #define LOST_SHARE	0.05		/* a try that lost more of its wall... */
 #define RETIMES		3		/* ...is timed again, this many times */
@@ -53,6 +61,7 @@ struct options {
 	const char *thp;	/* always, never or system */
 	int tries;
 	unsigned long hops;	/* dependent hops timed per chase try */
+	const char *frames;	/* where to write the buffer's frames, or NULL */
 };
 
 /* The buffer, as lines: each line's first word points to the next line
@@ -133,6 +142,7 @@ static void parse(struct options *o, int argc, char **argv)
 	o->thp = "always";
 	o->tries = DEF_TRIES;
 	o->hops = DEF_HOPS;
+	o->frames = NULL;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -142,6 +152,8 @@ static void parse(struct options *o, int argc, char **argv)
 			o->tries = (int)parse_whole(argv[++i], 100);
 		else if (!strcmp(a, "--hops") && i + 1 < argc)
 			o->hops = parse_whole(argv[++i], 1UL << 40);
+		else if (!strcmp(a, "--frames") && i + 1 < argc)
+			o->frames = argv[++i];
 		else if (!strncmp(a, "--thp=", 6))
 			o->thp = a + 6;
 		else if (!strcmp(a, "-h")) {
@@ -352,6 +364,45 @@ static double huge_share(const struct buffer *b)
 	return huge * 1024.0 / (b->lines * LINE);
 }
 
+static int cmp_frame(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The page frame of the first 4 KiB of each 2 MiB of the buffer, from
+ * /proc/self/pagemap (bits 0-54 of an entry whose bit 63 says present),
+ * sorted, one a line, into o->frames. */
+static void write_frames(const struct buffer *b, const struct options *o)
+{
+	size_t n = (b->lines * LINE + HUGE - 1) / HUGE, i;
+	uint64_t *frame = malloc(n * sizeof(*frame)), entry;
+	long page = sysconf(_SC_PAGESIZE);
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+	FILE *out;
+
+	if (!frame || fd < 0)
+		die("cannot read /proc/self/pagemap", strerror(errno));
+	for (i = 0; i < n; i++) {
+		off_t at = (off_t)((uintptr_t)(b->base + i * HUGE) / page * sizeof(entry));
+
+		if (pread(fd, &entry, sizeof(entry), at) != sizeof(entry))
+			die("cannot read /proc/self/pagemap", strerror(errno));
+		frame[i] = entry >> 63 ? entry & ((1ULL << 55) - 1) : 0;
+	}
+	close(fd);
+	qsort(frame, n, sizeof(*frame), cmp_frame);
+	out = fopen(o->frames, "w");
+	if (!out)
+		die(o->frames, strerror(errno));
+	for (i = 0; i < n; i++)
+		fprintf(out, "%llu\n", (unsigned long long)frame[i]);
+	if (fclose(out))
+		die(o->frames, strerror(errno));
+	free(frame);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -361,6 +412,8 @@ int main(int argc, char **argv)
 	rng_state = ((uint64_t)(seconds() * 1e9) ^ (uint64_t)getpid() << 40) | 1;
 	map_buffer(&b, &o);
 	make_cycle(&b);
+	if (o.frames)
+		write_frames(&b, &o);
 	printf("limits: %zu lines (%.1f MiB), --thp=%s, %.0f%% in huge pages\n",
 	       b.lines, b.lines * (double)LINE / (1 << 20), o.thp, 100 * huge_share(&b));
 	measure("stream", &b, &o, 0);
