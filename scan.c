@@ -6307,7 +6307,7 @@ static const struct warning_spec warnings[NR_WARNINGS] = {
 	 * limit's slowest try */
 	[W_CODE_BOUND] = { "code-bound", "%s its limit: the ratio may time code; %s", 0 },
 	/* a ratio's interquartile range over rounds over SPREAD_WARN of its median */
-	[W_NOISY] = { "noisy", "ratio IQR %s over rounds: known to that; %s", 0 },
+	[W_NOISY] = { "noisy", "ratio IQR %s over rounds, its uncertainty; %s", 0 },
 	/* at the original's knobs, a walk under 1 - BOUND_WARN times its
 	 * limit's fastest try */
 	[W_LIMIT_BEATEN] = { "limit-beaten", "%s its limit: the limit (-vv) failed, not the ratios%s", 1 },
