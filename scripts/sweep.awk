@@ -80,17 +80,21 @@ function size_codes(size, cell,    n, i, c) {
 	warn_codes(cell, size SUBSEP csv_field("run"), 0)
 	n = split(cell, c, " ")
 	for (i = 1; i <= n; i++) {
-		if (!((size, c[i]) in at_size))
-			sizes_of[c[i]] = sizes_of[c[i]] (sizes_of[c[i]] == "" ? "" : ", ") size
 		at_size[size, c[i]] = 1
 		if (c[i] != "cache-sized" && index(" " codes[size] " ", " " c[i] " ") == 0)
 			codes[size] = codes[size] " " c[i]
 	}
 }
-# footnote(): a line a code scan gave, most important first, with its sizes.
-function footnote(    c, how) {
-	for (c in wseen)
-		how[c] = "at " sizes_of[c]
+# footnote(): a line a code scan gave, most important first, with its
+# sizes in the table's order (the runs interleave them).
+function footnote(    c, s, at, how) {
+	for (c in wseen) {
+		at = ""
+		for (s = 1; s <= nsizes; s++)
+			if ((order[s], c) in at_size)
+				at = at (at == "" ? "at " : ", ") order[s]
+		how[c] = at
+	}
 	warn_footnote(ENVIRON["wfile"], "scan warned (the sizes, -c, that gave each):", how)
 }
 END {
