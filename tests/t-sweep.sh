@@ -52,8 +52,10 @@ check "sweep -n 3: the median and the range over runs" \
 check "sweep -n 0: usage error" sh -c "scripts/sweep.sh -n 0 0.01 >/dev/null 2>&1; [ \$? -eq 2 ]"
 # a code the second size gave in the first run and the first size only
 # later: the footnote names the sizes in the table's order
-awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; print; next }
-	{ $col["warnings"] = ($col["run"] == 1 && $col["pages"] == 20000) || ($col["run"] == 2 && $col["pages"] == 10000) ? "noisy" : ""; print }' \
+# shellcheck disable=SC2016 # an awk program
+awk -F, -v OFS=, "$(cat scripts/lib.awk)"'NR == 1 { csv_header(); print; next }
+	{ run = csv_field("run"); pages = csv_field("pages")
+	  $csv_col["warnings"] = (run == 1 && pages == 20000) || (run == 2 && pages == 10000) ? "noisy" : ""; print }' \
 	"$tmp/n3.csv" >"$tmp/late.csv"
 check "sweep: the footnote's sizes in the table's order, not the runs'" \
 	sh -c "scripts/sweep.sh --from='$tmp/late.csv' | grep -qx '  noisy at 0.01, 0.02'"
