@@ -4,13 +4,18 @@
 # ListLRU replay; model_pfn: the Physical one).  ENVIRON kind is "took"
 # (the pfn scanner's figure is the median over the ranges where it
 # isolated folios: a ratio can be formed) or "all" (the time over every
-# timed range's pfns: no ratio); the rest of ENVIRON is the run's:
-# min_events, size, cgv, lru_path, lru_words, load_before, load_after,
-# overrun (events the instance's buffer dropped), cpus.  A figure kernel.awk
+# timed range's pfns: no ratio); ENVIRON scanner names the pfn scanner
+# ("offline": memory-block offline, whose events are blocks, with
+# refused and tried, the blocks that refused and were tried;
+# "compaction"); the rest of ENVIRON is the run's: min_events (the LRU
+# scanner's), min_pfn (the pfn scanner's), size, cgv, lru_path,
+# lru_words, load_before, load_after, overrun (events the instance's
+# buffer dropped), cpus.  A figure kernel.awk
 # gave none of is 0; values stay as printed where they are copied.  Exit
 # status 3: the model gave no figure; 1: the CSV could not be written.
 BEGIN {
 	kind = ENVIRON["kind"]; min = ENVIRON["min_events"] + 0
+	scanner = ENVIRON["scanner"]; min_pfn = ENVIRON["min_pfn"] + 0
 	model("model_lru", "list", "ns_per_folio kernel host_id version")
 	model("model_pfn", "physical", "ns_per_page")
 }
@@ -37,47 +42,71 @@ function model(file, walk, columns,    path, line, n, c, i, saved) {
 { fig[$1] = $2 }
 function f(key) { return key in fig ? fig[key] : 0 }
 function two(v) { return sprintf("%.2f", v) }
+# ratio(v): a ratio to three significant digits, as its spread allows
+function ratio(v) { return sprintf("%.3g", v) }
 END {
 	if (!(m["ns_per_page"] + 0 > 0) || !(m["ns_per_folio"] + 0 > 0))
 		exit 3	# the model gave no figure
 	m_pfn = m["ns_per_page"]; m_lru = m["ns_per_folio"]
-	if (kind == "took") {
+	if (kind == "took" && scanner == "offline") {
+		pfn = f("pfn_median"); pfn_n = f("pfn_events"); pfn_pfns = f("pfn_pfns")
+		pfn_words = "median over memory blocks; IQR " two(f("pfn_q1")) "-" two(f("pfn_q3")) "), " \
+		    two(f("pfn_folio_median")) " ns per LRU folio isolated (IQR " two(f("pfn_folio_q1")) "-" two(f("pfn_folio_q3"))
+		share = f("pfn_pfns") ? sprintf("%.6f", f("pfn_taken") / f("pfn_pfns")) : ""
+		pfn_tail = "; " ENVIRON["refused"] " of " ENVIRON["tried"] " blocks refused to go offline (EBUSY), " \
+		    f("pfn_left_out") " preempted, " f("pfn_empty") " with nothing to move"
+		pfn_unit = "blocks"
+	} else if (kind == "took") {
 		pfn = f("pfn_median"); pfn_n = f("pfn_events"); pfn_pfns = f("pfn_pfns")
 		pfn_words = "median over the ranges where it isolated folios; IQR " two(f("pfn_q1")) "-" two(f("pfn_q3"))
 		share = sprintf("%.6f", f("pfn_taken") / f("pfn_pfns"))
+		pfn_unit = "ranges"
 	} else {
 		pfn = f("pfn_all_mean"); pfn_n = f("pfn_all_events"); pfn_pfns = f("pfn_all_pfns")
 		pfn_words = "time over pfns of every timed range: only " f("pfn_events") " isolated folios; per range median " \
 		    two(f("pfn_all_median")) ", IQR " two(f("pfn_all_q1")) "-" two(f("pfn_all_q3"))
 		share = ""
+		pfn_unit = "ranges"
 	}
+	if (scanner == "offline")
+		scanner_words = "memory-block offline: offline_pages()'s walk and isolation, migration apart"
+	else
+		scanner_words = "compaction's migrate scanner"
 	lru = f("lru_median"); lru_n = f("lru_events")
 	lost = f("lost") + ENVIRON["overrun"]
-	print "pfn scanner: " two(pfn) " ns/pfn (" pfn_words ") over " pfn_n " events, " pfn_pfns " pfns (compaction's migrate scanner)"
+	print "pfn scanner: " two(pfn) " ns/pfn (" pfn_words ") over " pfn_n " " pfn_unit ", " pfn_pfns " pfns (" scanner_words ")" pfn_tail
+	if (scanner == "offline" && f("pfn_floor_events"))
+		print "  each block walked again once emptied: " two(f("pfn_floor_median")) " ns/pfn (median; IQR " \
+		    two(f("pfn_floor_q1")) "-" two(f("pfn_floor_q3")) "), the walk's floor where it isolates nothing"
 	if (lru_n >= min)
 		print "LRU scanner: " two(lru) " ns/folio (median; IQR " two(f("lru_q1")) "-" two(f("lru_q3")) ") over " lru_n \
 		    " batches, " f("lru_folios") " order-0 folios (reclaim's isolation from inactive_file, " ENVIRON["lru_words"] ")"
 	else
 		print "LRU scanner: not measured: " lru_n " full batches timed, " min " wanted"
-	if (share != "" && lru_n >= min) {
+	if (share != "" && lru_n >= min && pfn_n >= min_pfn) {
 		x = sprintf("%f", lru * share / pfn)
 		mx = sprintf("%f", m_lru * share / m_pfn)
-		print "Kernel: physical scan is " x " faster than ListLRU"
-		print "  at " sprintf("%.4f", share) " LRU folios a pfn, the share of the ranges timed"
+		# the interval: the LRU scanner's quartiles over the pfn scanner's
+		x_lo = f("pfn_q3") ? f("lru_q1") * share / f("pfn_q3") : 0
+		x_hi = f("pfn_q1") ? f("lru_q3") * share / f("pfn_q1") : 0
+		print "Kernel: physical scan is " ratio(x) " faster than ListLRU (" ratio(x_lo) " to " ratio(x_hi) \
+		    ", from the two scanners' interquartile ranges; pfn scanner: " scanner ")"
+		print "  at " sprintf("%.4f", share) " LRU folios a pfn, the share of the " pfn_unit " timed"
 		print "model: Physical " two(m_pfn) " ns/page, ListLRU " two(m_lru) " ns/folio, ratio " sprintf("%.3f", mx) \
 		    " at the same share (scan --access=isolate, replayed)"
 		print "kernel/model: Physical " two(pfn / m_pfn) ", ListLRU " two(lru / m_lru) ", ratio " two(x / mx)
 	} else {
 		print "model: Physical " sprintf("%.3f", m_pfn) " ns/page over the same pfns, ListLRU " two(m_lru) \
 		    " ns/folio (scan --access=isolate, replayed)"
-		print "kernel/model: Physical " two(pfn / m_pfn) ", ListLRU " two(lru / m_lru) "; no kernel ratio without ranges of LRU folios"
+		print "kernel/model: Physical " two(pfn / m_pfn) ", ListLRU " two(lru / m_lru) "; no kernel ratio: " \
+		    (lru_n < min ? "too few LRU batches" : share == "" ? "no ranges of LRU folios" : "too few " pfn_unit " timed")
 	}
 	print "working set " int(ENVIRON["size"] / 1048576) " MiB, memory cgroup v" ENVIRON["cgv"] "; load " \
 	    ENVIRON["load_before"] " before, " ENVIRON["load_after"] " after (" ENVIRON["cpus"] " CPUs); " lost " events lost"
 	out = ENVIRON["csv_out"]
-	tail = "," pfn_pfns "," share "," ENVIRON["size"] ",0:100,isolate," kind "," ENVIRON["lru_path"] "," \
+	tail = "," pfn_pfns "," share "," ENVIRON["size"] ",0:100,isolate," kind "," scanner "," ENVIRON["lru_path"] "," \
 	    ENVIRON["cgv"] "," ENVIRON["load_before"] "," ENVIRON["load_after"] "," lost "," m["kernel"] "," m["host_id"] "," m["version"]
-	print "source,walk,label,timed,ns_per_page,ns_per_folio,speedup,pages,lru_fraction,memory_bytes,folios,access,ranges,lru_path,cgroup,load_before,load_after,lost,kernel,host_id,version" > out
+	print "source,walk,label,timed,ns_per_page,ns_per_folio,speedup,pages,lru_fraction,memory_bytes,folios,access,ranges,scanner,lru_path,cgroup,load_before,load_after,lost,kernel,host_id,version" > out
 	print "kernel,physical,Physical (kernel)," pfn_n "," pfn ",,1" tail > out
 	if (lru_n >= min)
 		print "kernel,list,ListLRU (kernel)," lru_n "," lru "," lru "," x tail > out

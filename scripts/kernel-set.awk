@@ -4,10 +4,16 @@
 # read a line for a line.  Prints "FOLIOS ORDER0 LARGE LO HI": the LRU
 # folios of the memcg whose inode is ENVIRON["ino"], how many are order
 # 0 and how many larger, and the first and last pfn that holds one.
+# With ENVIRON["blocks_out"] and ENVIRON["block_pfns"], it also writes
+# "BLOCK FOLIOS" there for each memory block of block_pfns pfns that
+# holds any of those folios (the memory-block offline scanner's pick).
 # Bits (include/uapi/linux/kernel-page-flags.h): 5 LRU, 15 COMPOUND_HEAD,
 # 16 COMPOUND_TAIL.
 function bit(v, b) { return int(v / 2 ^ b) % 2 }
-BEGIN { cgroups = ENVIRON["cgroups"]; ino = ENVIRON["ino"] + 0 }
+BEGIN {
+	cgroups = ENVIRON["cgroups"]; ino = ENVIRON["ino"] + 0
+	blocks_out = ENVIRON["blocks_out"]; block_pfns = ENVIRON["block_pfns"] + 0
+}
 {
 	pfn = NR - 1
 	if ((getline cg < cgroups) <= 0 || cg + 0 != ino)
@@ -19,5 +25,15 @@ BEGIN { cgroups = ENVIRON["cgroups"]; ino = ENVIRON["ino"] + 0 }
 	if (bit(v, 15)) large++; else order0++
 	if (lo == "") lo = pfn
 	hi = pfn
+	if (block_pfns > 0)
+		in_block[int(pfn / block_pfns)]++
 }
-END { printf "%d %d %d %d %d\n", folios, order0, large, lo + 0, hi + 0 }
+END {
+	printf "%d %d %d %d %d\n", folios, order0, large, lo + 0, hi + 0
+	if (blocks_out == "")
+		exit
+	for (b in in_block)
+		print b, in_block[b] > blocks_out
+	if (close(blocks_out))
+		exit 1
+}

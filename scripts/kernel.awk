@@ -38,6 +38,30 @@
 # A sched_switch of the task, or the trace's "[LOST N EVENTS]", between
 # two events breaks the pair.
 #
+# The pfn scanner by memory-block offline (ENVIRON scanner is "offline"):
+# kernel.sh writes "scan-kernel offline START" to the trace marker from
+# the task that then writes "offline" to the block's state.
+# offline_pages() (mm/memory_hotplug.c) sleeps in lru_cache_disable()
+# while every CPU drains its LRU caches, then runs without sleeping
+# through start_isolate_page_range() (every pfn's struct page read by
+# has_unmovable_pages()), scan_movable_pages() and do_migrate_range(),
+# which takes a reference on each pfn's folio and isolates each LRU
+# folio, and fires mm_migrate_pages_start as it hands them to
+# migrate_pages().  So the interval from the task's last wakeup after a
+# sleep (sched_switch with it as next_pid) to mm_migrate_pages_start is
+# the walk and isolation over the block, migration not included; a
+# preemption inside it (the task switched out runnable, prev_state R)
+# leaves the block out.  test_pages_isolated gives the block's pfns;
+# ENVIRON block_folios names a file of "START FOLIOS" lines, the LRU
+# folios each block held in /proc/kpageflags just before it went
+# offline; mm_migrate_pages the pages moved.  A block with nothing to
+# move (no mm_migrate_pages_start before test_pages_isolated) is
+# counted, not timed.  The interval from mm_migrate_pages to
+# test_pages_isolated walks the block again once it is empty
+# (scan_movable_pages() reads every pfn's struct page, then
+# test_pages_isolated() steps over free pages by their order): the
+# floor of a pfn walk that isolates nothing.
+#
 # Output, one "key value" a line: pfn_events, pfn_median, pfn_q1,
 # pfn_q3 (ns per pfn over the timed events that took folios), pfn_pfns,
 # pfn_taken (their pfns and the pages taken), pfn_all_events,
@@ -46,7 +70,11 @@
 # pfn_left_out; pfn_ended_early and pfn_stop (the zone compactions that
 # ended early, status=contended, and where the last of them stopped:
 # its migrate_pfn); lru_events, lru_median, lru_q1, lru_q3 (ns per folio),
-# lru_folios, lru_left_out; lost; then "took START END", the pfns
+# lru_folios, lru_left_out; lost; with scanner "offline" also
+# pfn_folio_median, pfn_folio_q1, pfn_folio_q3 (ns per LRU folio of the
+# block), pfn_floor_median, pfn_floor_q1, pfn_floor_q3 (ns per pfn of the
+# emptied block's walk), pfn_moved (pages migrated) and pfn_empty
+# (blocks with nothing to move); then "took START END", the pfns
 # [START, END) the timed events that took folios covered, merged, in
 # order, and "all START END" for every timed event.
 
@@ -152,7 +180,72 @@ function lru_event(ev, cpu, pid, ns,    scanned) {
 		lru_left++
 }
 
-BEGIN { raw = ENVIRON["raw"] }
+# off_mark(ev, pid, ns): kernel.sh's marker: a block's offline starts.
+function off_mark(ev, pid, ns,    v) {
+	if (split(ev, v, " ") != 3 || v[1] != "scan-kernel" || v[2] != "offline")
+		return
+	off_pid = pid
+	off_start = ns
+	off_state = "walk"
+	off_preempted = 0
+	off_block = v[3] + 0
+}
+
+# off_switch(ev, ns): the offline task switched out or back in.
+function off_switch(ev, ns) {
+	if (off_state != "walk")
+		return
+	if (field(ev, "prev_pid") == off_pid)
+		off_slept = field(ev, "prev_state") !~ /^R/
+	else if (field(ev, "next_pid") == off_pid) {
+		if (off_slept) {
+			off_start = ns
+			off_preempted = 0
+		} else
+			off_preempted = 1
+	}
+}
+
+# off_event(name, ev, pid, ns): the offline task's migration and the
+# end of its isolation test.
+function off_event(name, ev, pid, ns,    s, e) {
+	if (pid != off_pid || off_state == "")
+		return
+	if (name == "mm_migrate_pages_start" && off_state == "walk") {
+		off_ns = ns - off_start
+		off_state = "moving"
+	} else if (name == "mm_migrate_pages" && off_state == "moving") {
+		off_pages = field(ev, "nr_succeeded") + field(ev, "nr_failed")
+		off_moved = ns
+		off_state = "moved"
+	} else if (name == "test_pages_isolated") {
+		s = hex(field(ev, "start_pfn"))
+		e = hex(field(ev, "end_pfn"))
+		if (off_state == "walk")
+			off_empty++
+		else if (off_state == "moved" && !off_preempted && e > s && off_folios[s] > 0) {
+			pfn_ns[++nr_pfn] = off_ns / (e - s)
+			folio_ns[nr_pfn] = off_ns / off_folios[s]
+			floor_ns[nr_pfn] = (ns - off_moved) / (e - s)
+			pfns += e - s
+			pfn_taken += off_folios[s]
+			moved += off_pages
+			covered("took", s, e)
+		} else
+			pfn_left++
+		off_state = ""
+	}
+}
+
+BEGIN {
+	raw = ENVIRON["raw"]
+	offline = ENVIRON["scanner"] == "offline"
+	if (offline && ENVIRON["block_folios"] != "")
+		while ((getline line < ENVIRON["block_folios"]) > 0) {
+			split(line, v, " ")
+			off_folios[v[1] + 0] = v[2] + 0
+		}
+}
 
 # The raw line that goes with this text line: "PID CPU NS ...".
 function raw_line(    line) {
@@ -171,6 +264,8 @@ function raw_line(    line) {
 		lost++
 		for (c in last)
 			last[c] = ""
+		if (off_state != "")	# a block with a gap is not timed
+			off_preempted = 1
 		next
 	}
 	if (!match($0, /[0-9]+\.[0-9]+: [a-z0-9_]+: /)) {
@@ -194,6 +289,12 @@ function raw_line(    line) {
 		pfn_event(ev, cpu, pid, ns)
 	else if (name == "mm_vmscan_lru_isolate")
 		lru_event(ev, cpu, pid, ns)
+	else if (name == "tracing_mark_write")
+		off_mark(ev, pid, ns)
+	else if (name == "sched_switch")
+		off_switch(ev, ns)
+	else if (offline)
+		off_event(name, ev, pid, ns)
 	last[cpu] = name
 	last_pid[cpu] = pid
 	last_ns[cpu] = ns
@@ -201,6 +302,11 @@ function raw_line(    line) {
 END {
 	if (bad)
 		exit 1
+	if (offline) {
+		put("pfn_folio", folio_ns, nr_pfn)
+		put("pfn_floor", floor_ns, nr_pfn)
+		printf "pfn_moved %d\npfn_empty %d\n", moved, off_empty
+	}
 	put("pfn", pfn_ns, nr_pfn)
 	printf "pfn_pfns %d\npfn_taken %d\n", pfns, pfn_taken
 	put("pfn_all", all_ns, nr_all)

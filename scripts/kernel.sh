@@ -3,7 +3,7 @@
 #/ machine, and set scan's model of the same memory beside them.
 #/
 #/ usage: sudo scripts/kernel.sh [-h] [--check] [-m SIZE] [-d DIR] [-o FILE.csv]
-#/                               [-k DIR]
+#/                               [-k DIR] [--scanner=offline|compaction|damon]
 #/
 #/ As root on a live kernel, in a memory cgroup and a trace instance of
 #/ its own (scan-kernel-PID), it:
@@ -15,13 +15,20 @@
 #/     memory.reclaim; v1: a sparse file read inside the cgroup, over its
 #/     limit), timing reclaim's isolation: ns per folio of the LRU
 #/     scanner, isolate_lru_folios() in mm/vmscan.c;
-#/  3. leaves SIZE of room for compaction (a file written a pageblock
-#/     at a time, each block punched out but for its first page), then
-#/     compacts the machine's memory (echo 1 >/proc/sys/vm/compact_memory:
-#/     this moves pages of every process, as that file always does; again,
-#/     up to 8 passes, while each ends a zone early somewhere new),
-#/     timing compaction's migrate scanner: ns per pfn of the pfn
-#/     scanner, isolate_migratepages_block() in mm/compaction.c, over the
+#/  3. times a kernel pfn scanner over the working set's pfns, by
+#/     default memory-block offline where the kernel has memory hotplug:
+#/     it takes the memory blocks (128 MiB on x86-64) that hold the most
+#/     of the working set offline one at a time and puts each back
+#/     online (echo offline, then online, to memoryN/state: this MOVES
+#/     EVERY PAGE IN THE BLOCK, of any process, elsewhere), timing
+#/     offline_pages()'s walk and isolation of the block's LRU folios,
+#/     migration apart: ns per pfn and per LRU folio, in
+#/     mm/memory_hotplug.c; a block that refuses (EBUSY) is skipped and
+#/     counted, and every block it took offline is online again however
+#/     it ends.  --scanner=compaction instead leaves SIZE of room and
+#/     compacts the machine's memory (echo 1 >/proc/sys/vm/compact_memory,
+#/     which also moves pages of every process; up to 8 passes),
+#/     timing isolate_migratepages_block() in mm/compaction.c over the
 #/     ranges where it isolated folios;
 #/  4. replays the same memory in scan (--memmap-from, --access=isolate):
 #/     Physical ns/page over the pfns the kernel's pfn scanner timed,
@@ -43,6 +50,10 @@
 #/                disk file system, not tmpfs, with room for twice SIZE
 #/   -o FILE.csv  the figures as CSV too, a row per scanner and model walk
 #/   -k DIR       keep the traces and snapshots in DIR (made new)
+#/   --scanner=S  the kernel's pfn scanner: offline (memory-block offline,
+#/                the default where memory blocks can go offline),
+#/                compaction (the default elsewhere), damon (DAMON's
+#/                paddr walk: refused, see scan-kernel(1))
 #/   --check      check that it can work here with these options, say
 #/                what it would do, and stop: nothing made but a scratch
 #/                directory in TMPDIR, removed; tracefs not mounted
@@ -52,9 +63,11 @@
 #/ it is not).  Exit status: 0 done; 2 a usage error; 1 it cannot work
 #/ here (not root, no tracefs, a tracepoint or kernel feature missing,
 #/ no memory cgroup, kernel lockdown: one line, naming the kernel
-#/ configuration), or fewer than 1,000 timed events for a scanner (what
-#/ was measured is printed first); 128+N ended by signal N, after
-#/ cleaning up.  --check: 0 when it could run, else as above.
+#/ configuration), or too few timed events for a figure (1,000 batches
+#/ of the LRU scanner, 3 blocks of offline, 1,000 ranges of compaction:
+#/ what was measured is printed first), or a memory block it could not
+#/ bring back online (named); 128+N ended by signal N, after cleaning
+#/ up.  --check: 0 when it could run, else as above.
 set -eu
 case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
@@ -63,7 +76,8 @@ case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps,
 
 # What it makes, undone however it ends: scan-env.sh's traps, set as it
 # was sourced, run undo first (at_exit), then remove the scratch directory.
-cg="" inst="" work="" child=""
+cg="" inst="" work="" child="" offlined=""
+memory=${SCAN_MEMORY_SYSFS:-/sys/devices/system/memory}
 # shellcheck disable=SC2317 # run by scan-env.sh's cleanup
 undo() {
 	if [ -n "$child" ]; then
@@ -71,6 +85,12 @@ undo() {
 		wait "$child" 2>/dev/null || true
 		child=""
 	fi
+	# a block it took offline, or was taking when it stopped: online again
+	stuck=""
+	for undo_block in $offlined; do
+		block_online "$undo_block" || stuck="$stuck memory$undo_block"
+	done
+	offlined=""
 	if [ -n "$cg" ]; then
 		# every process in it is one of ours: also one that a signal
 		# caught between its start and child=$! (in_cgroup)
@@ -92,11 +112,30 @@ undo() {
 	fi
 	[ -z "$work" ] || rm -rf "$work"
 	work=""
+	if [ -n "$stuck" ]; then
+		[ -z "$tmp" ] || rm -rf "$tmp"
+		say_line "$me: memory block${stuck} stays offline: bring it back with echo online >$memory/memoryN/state"
+		exit 1
+	fi
+}
+
+# block_online N: memory block N online (again); false if it stays
+# offline.  The write is retried: onlining fails only for want of memory
+# for its memmap, which a moment may free.
+block_online() {
+	bo_tries=0
+	while [ "$(cat "$memory/memory$1/state" 2>/dev/null)" != online ]; do
+		[ "$bo_tries" -lt 5 ] || return 1
+		echo online 2>/dev/null >"$memory/memory$1/state" || sleep 0.2
+		bo_tries=$((bo_tries + 1))
+	done
 }
 at_exit=undo
 interrupt_note="removed what it made"
 
 min_events=1000		# below this a median is not worth a line
+min_blocks=3		# offline: a median and a spread; only clean blocks go offline
+max_blocks=16		# offline: the blocks tried, most of the working set first
 mib=1048576
 
 # ---- options ----------------------------------------------------------
@@ -122,7 +161,7 @@ size_of() {
 	[ $((size % 4096)) -eq 0 ] || usage_error "$1 '$2': not whole 4 KiB pages"
 }
 
-size="" base=/var/tmp csv="" keep="" check=""
+size="" base=/var/tmp csv="" keep="" check="" scanner=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
@@ -131,6 +170,8 @@ while [ $# -gt 0 ]; do
 	-d) [ -n "${2:-}" ] || usage_error "-d needs a directory"; base=$2; shift ;;
 	-o) [ -n "${2:-}" ] || usage_error "-o needs a file"; csv=$2; shift ;;
 	-k) [ -n "${2:-}" ] || usage_error "-k needs a directory"; keep=$2; shift ;;
+	--scanner=offline | --scanner=compaction | --scanner=damon) scanner=${1#*=} ;;
+	--scanner=* | --scanner) usage_error "$1: give --scanner=offline, compaction or damon" ;;
 	*) usage_error "unknown argument '$1'" ;;
 	esac
 	shift
@@ -185,17 +226,46 @@ if [ ! -d "$tracing/instances" ] && [ -z "${SCAN_TRACEFS:-}" ]; then
 		mount -t tracefs nodev "$tracing" 2>/dev/null || true
 	fi
 fi
+
+# The pfn scanner: memory-block offline where a block can go offline,
+# else compaction.  DAMON's is named, never used on a kdamond of another's.
+damon_running=""
+for d in /sys/kernel/mm/damon/admin/kdamonds/[0-9]*; do
+	[ "$(cat "$d/state" 2>/dev/null)" != on ] || damon_running="$damon_running ${d##*/}"
+done
+has_offline=""
+for d in "$memory"/memory[0-9]*; do
+	[ ! -r "$memory/block_size_bytes" ] || [ ! -f "$d/state" ] || has_offline=1
+	break
+done
+case $scanner in
+'') if [ -n "$has_offline" ]; then scanner=offline; else scanner=compaction; fi ;;
+offline) [ -n "$has_offline" ] ||
+	fail "--scanner=offline: no memory blocks at $memory (CONFIG_MEMORY_HOTPLUG, CONFIG_MEMORY_HOTREMOVE)" ;;
+damon)
+	[ -d /sys/kernel/mm/damon/admin ] || fail "--scanner=damon: no DAMON sysfs at /sys/kernel/mm/damon/admin (CONFIG_DAMON_SYSFS, CONFIG_DAMON_PADDR)"
+	[ -z "$damon_running" ] ||
+		fail "--scanner=damon: a kdamond that scan-kernel did not start is running (kdamond$damon_running): it is never touched; use --scanner=offline or compaction"
+	fail "--scanner=damon: DAMON's paddr walk is not timed by scan-kernel yet; use --scanner=offline or compaction" ;;
+esac
+if [ "$scanner" = offline ]; then
+	pfn_events="migrate/mm_migrate_pages_start migrate/mm_migrate_pages page_isolation/test_pages_isolated sched/sched_switch"
+else
+	pfn_events="compaction/mm_compaction_isolate_migratepages compaction/mm_compaction_finished
+		compaction/mm_compaction_begin compaction/mm_compaction_migratepages"
+fi
 if [ -z "$unmounted" ]; then
 	[ -d "$tracing/instances" ] || fail "no tracefs at $tracing (CONFIG_TRACING, CONFIG_FTRACE)"
-	for e in compaction/mm_compaction_isolate_migratepages compaction/mm_compaction_finished \
-		 compaction/mm_compaction_begin compaction/mm_compaction_migratepages \
-		 vmscan/mm_vmscan_lru_isolate vmscan/mm_vmscan_lru_shrink_inactive \
+	for e in $pfn_events vmscan/mm_vmscan_lru_isolate vmscan/mm_vmscan_lru_shrink_inactive \
 		 pagemap/mm_lru_insertion; do
 		[ -d "$tracing/events/$e" ] || fail "this kernel has no ${e%%/*}:${e#*/} tracepoint$(
-			case $e in compaction/*) echo " (CONFIG_COMPACTION)" ;; esac)"
+			case $e in compaction/*) echo " (CONFIG_COMPACTION)" ;;
+			migrate/*) echo " (CONFIG_MIGRATION)" ;;
+			page_isolation/*) echo " (CONFIG_MEMORY_ISOLATION)" ;; esac)"
 	done
 fi
-[ -w /proc/sys/vm/compact_memory ] || fail "no /proc/sys/vm/compact_memory (CONFIG_COMPACTION)"
+[ "$scanner" = offline ] || [ -w /proc/sys/vm/compact_memory ] ||
+	fail "no /proc/sys/vm/compact_memory (CONFIG_COMPACTION)"
 if [ ! -r /proc/kpageflags ] || [ ! -r /proc/kpagecgroup ]; then
 	fail "no /proc/kpageflags and /proc/kpagecgroup (CONFIG_PROC_PAGE_MONITOR, CONFIG_MEMCG)"
 fi
@@ -209,7 +279,8 @@ else
 	fail "no memory cgroup: neither cgroup v2 with the memory controller at /sys/fs/cgroup nor v1 at /sys/fs/cgroup/memory (CONFIG_MEMCG)"
 fi
 command -v taskset >/dev/null 2>&1 || fail "needs taskset (util-linux) to keep the work on one CPU"
-command -v fallocate >/dev/null 2>&1 || fail "needs fallocate (util-linux) to make room for compaction"
+[ "$scanner" = offline ] || command -v fallocate >/dev/null 2>&1 ||
+	fail "needs fallocate (util-linux) to make room for compaction"
 need_scan "$me"
 need_math "$me"
 if [ "$(cat /sys/kernel/mm/lru_gen/enabled 2>/dev/null || echo 0x0000)" = 0x0000 ]; then
@@ -241,10 +312,25 @@ case $cpu in '' | *[!0-9]*) fail "cannot read the CPUs it may run on in /proc/se
 block=""
 [ ! -r /proc/pagetypeinfo ] || block=$(proc_value /proc/pagetypeinfo "Pages per block:")
 case $block in '' | *[!0-9]* | 0*) block=512 ;; esac
+block_pfns=0
+if [ "$scanner" = offline ]; then
+	read -r block_bytes <"$memory/block_size_bytes" 2>/dev/null || block_bytes=""
+	case $block_bytes in
+	'' | *[!0-9a-fA-F]*) fail "cannot read the memory block size in $memory/block_size_bytes" ;;
+	esac
+	block_pfns=$((0x$block_bytes / 4096))
+fi
 scratch
 
 name=scan-kernel-$$
-say_line "$me: a $((size / mib)) MiB working set ($said) of order-0 page cache, in a memory cgroup v$cgv ($cgroot/$name) and a trace instance ($tracing/instances/$name); reclaims half of it, then compacts the machine's memory; on CPU $cpu, $lru_words"
+if [ "$scanner" = offline ]; then
+	pfn_plan="takes up to $max_blocks memory blocks of $((block_pfns * 4096 / mib)) MiB that hold the most of it offline and back online, one at a time (moving every page in them)"
+else
+	pfn_plan="compacts the machine's memory"
+fi
+say_line "$me: a $((size / mib)) MiB working set ($said) of order-0 page cache, in a memory cgroup v$cgv ($cgroot/$name) and a trace instance ($tracing/instances/$name); reclaims half of it, then $pfn_plan; on CPU $cpu, $lru_words"
+[ -z "$damon_running" ] ||
+	say_line "$me: DAMON's paddr walk not used: a kdamond that scan-kernel did not start is running (kdamond$damon_running), never touched"
 if [ -n "$check" ]; then
 	[ -z "$unmounted" ] ||
 		say_line "$me: tracefs is not mounted at $tracing: a run mounts it (its tracepoints are not checked here)"
@@ -317,11 +403,14 @@ snapshot() {
 
 # working_set DIR INODE: $folios, $order0, $large, $lo and $hi, the
 # memcg's LRU folios in DIR's snapshot (kernel-set.awk), with the pfns'
-# inodes in a file beside it, a line for each line of flags.
+# inodes in a file beside it, a line for each line of flags; and in
+# DIR/blocks, "BLOCK FOLIOS" for each memory block that holds any.
 working_set() {
 	od -An -v -t u8 -w8 "$tmp/$1/kpagecgroup" | tr -d ' ' >"$tmp/cgroups" ||
 		tmp_fail "the snapshot's memcgs"
-	od -An -v -t u8 -w8 "$tmp/$1/kpageflags" | cgroups=$tmp/cgroups ino=$2 run_awk kernel-set >"$tmp/set" ||
+	: >"$tmp/$1/blocks" || tmp_fail "the working set's blocks"
+	od -An -v -t u8 -w8 "$tmp/$1/kpageflags" | cgroups=$tmp/cgroups ino=$2 \
+	    blocks_out=$tmp/$1/blocks block_pfns=$block_pfns run_awk kernel-set >"$tmp/set" ||
 		{ scratch_ok; fail "cannot read the snapshot in $tmp/$1"; }
 	rm -f "$tmp/cgroups"
 	read -r folios order0 large lo hi <"$tmp/set"
@@ -397,82 +486,158 @@ fi
 events 0 $reclaim_events
 take reclaim
 
-# ---- 3. the pfn scanner: compact the machine -----------------------------
+# ---- 3. the pfn scanner ---------------------------------------------------
 
-# Room to migrate into.  The free scanner takes free pages only from
-# pageblocks in use (suitable_migration_target() in mm/compaction.c
-# refuses a block that starts with a free page of pageblock order), and
-# compaction_alloc() must find a free page as large as each folio it
-# moves.  So: a file of SIZE written a pageblock at a time, which the
-# file system may hold in folios of pageblock order, then punched out
-# but for the first page of each block, leaves a used page and free
-# blocks of order 4 to 8 (and 0 to 3, in per-CPU lists) beside it.
-[ "$cgv" = 2 ] || put "$room" "$cg/memory.limit_in_bytes"
-blk=$((block * 4096))
-in_cgroup dd if=/dev/zero of="$work/room" bs="$blk" count=$((size / blk)) status=none ||
-	fail "cannot write $work/room: $(why "$tmp/cmd.err")"
-i=0
-while [ "$i" -lt $((size / blk)) ]; do
-	fallocate -p -o $((i * blk + 4096)) -l $((blk - 4096)) "$work/room" 2>"$tmp/cmd.err" ||
-		fail "cannot punch holes in $work/room: $(why "$tmp/cmd.err")"
-	i=$((i + 1))
-done
-snapshot after
-compact_events="compaction/mm_compaction_isolate_migratepages compaction/mm_compaction_finished
-	compaction/mm_compaction_begin compaction/mm_compaction_end
-	compaction/mm_compaction_migratepages compaction/mm_compaction_isolate_freepages migrate/mm_migrate_pages"
-# shellcheck disable=SC2086
-events 1 $compact_events
-# A pass ends a zone early (status=contended) where migrate_pages()
-# returns -ENOMEM: compaction_alloc() held free pages, none as large as
-# a large folio to move, and isolates no more while it holds any.  The
-# next pass starts again at the zone's start, holding other free pages
-# when it gets there; up to 8 passes, while each ends early elsewhere.
-pass=0 stop=""
-while [ "$pass" -lt 8 ]; do
+# pfn_compaction: compact the machine's memory, every pass traced.
+pfn_compaction() {
+	# Room to migrate into.  The free scanner takes free pages only from
+	# pageblocks in use (suitable_migration_target() in mm/compaction.c
+	# refuses a block that starts with a free page of pageblock order), and
+	# compaction_alloc() must find a free page as large as each folio it
+	# moves.  So: a file of SIZE written a pageblock at a time, which the
+	# file system may hold in folios of pageblock order, then punched out
+	# but for the first page of each block, leaves a used page and free
+	# blocks of order 4 to 8 (and 0 to 3, in per-CPU lists) beside it.
+	[ "$cgv" = 2 ] || put "$room" "$cg/memory.limit_in_bytes"
+	blk=$((block * 4096))
+	in_cgroup dd if=/dev/zero of="$work/room" bs="$blk" count=$((size / blk)) status=none ||
+		fail "cannot write $work/room: $(why "$tmp/cmd.err")"
+	i=0
+	while [ "$i" -lt $((size / blk)) ]; do
+		fallocate -p -o $((i * blk + 4096)) -l $((blk - 4096)) "$work/room" 2>"$tmp/cmd.err" ||
+			fail "cannot punch holes in $work/room: $(why "$tmp/cmd.err")"
+		i=$((i + 1))
+	done
+	snapshot after
+	compact_events="compaction/mm_compaction_isolate_migratepages compaction/mm_compaction_finished
+		compaction/mm_compaction_begin compaction/mm_compaction_end
+		compaction/mm_compaction_migratepages compaction/mm_compaction_isolate_freepages migrate/mm_migrate_pages"
+	# shellcheck disable=SC2086
+	events 1 $compact_events
+	# A pass ends a zone early (status=contended) where migrate_pages()
+	# returns -ENOMEM: compaction_alloc() held free pages, none as large as
+	# a large folio to move, and isolates no more while it holds any.  The
+	# next pass starts again at the zone's start, holding other free pages
+	# when it gets there; up to 8 passes, while each ends early elsewhere.
+	pass=0 stop=""
+	while [ "$pass" -lt 8 ]; do
+		# shellcheck disable=SC2016 # the inner shell's
+		in_cgroup sh -c 'echo 1 >/proc/sys/vm/compact_memory' ||
+			fail "cannot write /proc/sys/vm/compact_memory: $(why "$tmp/cmd.err")"
+		pass=$((pass + 1))
+		end=$(grep ' mm_compaction_end: ' "$inst/trace" | tail -n 1)
+		case $end in
+		*status=contended*) end=${end#*migrate_pfn=} end=${end%% *} ;;
+		*) end="" ;;
+		esac
+		if [ -z "$end" ] || [ "$end" = "$stop" ]; then
+			break
+		fi
+		stop=$end
+	done
+	# shellcheck disable=SC2086
+	events 0 $compact_events
+}
+
+# pfn_offline: the memory blocks that hold the most of the working set
+# (the snapshot "after", taken after reclaim), each offline and online
+# again in turn, each traced from the marker to the block's isolation
+# test; each block's kpageflags saved just before, as the model's memmap
+# and its LRU folios (block_folios).
+pfn_offline() {
+	sort -k2,2nr -k1,1n "$tmp/after/blocks" | head -n "$max_blocks" >"$tmp/picked" ||
+		tmp_fail "the blocks to offline"
+	mkdir "$tmp/blocks" || tmp_fail "the blocks' snapshots"
+	: >"$tmp/block-folios" || tmp_fail "the blocks' folios"
+	refused=0 offline_tried=0 offline_skipped=0
+	# shellcheck disable=SC2086 # a list of events
+	events 1 $pfn_events
+	while read -r b _; do
+		first=$((b * block_pfns))
+		if [ "$(cat "$memory/memory$b/state" 2>/dev/null)" != online ]; then
+			offline_skipped=$((offline_skipped + 1))
+			continue
+		fi
+		dd if=/proc/kpageflags of="$tmp/blocks/$first" bs=$((8 * block_pfns)) skip="$b" count=1 2>/dev/null ||
+			tmp_fail "a block's page flags"
+		echo "$first $(od -An -v -t u8 -w8 "$tmp/blocks/$first" | run_awk kernel-lru)" >>"$tmp/block-folios" ||
+			tmp_fail "a block's folios"
+		offline_tried=$((offline_tried + 1))
+		offlined=$b
+		if ! offline_block "$b" "$first"; then
+			refused=$((refused + 1))
+			rm -f "$tmp/blocks/$first"
+		fi
+		block_online "$b" || fail "memory block memory$b stays offline: bring it back with echo online >$memory/memory$b/state"
+		offlined=""
+	done <"$tmp/picked"
+	# shellcheck disable=SC2086
+	events 0 $pfn_events
+}
+
+# offline_block N FIRST: memory block N offline, on the one CPU, after a
+# marker the trace reads (kernel.awk); false if the kernel refused it.
+# offline_pages() gives up on any signal, so a stop ends it at once; it
+# is also given at most 30 s (a page that will not move: EBUSY later).
+offline_block() {
 	# shellcheck disable=SC2016 # the inner shell's
-	in_cgroup sh -c 'echo 1 >/proc/sys/vm/compact_memory' ||
-		fail "cannot write /proc/sys/vm/compact_memory: $(why "$tmp/cmd.err")"
-	pass=$((pass + 1))
-	end=$(grep ' mm_compaction_end: ' "$inst/trace" | tail -n 1)
-	case $end in
-	*status=contended*) end=${end#*migrate_pfn=} end=${end%% *} ;;
-	*) end="" ;;
-	esac
-	if [ -z "$end" ] || [ "$end" = "$stop" ]; then
-		break
-	fi
-	stop=$end
-done
-# shellcheck disable=SC2086
-events 0 $compact_events sched/sched_switch
-take compact
+	taskset -c "$cpu" timeout 30 sh -c 'echo "scan-kernel offline $1" >"$2" && echo offline >"$3"' \
+		sh "$2" "$inst/trace_marker" "$memory/memory$1/state" 2>"$tmp/cmd.err" &
+	child=$!
+	wait "$child" || { child=""; return 1; }
+	child=""
+}
+
+if [ "$scanner" = offline ]; then
+	snapshot after
+	working_set after "$ino"
+	pfn_offline
+else
+	pfn_compaction
+fi
+events 0 sched/sched_switch
+take pfn
 load_after=$(cut -d' ' -f1 /proc/loadavg)
 overrun=$(sed -n 's/^overrun: *//p' "$inst/per_cpu/cpu$cpu/stats")
 
 # ---- the figures -----------------------------------------------------------
 
-cat "$tmp/reclaim.txt" "$tmp/compact.txt" >"$tmp/all.txt" 2>/dev/null || tmp_fail "the trace"
-cat "$tmp/reclaim.raw" "$tmp/compact.raw" >"$tmp/all.raw" 2>/dev/null || tmp_fail "the trace"
-raw=$tmp/all.raw run_awk "stats kernel" "$tmp/all.txt" >"$tmp/figures" ||
+cat "$tmp/reclaim.txt" "$tmp/pfn.txt" >"$tmp/all.txt" 2>/dev/null || tmp_fail "the trace"
+cat "$tmp/reclaim.raw" "$tmp/pfn.raw" >"$tmp/all.raw" 2>/dev/null || tmp_fail "the trace"
+raw=$tmp/all.raw scanner=$scanner block_folios=$tmp/block-folios run_awk "stats kernel" "$tmp/all.txt" >"$tmp/figures" ||
 	{ scratch_ok; fail "cannot read the trace"; }
 
 # The pfn scanner's figure: the median over the ranges where it isolated
 # folios (memory mostly on the LRU, as the model's); where too few were
-# timed, the time over the pfns of every timed range, whatever they held.
-if [ "$(fig pfn_events)" -ge "$min_events" ]; then
+# timed, compaction's is the time over the pfns of every timed range,
+# whatever they held.  Offline's events are blocks.
+if [ "$scanner" = offline ]; then
+	min_pfn=$min_blocks
+else
+	min_pfn=$min_events
+fi
+if [ "$(fig pfn_events)" -ge "$min_pfn" ] || [ "$scanner" = offline ]; then
 	kind=took
 else
 	kind=all
 fi
 
-# The model's memmap for the pfn scanner: those ranges, whole
-# pageblocks, from the snapshot taken before compaction.
+# The model's memmap for the pfn scanner: those ranges; offline's, each
+# block as it was just before it went offline; compaction's, whole
+# pageblocks from the snapshot taken before it.
 sed -n "s/^$kind //p" "$tmp/figures" |
 while read -r first end; do
+	if [ "$scanner" = offline ]; then
+		cat "$tmp/blocks/$first"
+		continue
+	fi
 	first=$((first / block)) end=$(((end + block - 1) / block))
 	dd if="$tmp/after/kpageflags" bs=$((8 * block)) skip="$first" count=$((end - first)) 2>/dev/null
 done >"$tmp/ranges" || tmp_fail "the pfns to replay"
+if [ ! -s "$tmp/ranges" ]; then
+	[ "$scanner" = offline ] || fail "compaction timed no range: no pfns to replay"
+	fail "no kernel ratio: no memory block was timed offline: $refused of $offline_tried refused (EBUSY: unmovable pages in them, or CONFIG_MEMORY_HOTREMOVE off), $(fig pfn_left_out) preempted or with events lost, $(fig pfn_empty) with nothing to move"
+fi
 
 # scan's model: ListLRU over the working set as it was, in its traced
 # order; Physical over the pfns the kernel's pfn scanner timed.
@@ -492,7 +657,8 @@ fi
 # The report and the CSV (kernel-report.awk).
 rc=0
 model_lru=$tmp/model-lru.csv model_pfn=$tmp/model-pfn.csv csv_out=$tmp/out.csv \
-    kind=$kind min_events=$min_events size=$size cgv=$cgv lru_path=$lru_path \
+    kind=$kind min_events=$min_events min_pfn=$min_pfn size=$size cgv=$cgv lru_path=$lru_path \
+    scanner=$scanner refused=${refused:-0} tried=${offline_tried:-0} \
     lru_words=$lru_words load_before=$load_before load_after=$load_after \
     overrun=${overrun:-0} cpus=$(getconf _NPROCESSORS_ONLN) \
     run_awk kernel-report "$tmp/figures" >"$tmp/out.txt" || rc=$?
@@ -505,8 +671,8 @@ if [ "$kind" = took ]; then
 else
 	pfn_n=$(fig pfn_all_events)
 fi
-if [ "$pfn_n" -lt "$min_events" ] || [ "$(fig lru_events)" -lt "$min_events" ]; then
-	fail "too few timed events (see above)"
+if [ "$pfn_n" -lt "$min_pfn" ] || [ "$(fig lru_events)" -lt "$min_events" ]; then
+	fail "too few timed events for a kernel ratio: the pfn scanner $pfn_n, $min_pfn wanted; the LRU scanner $(fig lru_events) batches, $min_events wanted"
 fi
 [ "$kind" = took ] && exit 0
 if [ "$(fig pfn_ended_early)" -gt 0 ]; then
