@@ -76,7 +76,10 @@ case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps,
 
 # What it makes, undone however it ends: scan-env.sh's traps, set as it
 # was sourced, run undo first (at_exit), then remove the scratch directory.
-cg="" inst="" work="" child="" offlined=""
+# $offlined: a block it took offline, or was taking when it stopped;
+# $movable: "BLOCK:ZONE" for each block it moved from its kernel zone
+# ZONE to ZONE_MOVABLE (make_movable), put back as it ends.
+cg="" inst="" work="" child="" offlined="" movable=""
 memory=${SCAN_MEMORY_SYSFS:-/sys/devices/system/memory}
 # shellcheck disable=SC2317 # run by scan-env.sh's cleanup
 undo() {
@@ -85,7 +88,6 @@ undo() {
 		wait "$child" 2>/dev/null || true
 		child=""
 	fi
-	# a block it took offline, or was taking when it stopped: online again
 	stuck=""
 	for undo_block in $offlined; do
 		block_online "$undo_block" || stuck="$stuck memory$undo_block"
@@ -112,23 +114,67 @@ undo() {
 	fi
 	[ -z "$work" ] || rm -rf "$work"
 	work=""
+	# the movable blocks last, once the working set's pages are freed
+	for undo_block in $movable; do
+		block_back "${undo_block%:*}" || stuck="$stuck memory${undo_block%:*}"
+	done
+	movable=""
 	if [ -n "$stuck" ]; then
 		[ -z "$tmp" ] || rm -rf "$tmp"
-		say_line "$me: memory block${stuck} stays offline: bring it back with echo online >$memory/memoryN/state"
+		say_line "$me: memory block${stuck} not back as it was (online, in its zone): see $memory/memoryN/state and valid_zones"
 		exit 1
 	fi
 }
 
-# block_online N: memory block N online (again); false if it stays
+# zone_of N: the zone memory block N had before make_movable moved it,
+# nothing for a block it did not move.
+zone_of() {
+	for zo_block in $movable; do
+		[ "${zo_block%:*}" != "$1" ] || { echo "${zo_block#*:}"; return; }
+	done
+}
+
+# block_online N: memory block N online again, in the kernel zone it had
+# where make_movable moved it (online_kernel); false if it stays
 # offline.  The write is retried: onlining fails only for want of memory
 # for its memmap, which a moment may free.
 block_online() {
+	[ "$(cat "$memory/memory$1/state" 2>/dev/null)" != online ] || return 0
+	bo_how=online
+	[ -z "$(zone_of "$1")" ] || bo_how=online_kernel
 	bo_tries=0
 	while [ "$(cat "$memory/memory$1/state" 2>/dev/null)" != online ]; do
 		[ "$bo_tries" -lt 5 ] || return 1
-		echo online 2>/dev/null >"$memory/memory$1/state" || sleep 0.2
+		echo "$bo_how" 2>/dev/null >"$memory/memory$1/state" || sleep 0.2
 		bo_tries=$((bo_tries + 1))
 	done
+	[ "$bo_how" = online ] || forget_movable "$1"
+}
+
+# forget_movable N: block N is back in its zone (or, if not, says so).
+forget_movable() {
+	fm_zone=$(zone_of "$1")
+	fm_left=""
+	for fm_block in $movable; do
+		[ "${fm_block%:*}" = "$1" ] || fm_left="$fm_left $fm_block"
+	done
+	movable=$fm_left
+	[ "$(cat "$memory/memory$1/valid_zones" 2>/dev/null)" = "$fm_zone" ]
+}
+
+# shellcheck disable=SC2317 # run by undo
+# block_back N: a block make_movable moved, offline (its pages moved out;
+# a page in flight may hold it a moment: retried) and online in its
+# zone again; false if it is not.
+block_back() {
+	bb_tries=0
+	while [ "$(cat "$memory/memory$1/state" 2>/dev/null)" = online ]; do
+		[ "$bb_tries" -lt 5 ] || return 1
+		# shellcheck disable=SC2016 # the inner shell's
+		timeout 30 sh -c 'echo offline >"$1"' sh "$memory/memory$1/state" 2>/dev/null || sleep 0.2
+		bb_tries=$((bb_tries + 1))
+	done
+	block_online "$1"
 }
 at_exit=undo
 interrupt_note="removed what it made"
@@ -423,6 +469,52 @@ fig() {
 	echo "${fig:-0}"
 }
 
+# make_movable: where the working set may be put in memory that can go
+# offline.  One unmovable page (slab, a page table) makes a whole block
+# refuse (EBUSY), and the kernel puts those where it likes: on a small
+# machine, in most blocks that page cache can be in.  Page cache goes to
+# ZONE_MOVABLE first, and nothing unmovable may be there; so blocks that
+# hold no LRU folio and go offline now, whose valid_zones then offers
+# Movable, come back online_movable, enough for the working set and two
+# more (each "BLOCK:ZONE" in $movable, put back in ZONE as it ends).
+# Where the kernel offers no Movable, the working set stays where the
+# kernel puts it.  Sets $made.
+make_movable() {
+	made=0
+	mm_want=$((size / (block_pfns * 4096) + 2))
+	od -An -v -t u8 -w8 /proc/kpageflags | block_pfns=$block_pfns run_awk kernel-lru >"$tmp/lru-blocks" ||
+		tmp_fail "the blocks that hold LRU folios"
+	mm_tries=0
+	# shellcheck disable=SC2012 # sysfs names: memoryN
+	for mm_block in $(ls "$memory" | sed -n 's/^memory\([0-9][0-9]*\)$/\1/p' | sort -n); do
+		mm_path=$memory/memory$mm_block
+		if [ "$made" -ge "$mm_want" ] || [ "$mm_tries" -ge $((4 * mm_want)) ]; then
+			break
+		fi
+		[ "$(cat "$mm_path/state" 2>/dev/null)" = online ] || continue
+		mm_zone=$(cat "$mm_path/valid_zones" 2>/dev/null)
+		case $mm_zone in DMA32 | Normal) ;; *) continue ;; esac
+		! grep -qx "$mm_block" "$tmp/lru-blocks" || continue
+		mm_tries=$((mm_tries + 1))
+		offlined=$mm_block
+		# shellcheck disable=SC2016 # the inner shell's
+		timeout 30 sh -c 'echo offline >"$1"' sh "$mm_path/state" 2>/dev/null || { offlined=""; continue; }
+		case " $(cat "$mm_path/valid_zones") " in
+		*" Movable "*)
+			movable="$movable $mm_block:$mm_zone"
+			if echo online_movable 2>/dev/null >"$mm_path/state"; then
+				offlined=""
+				made=$((made + 1))
+				continue
+			fi ;;
+		esac
+		# not offered, or not taken: back in its zone
+		block_online "$mm_block" ||
+			fail "memory block memory$mm_block is not back as it was (online, in its zone): see $mm_path/state and valid_zones"
+		offlined=""
+	done
+}
+
 # ---- 1. the working set --------------------------------------------------
 
 load_before=$(cut -d' ' -f1 /proc/loadavg)
@@ -444,6 +536,10 @@ echo "$kb" 2>/dev/null >"$inst/per_cpu/cpu$cpu/buffer_size_kb" ||
 	fail "the trace buffer cannot be $kb KiB on CPU $cpu"
 put 1 "$inst/tracing_on"
 
+if [ "$scanner" = offline ]; then
+	make_movable
+	say_line "$me: $made memory blocks moved to ZONE_MOVABLE for the working set (nothing unmovable goes there, so they can go offline), put back as it ends"
+fi
 events 1 pagemap/mm_lru_insertion sched/sched_switch
 in_cgroup dd if=/dev/zero of="$work/working-set" bs=4096 count="$pages" conv=fsync status=none ||
 	fail "cannot write the working set in $work: $(why "$tmp/cmd.err")"
@@ -545,7 +641,11 @@ pfn_compaction() {
 # test; each block's kpageflags saved just before, as the model's memmap
 # and its LRU folios (block_folios).
 pfn_offline() {
-	sort -k2,2nr -k1,1n "$tmp/after/blocks" | head -n "$max_blocks" >"$tmp/picked" ||
+	# a block with a few of its folios (under 1 in 64 pfns) adds a walk
+	# that says little of them
+	while read -r b n; do
+		[ "$n" -lt $((block_pfns / 64)) ] || echo "$b $n"
+	done <"$tmp/after/blocks" | sort -k2,2nr -k1,1n | head -n "$max_blocks" >"$tmp/picked" ||
 		tmp_fail "the blocks to offline"
 	mkdir "$tmp/blocks" || tmp_fail "the blocks' snapshots"
 	: >"$tmp/block-folios" || tmp_fail "the blocks' folios"
@@ -568,7 +668,8 @@ pfn_offline() {
 			refused=$((refused + 1))
 			rm -f "$tmp/blocks/$first"
 		fi
-		block_online "$b" || fail "memory block memory$b stays offline: bring it back with echo online >$memory/memory$b/state"
+		block_online "$b" ||
+			fail "memory block memory$b is not back as it was (online, in its zone): see $memory/memory$b/state and valid_zones"
 		offlined=""
 	done <"$tmp/picked"
 	# shellcheck disable=SC2086
