@@ -96,7 +96,7 @@ END {
 function measured_words(s,    from, words, host) {
 	from = ENVIRON["kernel_name"]	# plain text in wrap()
 	if (km_ratio != "")
-		words = s " kernel (measured): scan-kernel's ratio (ListLRU) from " from \
+		words = s " kernel (measured): scan-kernel's ratio (ListLRU, pfn scanner " km_scanner_words ") from " from \
 		    (km_bytes != "" ? ", a " human(km_bytes, "%.3g") " working set" : "") (km_host != "" ? ", host " km_host : "")
 	else
 		words = "kernel (measured): no bar: " from " gives no ratio (" km_why ")"

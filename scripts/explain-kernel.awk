@@ -5,8 +5,10 @@
 #   km_ratio  the speedup of its row source=kernel, walk=list: the
 #             kernel's "physical scan is X faster than ListLRU"; "" when
 #             the file gives none, and then km_why, why in words
-#   km_bytes  the working set (memory_bytes), km_host (host_id) and
-#             km_kernel (kernel) of its first row, as plain text
+#   km_bytes  the working set (memory_bytes), km_host (host_id),
+#             km_kernel (kernel) and km_scanner (scanner: the pfn
+#             scanner, "compaction" in a CSV from before that column)
+#             of its first row, as plain text; km_scanner_words, it in words
 #   km_bad    a line saying why the file is not scan-kernel's CSV, else ""
 # With ENVIRON kernel_check set, it only reads the file: exit 1 and
 # km_bad on stderr when the file is not scan-kernel's CSV.
@@ -38,6 +40,9 @@ function kernel_read(    path, name, line, n, f, col, row, i, found, v, ranges) 
 			km_bytes = v ~ /^[1-9][0-9]*$/ ? v : ""
 			km_host = ("host_id" in col) ? plain(f[col["host_id"]]) : ""
 			km_kernel = ("kernel" in col) ? plain(f[col["kernel"]]) : ""
+			km_scanner = ("scanner" in col) ? plain(f[col["scanner"]]) : "compaction"
+			km_scanner_words = km_scanner == "offline" ? "memory-block offline" : \
+			    km_scanner == "compaction" ? "compaction" : km_scanner
 		}
 		if (found || f[col["source"]] != "kernel" || f[col["walk"]] != "list")
 			continue

@@ -27,7 +27,7 @@ function measured(last,    s, host, from) {
 	from = plain(ENVIRON["kernel_name"])
 	if (km_ratio != "") {
 		printf "%2d %-18s %6s %5s\n", s, "kernel (measured)", num(km_ratio), change(km_ratio, r[last, "list"])
-		say("scan-kernel's ratio (ListLRU) from " from (km_bytes != "" ? ", a " human(km_bytes, "%.3g") \
+		say("scan-kernel's ratio (ListLRU, pfn scanner " km_scanner_words ") from " from (km_bytes != "" ? ", a " human(km_bytes, "%.3g") \
 		    " working set" : "") (km_host != "" ? " on host " km_host : "") (km_kernel != "" ? ", " km_kernel : ""), "  ")
 	} else
 		say("no bar: " from " gives no kernel ratio: " km_why, "kernel (measured):")

@@ -53,7 +53,7 @@ END {
 		pfn_words = "median over memory blocks; IQR " two(f("pfn_q1")) "-" two(f("pfn_q3")) "), " \
 		    two(f("pfn_folio_median")) " ns per LRU folio isolated (IQR " two(f("pfn_folio_q1")) "-" two(f("pfn_folio_q3"))
 		share = f("pfn_pfns") ? sprintf("%.6f", f("pfn_taken") / f("pfn_pfns")) : ""
-		pfn_tail = "; " ENVIRON["refused"] " of " ENVIRON["tried"] " blocks refused to go offline (EBUSY), " \
+		pfn_tail = "; " ENVIRON["refused"] " of " ENVIRON["tried"] " blocks did not go offline (refused with EBUSY, or stopped), " \
 		    f("pfn_left_out") " preempted, " f("pfn_empty") " with nothing to move"
 		pfn_unit = "blocks"
 	} else if (kind == "took") {

@@ -285,7 +285,7 @@ function raw_line(    line) {
 		range_end_of[cpu] = hex(field(ev, "migrate_pfn"))
 	else if (name == "mm_compaction_end")
 		zone_end(ev)
-	else if (name == "mm_compaction_isolate_migratepages")
+	else if (name == "mm_compaction_isolate_migratepages" && !offline)
 		pfn_event(ev, cpu, pid, ns)
 	else if (name == "mm_vmscan_lru_isolate")
 		lru_event(ev, cpu, pid, ns)

@@ -54,6 +54,74 @@ for a in awk mawk gawk "busybox awk"; do
 		grep -qx 'took 1055744 1056256' "$tmp/figures"
 done
 
+# kernel-offline.trace (tests/kernel-offline.txt, .raw): 93 events
+# recorded on Linux 6.18 (x86-64) by kernel.sh -k with --scanner=offline:
+# two blocks taken offline (98304, 131072), the marker of one that
+# refused (1048576: no event after it), and a third block made by hand
+# from 131072's events (229376: its pids and pfns changed, and an R+
+# switch-out of the task inserted 0.7 ms before mm_migrate_pages_start,
+# back 0.1 ms later).  LRU folios from kernel-offline.folios.  By hand,
+# from the raw timestamps (ns): the walk runs from the task's last
+# wakeup after a sleep (a switch-in after a D switch-out) to
+# mm_migrate_pages_start:
+#   98304: 886532929817 - 886530050614 = 2879203 ns over 32768 pfns,
+#   87.87 ns/pfn; over 27152 folios 106.04; the emptied block's walk
+#   886638521446 - 886638375990 = 145456 ns, 4.44 ns/pfn; 27648 moved.
+#   131072: 887296178934 - 887294943975 = 1234959 ns, 37.69 ns/pfn; over
+#   16896 folios 73.09; floor 887333396403 - 887333281375 = 115028 ns,
+#   3.51 ns/pfn; 32768 moved.
+#   229376: preempted (prev_state=R+) inside its walk: left out.
+# Medians of two: 62.78 ns/pfn (quartiles 50.23, 75.32), 89.57 ns/folio,
+# floor 3.97; 65536 pfns, 44048 folios, 60416 pages moved.
+offline_figures() {
+	# shellcheck disable=SC2086 # AWK may be a command and its argument
+	raw=tests/kernel-offline.raw scanner=offline block_folios=tests/kernel-offline.folios \
+		$1 -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel.awk \
+		tests/kernel-offline.txt >"$tmp/figures" 2>"$tmp/err"
+}
+for a in awk mawk gawk "busybox awk"; do
+	have "${a%% *}" || continue
+	[ "$a" != "busybox awk" ] || busybox awk 'BEGIN { }' 2>/dev/null || continue
+	check "kernel.awk offline ($a): reads the recorded excerpt" offline_figures "$a"
+	check "kernel.awk offline ($a): 62.78 ns/pfn over 2 blocks, quartiles 50.23 and 75.32" \
+		eval 'is pfn_events 2.00 && is pfn_median 62.78 && is pfn_q1 50.23 && is pfn_q3 75.32'
+	check "kernel.awk offline ($a): 89.57 ns per LRU folio, 44048 folios over 65536 pfns" \
+		eval 'is pfn_folio_median 89.57 && is pfn_taken 44048.00 && is pfn_pfns 65536.00'
+	check "kernel.awk offline ($a): the emptied blocks' walk 3.97 ns/pfn, 60416 pages moved" \
+		eval 'is pfn_floor_median 3.97 && is pfn_moved 60416.00'
+	check "kernel.awk offline ($a): the preempted block left out, none empty" \
+		eval 'is pfn_left_out 1.00 && is pfn_empty 0.00'
+	check "kernel.awk offline ($a): the two blocks as one range to replay" \
+		grep -qx 'took 98304 163840' "$tmp/figures"
+done
+
+# The report from both excerpts (reclaim's batches and the offline
+# blocks), with a model of 10.5 ns/page and 21 ns/folio: the ratio is
+# 286.0156 x 44048 / 65536 / 62.7771 = 3.06, its interval the LRU
+# scanner's quartiles over the pfn scanner's: 267.7031 x 0.6721 /
+# 75.3217 = 2.39 to 297.8359 x 0.6721 / 50.2325 = 3.99.
+report_offline() {
+	cat tests/kernel-trace.txt tests/kernel-offline.txt >"$tmp/both.txt" &&
+	cat tests/kernel-trace.raw tests/kernel-offline.raw >"$tmp/both.raw" &&
+	raw=$tmp/both.raw scanner=offline block_folios=tests/kernel-offline.folios \
+		awk -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel.awk "$tmp/both.txt" >"$tmp/figures" &&
+	printf 'walk,ns_per_page,ns_per_folio,kernel,host_id,version\nphysical,10.5,,L,h,v\nlist,21,21,L,h,v\n' \
+		>"$tmp/model.csv" &&
+	model_lru=$tmp/model.csv model_pfn=$tmp/model.csv csv_out=$tmp/out.csv kind=took min_events=1 \
+		min_pfn=1 size=536870912 cgv=1 lru_path=classic scanner=offline refused=1 tried=4 \
+		lru_words=classic load_before=0.1 load_after=0.2 overrun=0 cpus=2 \
+		awk -f scripts/lib.awk -f scripts/kernel-report.awk "$tmp/figures" >"$tmp/report"
+}
+check "kernel-report.awk offline: reads both excerpts" report_offline
+check "kernel-report.awk offline: the ratio 3.06 (2.39 to 3.99), the scanner named" \
+	grep -q '^Kernel: physical scan is 3.06 faster than ListLRU (2.39 to 3.99, .*pfn scanner: offline)$' "$tmp/report"
+check "kernel-report.awk offline: 89.57 ns per LRU folio, the floor 3.97, 1 of 4 blocks refused" \
+	eval "grep -q '89.57 ns per LRU folio isolated' '$tmp/report' && grep -q 'emptied: 3.97 ns/pfn' '$tmp/report' &&
+		grep -q '1 of 4 blocks did not go offline' '$tmp/report'"
+check "kernel-report.awk offline: the CSV's scanner column says offline on every row" \
+	sh -c "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"scanner\") c = i; next }
+		\$c != \"offline\" { bad = 1 } END { exit bad || !c || NR != 5 }' '$tmp/out.csv'"
+
 # a raw file that stops short is an error, not a shorter figure
 head -n 40 tests/kernel-trace.raw >"$tmp/short.raw"
 raw=$tmp/short.raw awk -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel.awk \
@@ -127,9 +195,18 @@ cgroup_dir() {
 }
 cgroot=$(cgroup_dir)
 tracing=/sys/kernel/tracing
+# blocks: each memory block's state and zones, to compare before and
+# after (kernel.sh takes blocks offline and moves some to ZONE_MOVABLE).
+blocks() {
+	for b in /sys/devices/system/memory/memory[0-9]*; do
+		[ -f "$b/state" ] || continue
+		echo "${b##*/} $(cat "$b/state") $(cat "$b/valid_zones" 2>/dev/null)"
+	done
+}
 # stop_midway SIGNAL STATUS: run it, wait for its trace instance, signal
-# it, then look for what it made.
+# it, then look for what it made, and at the memory blocks.
 stop_midway() {
+	blocks >"$tmp/blocks-before"
 	mkdir -p "$tmp/scratch-$1" "$tmp/tmpdir-$1"
 	TMPDIR="$tmp/tmpdir-$1" env --default-signal=INT sh $ks -m 64M -d "$tmp/scratch-$1" \
 		>"$tmp/out" 2>"$tmp/err" &
@@ -147,6 +224,9 @@ stop_midway() {
 	for left in "$cgroot/scan-kernel-$pid" "$tracing/instances/scan-kernel-$pid"; do
 		[ ! -e "$left" ] || { echo "#   left $left"; return 1; }
 	done
+	blocks >"$tmp/blocks-after"
+	cmp -s "$tmp/blocks-before" "$tmp/blocks-after" ||
+		{ diff "$tmp/blocks-before" "$tmp/blocks-after" | sed 's/^/#   blocks: /'; return 1; }
 	find "$tmp/scratch-$1" "$tmp/tmpdir-$1" -mindepth 1 >"$tmp/left"
 	[ ! -s "$tmp/left" ] || { sed 's/^/#   left /' "$tmp/left"; return 1; }
 }
@@ -165,6 +245,6 @@ elif [ ! -d "$tracing/instances" ] || [ -z "$cgroot" ]; then
 elif [ "$(stat -f -c %T "$tmp")" = tmpfs ] || ! env --default-signal=INT true 2>/dev/null; then
 	skip "kernel.sh stopped midway" "$tmp is on tmpfs, or env has no --default-signal"
 else
-	check "kernel.sh SIGTERM midway: exit 143, its cgroup, trace instance and files gone" stop_midway TERM 143
-	check "kernel.sh SIGINT midway: exit 130, its cgroup, trace instance and files gone" stop_midway INT 130
+	check "kernel.sh SIGTERM midway: exit 143, its cgroup, trace instance and files gone, blocks as before" stop_midway TERM 143
+	check "kernel.sh SIGINT midway: exit 130, its cgroup, trace instance and files gone, blocks as before" stop_midway INT 130
 fi
