@@ -60,7 +60,7 @@
 #/   -h           this help
 #/
 #/ SCAN_TRACEFS names tracefs (default /sys/kernel/tracing, mounted if
-#/ it is not).  Exit status: 0 done; 2 a usage error; 1 it cannot work
+#/ it is not, and unmounted after).  Exit status: 0 done; 2 a usage error; 1 it cannot work
 #/ here (not root, no tracefs, a tracepoint or kernel feature missing,
 #/ no memory cgroup, kernel lockdown: one line, naming the kernel
 #/ configuration), or too few timed events for a figure (1,000 batches
@@ -79,7 +79,7 @@ case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps,
 # $offlined: a block it took offline, or was taking when it stopped;
 # $movable: "BLOCK:ZONE" for each block it moved from its kernel zone
 # ZONE to ZONE_MOVABLE (make_movable), put back as it ends.
-cg="" inst="" work="" child="" offlined="" movable=""
+cg="" inst="" work="" child="" offlined="" movable="" mounted=""
 memory=${SCAN_MEMORY_SYSFS:-/sys/devices/system/memory}
 # shellcheck disable=SC2317 # run by scan-env.sh's cleanup
 undo() {
@@ -112,6 +112,9 @@ undo() {
 		rmdir "$inst" 2>/dev/null || true
 		inst=""
 	fi
+	# tracefs unmounted again where it mounted it (not if another holds it)
+	[ -z "$mounted" ] || umount "$mounted" 2>/dev/null || true
+	mounted=""
 	[ -z "$work" ] || rm -rf "$work"
 	work=""
 	# the movable blocks last, once the working set's pages are freed
@@ -269,7 +272,7 @@ if [ ! -d "$tracing/instances" ] && [ -z "${SCAN_TRACEFS:-}" ]; then
 	if [ -n "$check" ]; then
 		unmounted=1
 	else
-		mount -t tracefs nodev "$tracing" 2>/dev/null || true
+		mount -t tracefs nodev "$tracing" 2>/dev/null && mounted=$tracing
 	fi
 fi
 
