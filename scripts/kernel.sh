@@ -541,7 +541,11 @@ put 1 "$inst/tracing_on"
 
 if [ "$scanner" = offline ]; then
 	make_movable
-	say_line "$me: $made memory blocks moved to ZONE_MOVABLE for the working set (nothing unmovable goes there, so they can go offline), put back as it ends"
+	if [ "$made" -gt 0 ]; then
+		say_line "$me: $made memory blocks moved to ZONE_MOVABLE for the working set (nothing unmovable goes there, so they can go offline), put back as it ends"
+	else
+		say_line "$me: no memory block could be moved to ZONE_MOVABLE here: the working set goes where the kernel puts it, and a block with an unmovable page in it will refuse to go offline"
+	fi
 fi
 events 1 pagemap/mm_lru_insertion sched/sched_switch
 in_cgroup dd if=/dev/zero of="$work/working-set" bs=4096 count="$pages" conv=fsync status=none ||
@@ -652,15 +656,13 @@ pfn_offline() {
 		tmp_fail "the blocks to offline"
 	mkdir "$tmp/blocks" || tmp_fail "the blocks' snapshots"
 	: >"$tmp/block-folios" || tmp_fail "the blocks' folios"
-	refused=0 offline_tried=0 offline_skipped=0
+	refused=0 offline_tried=0
 	# shellcheck disable=SC2086 # a list of events
 	events 1 $pfn_events
 	while read -r b _; do
 		first=$((b * block_pfns))
-		if [ "$(cat "$memory/memory$b/state" 2>/dev/null)" != online ]; then
-			offline_skipped=$((offline_skipped + 1))
-			continue
-		fi
+		# not ours to take: a block someone else left offline
+		[ "$(cat "$memory/memory$b/state" 2>/dev/null)" = online ] || continue
 		dd if=/proc/kpageflags of="$tmp/blocks/$first" bs=$((8 * block_pfns)) skip="$b" count=1 2>/dev/null ||
 			tmp_fail "a block's page flags"
 		echo "$first $(od -An -v -t u8 -w8 "$tmp/blocks/$first" | run_awk kernel-lru)" >>"$tmp/block-folios" ||
