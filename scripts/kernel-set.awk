@@ -30,10 +30,14 @@ BEGIN {
 }
 END {
 	printf "%d %d %d %d %d\n", folios, order0, large, lo + 0, hi + 0
-	if (blocks_out == "")
+	if (blocks_out == "" || block_pfns <= 0)
 		exit
 	for (b in in_block)
-		print b, in_block[b] > blocks_out
-	if (close(blocks_out))
+		wrote = print_block(b)
+	if (wrote && close(blocks_out))
 		exit 1
+}
+function print_block(b) {
+	print b, in_block[b] > blocks_out
+	return 1
 }
