@@ -72,9 +72,41 @@ me=${0##*/}
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 share=""
 tmp=""
+awk=${AWK:-awk}
 pending=""		# an output's temporary name, removed if the script stops
 interrupt_note=""	# a line for the user when a signal stops the script
 at_exit=""		# a function of the script's, run first when it ends
+# What the traps call is defined before them: a signal in the first
+# milliseconds found say_line not yet defined (exit 127, "not found").
+# Until $share is set below, say_line falls back to tr.
+# run_awk NAME [ARG...]: see above.  $awk is split into words (it may be a
+# command and its arguments), never globbed.
+run_awk() {
+	awk_names=$1
+	shift
+	awk_args=$#	# ARG...: moved after the programs, below
+	set -f
+	set -- "$@" -f "$share/lib.awk"
+	for awk_name in $awk_names; do
+		set -- "$@" -f "$share/$awk_name.awk"
+	done
+	set +f
+	while [ "$awk_args" -gt 0 ]; do
+		set -- "$@" "$1"
+		shift
+		awk_args=$((awk_args - 1))
+	done
+	# shellcheck disable=SC2086 # $awk: a command, maybe with arguments
+	$awk "$@"
+}
+
+# say_line TEXT: see above.  Without a working awk, every byte that is
+# not printable ASCII becomes a ?.
+say_line() {
+	scan_text=$1 run_awk plain </dev/null >&2 2>/dev/null ||
+		{ printf '%s' "$1" | tr -c ' -~' '?'; echo; } >&2
+}
+
 cleanup() {
 	[ -z "$at_exit" ] || "$at_exit"
 	[ -z "$tmp" ] || rm -rf "$tmp"
@@ -121,28 +153,6 @@ fi
 share=$here
 [ -r "$share/lib.awk" ] || share=$(dirname "$0")/../share/scan
 awklib=$(cat "$share/lib.awk")
-awk=${AWK:-awk}
-
-# run_awk NAME [ARG...]: see above.  $awk is split into words (it may be a
-# command and its arguments), never globbed.
-run_awk() {
-	awk_names=$1
-	shift
-	awk_args=$#	# ARG...: moved after the programs, below
-	set -f
-	set -- "$@" -f "$share/lib.awk"
-	for awk_name in $awk_names; do
-		set -- "$@" -f "$share/$awk_name.awk"
-	done
-	set +f
-	while [ "$awk_args" -gt 0 ]; do
-		set -- "$@" "$1"
-		shift
-		awk_args=$((awk_args - 1))
-	done
-	# shellcheck disable=SC2086 # $awk: a command, maybe with arguments
-	$awk "$@"
-}
 
 # as_user CMD ARG...: see above.
 as_user() {
@@ -159,13 +169,6 @@ operand() {
 	[A-Za-z_]*=* | -?* | +*) operand=./$1 ;;
 	*) operand=$1 ;;
 	esac
-}
-
-# say_line TEXT: see above.  Without a working awk, every byte that is
-# not printable ASCII becomes a ?.
-say_line() {
-	scan_text=$1 run_awk plain </dev/null >&2 2>/dev/null ||
-		{ printf '%s' "$1" | tr -c ' -~' '?'; echo; } >&2
 }
 
 # command_line WORD...: $line, the words as a shell reads them back: a
