@@ -5243,6 +5243,18 @@ static void default_params(struct params *p)
 
 /* ==== Checks across options ============================================= */
 
+/* Does --original fix what o sets: is o, or another name of its field,
+ * a row that --original fixes? */
+static int original_fixes(const struct option_spec *o)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(options); i++)
+		if (options[i].original_fixes && options[i].field == o->field)
+			return 1;
+	return 0;
+}
+
 /* Checks across options, once all are known. */
 static void check_params(const struct params *p)
 {
@@ -5250,10 +5262,12 @@ static void check_params(const struct params *p)
 
 	if (p->run.original && p->run.rounds)
 		die_usage("--original times each walk once, as the original did: drop -r");
+	/* the option as the user typed it: --thp is --memmap-thp's old name */
 	for (i = 0; p->run.original && i < ARRAY_SIZE(options); i++)
-		if (options[i].original_fixes && knob_given(p, &options[i]))
-			die_usage("--original runs the 2023 protocol, which fixes what --%s sets: drop one",
-				  options[i].long_name);
+		if ((p->given >> i & 1) && original_fixes(&options[i]))
+			die_usage("--original runs the 2023 protocol, which fixes what %s%s sets: drop one",
+				  options[i].long_name ? "--" : "-",
+				  options[i].long_name ? options[i].long_name : (char[]){ options[i].short_name, 0 });
 	for (i = 0; p->layout.memmap_from && i < ARRAY_SIZE(options); i++)
 		if (options[i].file_decides && (p->given >> i & 1))	/* the one given */
 			die_usage("--memmap-from decides what --%s sets: drop one",
