@@ -81,6 +81,7 @@ at_exit=""		# a function of the script's, run first when it ends
 # What the traps call is defined before them: a signal in the first
 # milliseconds found say_line not yet defined (exit 127, "not found").
 # Until $share is set below, say_line falls back to tr.
+
 # run_awk NAME [ARG...]: see above.  $awk is split into words (it may be a
 # command and its arguments), never globbed.
 run_awk() {
@@ -344,8 +345,10 @@ dir_of() {
 out_writable() {
 	[ "$1" != "$out_written" ] || return 0
 	out_bits=$(mode_of "$1") || fail "cannot read the mode of $1"
-	case ${out_bits#"${out_bits%???}"} in
-	*[2367]* | *w*) [ -w "$1" ] && return 0 ;;
+	# a write bit: in the last three octal digits (a fourth is set-id and
+	# sticky), or a w in ls's u=rw,g=r,o=r
+	case $out_bits in
+	*=*w* | *[2367] | *[2367]? | *[2367]??) [ -w "$1" ] && return 0 ;;
 	esac
 	fail "cannot write $1: permission denied (mode $out_bits; it is left as it is)"
 }
