@@ -15,6 +15,8 @@
 	# the first break after the key: "protocol: " and "$ scan " stay on
 	# the line whose value they name
 	first = cmd ? 7 : index(line, ": ") + 2
+	if (first < 3)
+		first = 3	# a break in the indent would not move on
 	while (length(line) > 72) {
 		limit = 73 - 2 * cmd
 		cut = comma = later = depth = quoted = 0
@@ -45,7 +47,7 @@
 			break
 		print substr(line, 1, cut - 1) (cmd ? " \\" : "")
 		line = "  " substr(line, cut + 1)
-		first = 3	# from the third byte: a break in the indent would not move on
+		first = 3
 	}
 	print line
 }

@@ -12,8 +12,9 @@ mkdir "$tmp/r"
 kpageflags "$tmp/kpf" 64
 
 # the paths, by spec: "len N", N characters (d/ and a name, or a name
-# alone), "piece P", t-inject's piece P alone, "after P", after a
-# directory of 60 characters (the line breaks about there)
+# alone), "piece P...", t-inject's pieces P... together, "after P", P
+# after a directory of 60 characters (the line breaks about there),
+# "text T", T itself (parentheses: the wrap never breaks inside one)
 i=1
 while [ "$i" -le 200 ]; do
 	echo "len $i"
@@ -22,14 +23,28 @@ done >"$tmp/specs"
 for p in $inject_pieces; do
 	[ "$p" = empty ] || printf 'piece %s\nafter %s\n' "$p" "$p"
 done >>"$tmp/specs"
+cat >>"$tmp/specs" <<'EOF2'
+piece space space space long
+piece squote space dquote backslash
+piece backslash space long
+piece newline space tab long
+piece space long space
+piece star space squote long subst
+text x (y z
+text x) y (z
+text (a b) (c d) e f g h i j k l m n o p q r s t u v w x y z a b c d e f
+text a  b   c    d
+EOF2
 nlines "$tmp/specs"
 made=$count
 pad=$(printf '%0200d' 0)
 path_of() {	# path_of SPEC: $path
+	# shellcheck disable=SC2086 # piece: the pieces' names, a word each
 	case $1 in
 	"len 1" | "len 2") path=$(printf '%.*s' "${1#len }" "$pad") ;;
 	len*) path=d/$(printf '%.*s' "$((${1#len } - 2))" "$pad") ;;
-	piece*) inject_value "${1#piece }"; path=$val ;;
+	piece*) inject_value ${1#piece }; path=$val ;;
+	text*) path=${1#text } ;;
 	after*) inject_value "${1#after }"; path=$(printf '%.59s' "$pad")/$val ;;
 	esac
 }
