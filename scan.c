@@ -5243,6 +5243,18 @@ static void default_params(struct params *p)
 
 /* ==== Checks across options ============================================= */
 
+/* Does --original fix what o sets: is o, or another name of its field,
+ * a row that --original fixes? */
+static int original_fixes(const struct option_spec *o)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(options); i++)
+		if (options[i].original_fixes && options[i].field == o->field)
+			return 1;
+	return 0;
+}
+
 /* Checks across options, once all are known. */
 static void check_params(const struct params *p)
 {
@@ -5250,10 +5262,12 @@ static void check_params(const struct params *p)
 
 	if (p->run.original && p->run.rounds)
 		die_usage("--original times each walk once, as the original did: drop -r");
+	/* the option as the user typed it: --thp is --memmap-thp's old name */
 	for (i = 0; p->run.original && i < ARRAY_SIZE(options); i++)
-		if (options[i].original_fixes && knob_given(p, &options[i]))
-			die_usage("--original runs the 2023 protocol, which fixes what --%s sets: drop one",
-				  options[i].long_name);
+		if ((p->given >> i & 1) && original_fixes(&options[i]))
+			die_usage("--original runs the 2023 protocol, which fixes what %s%s sets: drop one",
+				  options[i].long_name ? "--" : "-",
+				  options[i].long_name ? options[i].long_name : (char[]){ options[i].short_name, 0 });
 	for (i = 0; p->layout.memmap_from && i < ARRAY_SIZE(options); i++)
 		if (options[i].file_decides && (p->given >> i & 1))	/* the one given */
 			die_usage("--memmap-from decides what --%s sets: drop one",
@@ -6823,23 +6837,73 @@ static void print_break_even(const struct output *out, const struct lru_model *m
  * verdict.
  */
 
+/*
+ * The files that say what the machine is (/proc/cpuinfo, meminfo, the
+ * sysfs caches; under SCAN_MACHINE_ROOT a test's) are read within the
+ * replay files' bounds: a regular file only, opened without blocking,
+ * read as far as its size when opened and in lines of at most
+ * TRACE_LINE_MAX (trace_line()).  A /proc or /sys file says it is
+ * empty, so it is read to MACHINE_FILE_MAX.  Unlike a replay, which
+ * the user named, such a file is skipped, not refused: the identity is
+ * best effort, and a field it would give says unknown.  cpuinfo linked
+ * to /dev/zero grew scan past 875 MB, and a FIFO there blocked it.
+ */
+#define MACHINE_FILE_MAX	(16 << 20)	/* cpuinfo of 8,192 CPUs, 2 KiB each */
+
+/* A machine file opened, *left the bytes it may give; NULL to skip it. */
+static FILE *machine_open(const char *path, off_t *left)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "r"))) {
+		close(fd);
+		return NULL;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	*left = st.st_size > 0 && st.st_size < MACHINE_FILE_MAX ? st.st_size : MACHINE_FILE_MAX;
+	flockfile(f);	/* for trace_line()'s getc_unlocked() */
+	return f;
+}
+
+/* Its next line into line (len bytes), as trace_line(); -1 at its end
+ * or at a line too long for a machine file, where reading stops. */
+static long machine_next(FILE *f, char *line, size_t len, off_t *left)
+{
+	int nul;
+	long n = trace_line(f, line, len, &nul, left);
+
+	return n > TRACE_LINE_MAX ? -1 : n;
+}
+
+static void machine_close(FILE *f)
+{
+	if (f) {
+		funlockfile(f);
+		fclose(f);
+	}
+}
+
 /* The first line of file that starts with key, after its colon. */
 static int read_key(const char *file, const char *key, char *out, size_t len)
 {
 	char line[512], *v;
-	FILE *f = fopen(file, "r");
+	off_t left;
+	FILE *f = machine_open(file, &left);
 	int found = 0;
 
-	while (f && !found && fgets(line, sizeof(line), f)) {
+	while (f && !found && machine_next(f, line, sizeof(line), &left) >= 0) {
 		if (strncmp(line, key, strlen(key)) || !(v = strchr(line, ':')))
 			continue;
 		for (v++; *v == ' ' || *v == '\t'; v++)
 			;
-		snprintf(out, len, "%.*s", (int)strcspn(v, "\n"), v);
+		snprintf(out, len, "%s", v);
 		found = 1;
 	}
-	if (f)
-		fclose(f);
+	machine_close(f);
 	return found;
 }
 
@@ -7016,13 +7080,11 @@ static int faked_machine(void)
 /* The first line of a machine file (after the root), without its newline. */
 static int machine_line(const char *path, char *out, size_t len)
 {
-	FILE *f = fopen(machine_file(path), "r");
-	int found = f && fgets(out, len, f);
+	off_t left;
+	FILE *f = machine_open(machine_file(path), &left);
+	int found = f && machine_next(f, out, len, &left) >= 0;
 
-	if (f)
-		fclose(f);
-	if (found)
-		out[strcspn(out, "\n")] = 0;
+	machine_close(f);
 	return found;
 }
 
@@ -7033,21 +7095,20 @@ static int machine_line(const char *path, char *out, size_t len)
  */
 static char *cpuinfo_value(const char *key)
 {
-	char *line = NULL, *v = NULL;
-	size_t n = strlen(key), room = 0;
-	FILE *f = fopen(machine_file("/proc/cpuinfo"), "r");
+	char *line = malloc(TRACE_LINE_MAX + 1), *v = NULL;
+	size_t n = strlen(key);
+	off_t left;
+	FILE *f = line ? machine_open(machine_file("/proc/cpuinfo"), &left) : NULL;
 
-	while (f && !v && getline(&line, &room, f) > 0) {
+	while (f && !v && machine_next(f, line, TRACE_LINE_MAX + 1, &left) >= 0) {
 		if (strncmp(line, key, n) || line[n + strspn(line + n, " \t")] != ':')
 			continue;
 		for (v = strchr(line, ':') + 1; *v == ' ' || *v == '\t'; v++)
 			;
-		v[strcspn(v, "\n")] = 0;
 		memmove(line, v, strlen(v) + 1);
 		v = line;
 	}
-	if (f)
-		fclose(f);
+	machine_close(f);
 	if (!v)
 		free(line);
 	return v;
@@ -7405,9 +7466,15 @@ static void on_signal(int sig)
 
 /* First thing in main; a parent may have blocked them, so unblock.  A
  * write past ulimit -f is then a write that fails (EFBIG), said as
- * such by flush_results(), not a silent death by SIGXFSZ. */
+ * such by flush_results(), not a silent death by SIGXFSZ.  The handler
+ * runs on a stack of its own: a signal's frame holds the registers'
+ * state (3 KiB with AVX-512, 11 with AMX), and on the 16 KiB stack,
+ * below the report's 4 KiB, it would overflow what the kernel's random
+ * offset leaves (see the stack rule in main). */
 static void catch_signals(void)
 {
+	static char alt_stack[64 << 10];	/* off the stack, as the rule wants */
+	stack_t ss = { .ss_sp = alt_stack, .ss_size = sizeof(alt_stack) };
 	struct sigaction sa;
 	sigset_t set;
 
@@ -7415,6 +7482,8 @@ static void catch_signals(void)
 	sa.sa_handler = SIG_IGN;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGXFSZ, &sa, NULL);
+	if (!sigaltstack(&ss, NULL))
+		sa.sa_flags = SA_ONSTACK;
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -7527,8 +7596,13 @@ int main(int argc, char **argv)
 	/*
 	 * The stack rule: scan runs on a stack of 16 KiB (ulimit -s 16;
 	 * tests/t-edges.sh holds it there), so what is larger than a few
-	 * hundred bytes is static, as here, or on the heap, and threads get
-	 * THREAD_STACK.
+	 * hundred bytes is static, as here, or on the heap, threads get
+	 * THREAD_STACK and signals their own.  Of the 16 KiB the kernel
+	 * takes the environment's strings and, at random, up to 8 KiB more
+	 * (x86-64's arch_align_stack()); the dynamic loader, mapping libc
+	 * before main, needs some 6 KiB of the rest, scan below main 4.
+	 * So with a few KiB of environment any program, scan or "true",
+	 * may die in the loader now and then: the crashes make test met.
 	 */
 	static struct walk_stats stats[NR_WALKS_MAX];
 	static struct walk_result last[NR_WALKS_MAX];

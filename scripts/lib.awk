@@ -158,6 +158,8 @@ function round_ticks(lo, hi, islog, bytes, max, t,    n, k, v, d, step, m, keep)
 	n = 0
 	if (!(hi > lo) || !(lo > -1e300) || !(hi < 1e300) || (islog && !(lo > 0)))
 		return 0	# nothing to mark, and no endless loop on nonsense
+	if (!islog && hi - lo < 1e-9 * (hi > -lo ? hi : -lo))
+		return 0	# a step past 2^53 steps from 0: k++ would not move k
 	if (islog && bytes) {
 		for (v = 2 ^ floor(log(lo) / log(2)); v <= hi * 1.0001; v *= 2)
 			if (v >= lo * 0.9999)

@@ -21,7 +21,28 @@ function pad(a,    d) {
 		a["lo"] -= d; a["hi"] += d
 	}
 }
-function label(v, bytes) { return bytes ? human(v, "%.3g") : sprintf("%.3g", v) }
+# A label: 3 significant digits, more on an axis whose ends need them to
+# differ (a[]'s digits: seeds 1.8e18 apart by 3e8 all read 1.8e+18).
+function label(v, bytes, a) { return bytes ? human(v, "%.3g") : sprintf("%." (a["digits"] ? a["digits"] : 3) "g", v) }
+# An axis's range [lo, hi] from the data's: one value, or values closer
+# than the arithmetic tells apart (lg(hi) - lg(lo) or hi - lo of 0), get
+# a range around them: x +- 1 vanished at 1.8e18 (an ulp is 256), and
+# every position was 0 / 0, drawn at -nan.
+function axis_range(a, lo, hi,    d) {
+	a["lo"] = lo; a["hi"] = hi
+	if (a["log"] ? lg(hi) - lg(lo) > 0 : hi - lo > 0) {
+		for (a["digits"] = 3; a["digits"] < 17 && sprintf("%." a["digits"] "g", lo) == sprintf("%." a["digits"] "g", hi); a["digits"]++)
+			;
+		return
+	}
+	if (a["log"]) {
+		a["lo"] = lo / 2; a["hi"] = hi * 2
+		return
+	}
+	d = lo < 0 ? -lo : lo
+	d = d > 1e6 ? d / 1e6 : 1
+	a["lo"] = lo - d; a["hi"] = hi + d
+}
 # An axis: the round ticks inside the data [lo, hi], and both ends
 # labelled; a round tick too near an end gives way to it.
 function axis_ticks(a, lo, hi, bytes, t,    r, n, m, k, gap) {
@@ -151,11 +172,15 @@ NF != nf { fail(NF " fields where the header has " nf) }
 csv_field("walk") != "physical" {
 	if (!(w in nwalk))
 		walks[++nwalks] = w
-	if (!((w, x) in at)) {	# a point a walk and x; more rows there are runs
-		at[w, x] = k = ++nwalk[w]
+	# a point a walk and x; more rows there are runs.  x as a subscript
+	# in all its digits: CONVFMT's 6 made the seeds 1796470412249192335
+	# and 1796470412582471901 one point
+	xkey = sprintf("%.17g", x)
+	if (!((w, xkey) in at)) {
+		at[w, xkey] = k = ++nwalk[w]
 		px[w, k] = x; plo[w, k] = lo; phi[w, k] = hi
 	}
-	k = at[w, x]
+	k = at[w, xkey]
 	runs[w, k]++
 	ys[w, k, runs[w, k]] = y
 	hollow[w, k] = csv_field("cache_sized") == 1	# the verdict scan gives
@@ -185,10 +210,8 @@ END {
 	ya["log"] = ymin > 0
 	if (ya["log"]) { ymin = ymin < 1 ? ymin : 1; ymax = ymax > 1 ? ymax : 1 }
 	xa["log"] = xmin > 0 && (xcol == "memory_bytes" || xcol == "pages" || xmax / xmin > 20)
-	xa["lo"] = xmin; xa["hi"] = xmax
-	if (xmax == xmin) { xa["lo"] = xa["log"] ? xmin / 2 : xmin - 1; xa["hi"] = xa["log"] ? xmax * 2 : xmax + 1 }
-	ya["lo"] = ymin; ya["hi"] = ymax
-	if (ymax == ymin) { ya["lo"] = ya["log"] ? ymin / 2 : ymin - 1; ya["hi"] = ya["log"] ? ymax * 2 : ymax + 1 }
+	axis_range(xa, xmin, xmax)
+	axis_range(ya, ymin, ymax)
 	xa["len"] = pw = W - L - R; ya["len"] = ph = H - T - B
 	pad(xa); pad(ya)
 	split("#1f77b4 #d62728 #2ca02c #9467bd #ff7f0e #8c564b", colour, " ")
@@ -211,13 +234,13 @@ END {
 	for (i = 1; i <= n; i++) {
 		x = L + pos(xt[i], xa)
 		printf "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n", x, T, x, T + ph
-		printf "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x, T + ph + 18, esc(label(xt[i], xbytes))
+		printf "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x, T + ph + 18, esc(label(xt[i], xbytes, xa))
 	}
 	n = axis_ticks(ya, ymin, ymax, 0, yt)
 	for (i = 1; i <= n; i++) {
 		y = T + ph - pos(yt[i], ya)
 		printf "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, y, L + pw, y
-		printf "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", L - 6, y + 4, esc(label(yt[i], 0))
+		printf "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", L - 6, y + 4, esc(label(yt[i], 0, ya))
 	}
 	if (one = ya["log"] || (ya["lo"] < 1 && ya["hi"] > 1)) {
 		y = T + ph - pos(1, ya)
@@ -252,7 +275,7 @@ END {
 		printf "\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n", c
 		for (i = 1; i <= m; i++) {
 			j = order[i]
-			printf "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"><title>%s: %g (%g to %g) at %s</title></circle>\n", ptx[i], pty[i], hollow[w, j] ? "4" : "3.5", hollow[w, j] ? "white" : c, c, esc(w), py[w, j], plo[w, j], phi[w, j], esc(label(px[w, j], xbytes))
+			printf "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"><title>%s: %g (%g to %g) at %s</title></circle>\n", ptx[i], pty[i], hollow[w, j] ? "4" : "3.5", hollow[w, j] ? "white" : c, c, esc(w), py[w, j], plo[w, j], phi[w, j], esc(label(px[w, j], xbytes, xa))
 		}
 		ly = T + 10 + 20 * k
 		printf "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>\n", L + pw + 15, ly, L + pw + 40, ly, c

@@ -14,10 +14,11 @@
 #/ it is, and all after a -- do.  Without -c, -m or --memmap-from, scan
 #/ runs at -c auto, a size that is not cache-sized here (report.sh says
 #/ which on stderr, and the block's command gives it as -c).  The block
-#/ is at most 72 columns wide and has no tabs; its shape is in
-#/ scan-report(1).  SCAN names the binary (default ./scan); the block's
-#/ command says scan.  Exit status: 0 a block, 1 scan failed or printed no
-#/ CSV of scan's (the reason on stderr), 2 a usage error.
+#/ is at most 72 columns wide (but for a word longer than a line, kept
+#/ whole) and has no tabs; its shape is in scan-report(1).  SCAN names
+#/ the binary (default ./scan); the block's command says scan.  Exit
+#/ status: 0 a block, 1 scan failed or printed no CSV of scan's (the
+#/ reason on stderr), 2 a usage error.
 set -eu
 case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh

@@ -55,7 +55,8 @@
 #   stdout_put FILE [WHAT]  copy FILE to stdout; exit 1, a line, if it
 #                      fails
 #   output_ok PATH     stop (exit 1, a line) unless PATH can be written:
-#                      not a directory, in a directory that takes a file;
+#                      not a directory, in a directory that takes a file,
+#                      not a file without write permission (out_writable);
 #                      a FIFO or a device is not opened to check it
 #   output_put SRC PATH  PATH gets SRC whole or stays as it was: SRC is
 #                      copied to a temporary from mktemp beside PATH, given
@@ -72,9 +73,43 @@ me=${0##*/}
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 share=""
 tmp=""
+awk=${AWK:-awk}
 pending=""		# an output's temporary name, removed if the script stops
 interrupt_note=""	# a line for the user when a signal stops the script
+out_written=""		# the output output_put last wrote
 at_exit=""		# a function of the script's, run first when it ends
+# What the traps call is defined before them: a signal in the first
+# milliseconds found say_line not yet defined (exit 127, "not found").
+# Until $share is set below, say_line falls back to tr.
+
+# run_awk NAME [ARG...]: see above.  $awk is split into words (it may be a
+# command and its arguments), never globbed.
+run_awk() {
+	awk_names=$1
+	shift
+	awk_args=$#	# ARG...: moved after the programs, below
+	set -f
+	set -- "$@" -f "$share/lib.awk"
+	for awk_name in $awk_names; do
+		set -- "$@" -f "$share/$awk_name.awk"
+	done
+	set +f
+	while [ "$awk_args" -gt 0 ]; do
+		set -- "$@" "$1"
+		shift
+		awk_args=$((awk_args - 1))
+	done
+	# shellcheck disable=SC2086 # $awk: a command, maybe with arguments
+	$awk "$@"
+}
+
+# say_line TEXT: see above.  Without a working awk, every byte that is
+# not printable ASCII becomes a ?.
+say_line() {
+	scan_text=$1 run_awk plain </dev/null >&2 2>/dev/null ||
+		{ printf '%s' "$1" | tr -c ' -~' '?'; echo; } >&2
+}
+
 cleanup() {
 	[ -z "$at_exit" ] || "$at_exit"
 	[ -z "$tmp" ] || rm -rf "$tmp"
@@ -121,28 +156,6 @@ fi
 share=$here
 [ -r "$share/lib.awk" ] || share=$(dirname "$0")/../share/scan
 awklib=$(cat "$share/lib.awk")
-awk=${AWK:-awk}
-
-# run_awk NAME [ARG...]: see above.  $awk is split into words (it may be a
-# command and its arguments), never globbed.
-run_awk() {
-	awk_names=$1
-	shift
-	awk_args=$#	# ARG...: moved after the programs, below
-	set -f
-	set -- "$@" -f "$share/lib.awk"
-	for awk_name in $awk_names; do
-		set -- "$@" -f "$share/$awk_name.awk"
-	done
-	set +f
-	while [ "$awk_args" -gt 0 ]; do
-		set -- "$@" "$1"
-		shift
-		awk_args=$((awk_args - 1))
-	done
-	# shellcheck disable=SC2086 # $awk: a command, maybe with arguments
-	$awk "$@"
-}
 
 # as_user CMD ARG...: see above.
 as_user() {
@@ -159,13 +172,6 @@ operand() {
 	[A-Za-z_]*=* | -?* | +*) operand=./$1 ;;
 	*) operand=$1 ;;
 	esac
-}
-
-# say_line TEXT: see above.  Without a working awk, every byte that is
-# not printable ASCII becomes a ?.
-say_line() {
-	scan_text=$1 run_awk plain </dev/null >&2 2>/dev/null ||
-		{ printf '%s' "$1" | tr -c ' -~' '?'; echo; } >&2
 }
 
 # command_line WORD...: $line, the words as a shell reads them back: a
@@ -330,6 +336,23 @@ dir_of() {
 	esac
 }
 
+# out_writable FILE: stop (exit 1, a line) unless the user may write the
+# file FILE as "echo >FILE" may: the rename that puts an output in place
+# needs only its directory, and would replace a file its owner made
+# read-only.  Root, whose writes the kernel never refuses, is refused a
+# file with no write permission bit at all (chmod a-w), like a user.
+# A file this script wrote itself (an umask of 222) stays its to update.
+out_writable() {
+	[ "$1" != "$out_written" ] || return 0
+	out_bits=$(mode_of "$1") || fail "cannot read the mode of $1"
+	# a write bit: in the last three octal digits (a fourth is set-id and
+	# sticky), or a w in ls's u=rw,g=r,o=r
+	case $out_bits in
+	*=*w* | *[2367] | *[2367]? | *[2367]??) [ -w "$1" ] && return 0 ;;
+	esac
+	fail "cannot write $1: permission denied (mode $out_bits; it is left as it is)"
+}
+
 # output_ok PATH: checked before the work, so a bad -o costs nothing.
 output_ok() {
 	[ ! -d "$1" ] || fail "$1 is a directory; give a file name"
@@ -337,6 +360,7 @@ output_ok() {
 		[ -w "$1" ] || fail "cannot write $1"
 		return 0
 	fi
+	[ ! -e "$1" ] || out_writable "$1"
 	dir_of "$1"
 	out_probe=$(mktemp "$out_dir/.$me.XXXXXX" 2>/dev/null) ||
 		fail "cannot write $1 (its directory $out_dir does not take a new file)"
@@ -360,6 +384,7 @@ output_put() {
 		return 0
 	fi
 	if [ -e "$2" ]; then
+		out_writable "$2"
 		out_mode=$(mode_of "$2") || fail "cannot read the mode of $2"
 	else
 		out_mode=$(printf '%o' $((0666 & ~$(umask))))
@@ -373,6 +398,7 @@ output_put() {
 	[ "$out_rc" -ne 0 ] || mv -f -- "$pending" "$2" 2>/dev/null || out_rc=$? out_step=mv
 	if [ "$out_rc" -eq 0 ]; then
 		pending=""
+		out_written=$2
 		return 0
 	fi
 	rm -f "$pending" 2>/dev/null

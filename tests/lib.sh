@@ -260,3 +260,42 @@ build() {
 	shift
 	fixture "build-$name" "$@" -o scan "$PWD/scan.c"
 }
+
+# The pieces of a hostile value (t-inject's), by name: a command
+# substitution, backticks, quotes, ; | * =, a space, a newline, a tab,
+# backslashes, a leading dash, a 200-byte word, control bytes, invalid
+# UTF-8, a C1 control, a valid é and the empty value.  The ones that
+# would run code touch canary1 to canary4 in the working directory.
+# shellcheck disable=SC2034 # read by the files that source this one
+inject_pieces="subst tick dquote squote semi pipe star eq space newline tab backslash dash long esc bs ctl bad c1 utf8 empty"
+
+# inject_value PIECE...: sets val to x and the pieces' bytes after it.
+inject_value() {
+	val=x
+	for p; do
+		case $p in
+		subst) val="$val\$(touch canary1)" ;;
+		tick) val="$val\`touch canary2\`" ;;
+		dquote) val="$val\"" ;;
+		squote) val="$val'" ;;
+		semi) val="$val;touch canary3;" ;;
+		pipe) val="$val|touch canary4|" ;;
+		star) val="$val*" ;;
+		eq) val="a=$val=" ;;
+		space) val="$val x" ;;
+		newline) val="$val
+x" ;;
+		tab) val="$val	x" ;;
+		backslash) val="$val\\b\\n\\" ;;
+		dash) val="-$val" ;;
+		long) val="$val$(printf '%0200d' 0)" ;;
+		esc) val="$val$(printf '\033[31m')" ;;
+		bs) val="$val$(printf '\010')" ;;
+		ctl) val="$val$(printf '\001\177')" ;;
+		bad) val="$val$(printf '\377\300\200')" ;;
+		c1) val="$val$(printf '\302\233')" ;;
+		utf8) val="$val$(printf '\303\251')" ;;
+		empty) val="" ;;
+		esac
+	done
+}

@@ -33,7 +33,8 @@ case $lanes in '' | *[!0-9]*) lanes=2 ;; esac
 # everything, and CI runs make test and make test-slow.
 slow="tests/t-docs.sh tests/t-explain.sh tests/t-codegen.sh \
 tests/t-script-faults.sh tests/t-sweep.sh tests/t-collect.sh tests/t-compare.sh \
-tests/t-hardening.sh tests/t-script-stack.sh tests/t-mutate.sh tests/t-manpages.sh"
+tests/t-hardening.sh tests/t-script-stack.sh tests/t-mutate.sh tests/t-manpages.sh \
+tests/t-roundtrip.sh tests/t-signal-start.sh"
 tier=${TEST_TIER:-quick}
 queue=""
 case $tier in

@@ -90,6 +90,13 @@ bad "--original with --cache" -c 0.01 --original --cache=cold
 bad "--original with --walks" -c 0.01 --original --walks=list
 bad "--original with --builds" -c 0.01 --original --builds=2
 bad "--original with --kernel-like" -c 0.01 --original --kernel-like
+# the message names the option as it was typed: --thp is --memmap-thp's
+# old name, and was once called --memmap-thp
+for opt in --thp=never --memmap-thp=never --cache=warm --builds=2; do
+	usage_error -c 0.01 --original "$opt"
+	check "--original with $opt: the message names ${opt%%=*}" \
+		err_has "fixes what ${opt%%=*} sets: drop one"
+done
 
 # an error in one item of a list value quotes the whole value, then the item
 run -c 0.01 --folios=0:50,12:50

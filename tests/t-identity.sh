@@ -186,6 +186,46 @@ check "replay: the warning says the file is cache-bound" \
 	err_has '^scan: warning: cache-sized: memmap < 4x LLC 32\.0 MiB \(sysfs\): ratios time caches; replay a larger memmap$'
 check "replay: no -c advised" sh -c "! grep -q -- ' -c' '$tmp/err'"
 
+# Machine files that are no files, or no end: each read within the
+# replay files' bounds (a regular file only, to its size or 16 MiB, lines
+# of 4 KiB) and skipped past them, its fields unknown, the run exit 0.
+# A FIFO once blocked scan for ever, a link to /dev/zero grew it past
+# 875 MB (here under a ulimit of 256 MiB, where it would fail instead).
+odd_host() {	# odd_host DIR MAKE: fake_host's files, each made by MAKE PATH
+	fake_host "$1" 32768K
+	for f in proc/cpuinfo proc/meminfo sys/devices/system/node/online \
+	    sys/kernel/mm/transparent_hugepage/enabled \
+	    sys/devices/system/cpu/cpu0/cache/index3/size; do
+		rm -f "$1/$f"
+		"$2" "$1/$f"
+	done
+}
+zero() { ln -s /dev/zero "$1"; }
+sparse() { : >"$1"; truncate -s 1G "$1" 2>/dev/null || dd if=/dev/zero of="$1" bs=1 count=0 seek=1073741824 2>/dev/null; }
+odd_run() {	# odd_run DIR: scan on that host, bounded in time and memory
+	echo "SCAN_MACHINE_ROOT=$1 $SCAN -c 0.01 -r 1 --format=csv" >"$tmp/cmd"
+	# shellcheck disable=SC3045 # ulimit -v: dash, bash and BusyBox sh have it
+	( ulimit -v 262144; SCAN_MACHINE_ROOT=$1 exec timeout 30 "$SCAN" -c 0.01 -r 1 --format=csv ) \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 0 ] && [ "$(field cpu_vendor),$(field cpu)" = "unknown,unknown" ]
+}
+if have mkfifo; then
+	odd_host "$tmp/fifo" mkfifo
+	check "machine files that are FIFOs: skipped, not waited on, exit 0" odd_run "$tmp/fifo"
+else
+	skip "machine files that are FIFOs" "no mkfifo"
+fi
+odd_host "$tmp/zero" zero
+check "machine files linked to /dev/zero: skipped, exit 0" odd_run "$tmp/zero"
+odd_host "$tmp/sparse" sparse
+check "machine files of a sparse GiB: read to a line's bound, exit 0" odd_run "$tmp/sparse"
+# a cpuinfo whose model comes after 16 MiB is read no further
+fake_host "$tmp/far" 32768K
+{ awk 'BEGIN { for (i = 0; i < 300000; i++) print "processor\t: 0123456789012345678901234567890123456789012345678901234" }'
+	printf 'vendor_id\t: GenuineIntel\nmodel name\t: Far\n'; } >"$tmp/far/proc/cpuinfo"
+check "a cpuinfo is read to 16 MiB: a model past it unknown" odd_run "$tmp/far"
+
 # this host, as scan sees it: -c 0.01 is always cache-sized where an LLC is known
 run -c 0.01 -r 1
 if [ -n "$llc" ] && [ "$llc" -gt 0 ]; then

@@ -84,13 +84,13 @@ EOF
 
 # The cases, from the seed: a slot and a value a line,
 # "SLOT<TAB>VALUE-PIECES<TAB>MAKE", the slot whole, no slot twice.  A
-# value is 1 to 3 pieces; a piece's name stands for its bytes (value()
-# below), so that the plan itself is plain text.
-awk -v seed="$seed" -v cases="$cases" '
+# value is 1 to 3 pieces; a piece's name stands for its bytes (lib.sh's
+# inject_value()), so that the plan itself is plain text.
+awk -v seed="$seed" -v cases="$cases" -v pieces="$inject_pieces" '
 { slot[NR] = $0 }
 END {
 	srand(seed)
-	n = split("subst tick dquote squote semi pipe star eq space newline tab backslash dash long esc bs ctl bad c1 utf8 empty", piece, " ")
+	n = split(pieces, piece, " ")
 	for (c = 1; c <= cases && c <= NR; c++) {
 		s = c + int(rand() * (NR - c + 1))	# a shuffle, cut at cases
 		t = slot[s]; slot[s] = slot[c]; slot[c] = t
@@ -102,54 +102,15 @@ END {
 	}
 }' "$tmp/slots" >"$tmp/plan"
 
-# The pieces' bytes, made once; the canaries are files in the case's
-# working directory.
-long=$(printf '%0200d' 0)
-esc=$(printf '\033[31m')
-bs=$(printf '\010')
-ctl=$(printf '\001\177')
-bad=$(printf '\377\300\200')
-c1=$(printf '\302\233')
-utf8=$(printf '\303\251')
-# value PIECE...: sets val to the bytes
-value() {
-	val=x
-	for p; do
-		case $p in
-		subst) val="$val\$(touch canary1)" ;;
-		tick) val="$val\`touch canary2\`" ;;
-		dquote) val="$val\"" ;;
-		squote) val="$val'" ;;
-		semi) val="$val;touch canary3;" ;;
-		pipe) val="$val|touch canary4|" ;;
-		star) val="$val*" ;;
-		eq) val="a=$val=" ;;
-		space) val="$val x" ;;
-		newline) val="$val
-x" ;;
-		tab) val="$val	x" ;;
-		backslash) val="$val\\b\\n\\" ;;
-		dash) val="-$val" ;;
-		long) val="$val$long" ;;
-		esc) val="$val$esc" ;;
-		bs) val="$val$bs" ;;
-		ctl) val="$val$ctl" ;;
-		bad) val="$val$bad" ;;
-		c1) val="$val$c1" ;;
-		utf8) val="$val$utf8" ;;
-		empty) val="" ;;
-		esac
-	done
-}
-
 # first_line FILE: its first line, printable ASCII only
 first_line() {
 	IFS= read -r first <"$1" || :
 	printf '%s' "$first" | tr -c ' -~' '?'
 }
 
-# one K SLOT PIECES MAKE: run case K in its own directory, $tmp/cK;
-# sets why to why it failed, empty when it held
+# one K SLOT PIECES MAKE: run case K in its own directory, $tmp/cK,
+# where the canaries would appear; sets why to why it failed, empty when
+# it held
 one() {
 	k=$1 line=$2 make=$4
 	script=${line%%|*}
@@ -157,7 +118,7 @@ one() {
 	kind=${kind%%|*}
 	args=${line##*|}
 	# shellcheck disable=SC2086 # the pieces' names, a word each
-	value $3
+	inject_value $3
 	cwd=$tmp/c$k
 	cp -R "$tmp/start" "$cwd"
 	if [ "$make" -eq 1 ] && [ -n "$val" ]; then

@@ -182,3 +182,35 @@ check "plot: /dev/zero refused, no hang" one_line 1 timeout 10 scripts/plot.sh /
 check "plot: stdout full, exit 1" sh -c 'scripts/plot.sh "$1" >/dev/full 2>/dev/null; [ $? -eq 1 ]' sh "$tmp/sweep.csv"
 # shellcheck disable=SC2016
 check "plot: stdout closed, exit 1" sh -c 'scripts/plot.sh "$1" >&- 2>/dev/null; [ $? -eq 1 ]' sh "$tmp/sweep.csv"
+
+# large, close x values: the clock's seeds near 1.8e18 (two 3.3e8 apart,
+# two an ulp apart, all one) and ratios an ulp apart are drawn, every
+# position a number (they were -nan: x +- 1 is x there, and awk's
+# subscripts in 6 digits made two seeds one point), the ends told apart
+# (seed: scan's column, one value a run; the sweep gave 3 rows a size)
+seeds() {	# seeds FILE S1 S2: the sweep's CSV, its two sizes' seeds S1, S2
+	awk -F, -v OFS=, -v s1="$2" -v s2="$3" -f scripts/lib.awk -f /dev/stdin "$tmp/sweep.csv" >"$tmp/$1" <<'AWK'
+NR == 1 { csv_header(); print; next }
+{ $csv_col["seed"] = csv_field("memory_bytes") < 50000000 ? s1 : s2; print }
+AWK
+}
+# drawn FILE POINTS: plot.sh draws FILE, exit 0, every coordinate a
+# number, POINTS points
+drawn() {
+	timeout 10 scripts/plot.sh --x seed "$tmp/$1" >"$tmp/close.svg" 2>"$tmp/close.err" &&
+		! grep -Eq '="[^"0-9]*(nan|inf)' "$tmp/close.svg" && xml_ok "$tmp/close.svg" &&
+		[ "$(grep -c '<circle.*<title>' "$tmp/close.svg")" -eq "$2" ]
+}
+seeds close.csv 1796470412249192335 1796470412582471901
+check "plot: --x seed, two seeds near 1.8e18: drawn, two points a walk" drawn close.csv 4
+check "plot: --x seed, two seeds near 1.8e18: the ends labelled apart" \
+	sh -c "grep -q '>1.796470412e+18<' '$tmp/close.svg' && grep -q '>1.796470413e+18<' '$tmp/close.svg'"
+seeds ulp.csv 1796470412249192128 1796470412249192384
+check "plot: --x seed, two seeds an ulp apart: drawn" drawn ulp.csv 4
+seeds one.csv 1796470412249192335 1796470412249192335
+check "plot: --x seed, one seed near 1.8e18: drawn, a point a walk" drawn one.csv 2
+awk -F, -v OFS=, -f scripts/lib.awk -f /dev/stdin "$tmp/sweep.csv" >"$tmp/yulp.csv" <<'AWK'
+NR == 1 { csv_header(); print; next }
+{ for (c in csv_col) if (c ~ /^speedup/) $csv_col[c] = NR % 2 ? "2" : "2.0000000000000004"; print }
+AWK
+check "plot: ratios an ulp apart: drawn" sh -c "scripts/plot.sh '$tmp/yulp.csv' >'$tmp/yulp.svg' && ! grep -q nan '$tmp/yulp.svg'"

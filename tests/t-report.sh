@@ -173,3 +173,16 @@ printf '#!/bin/sh\nexit 2\n' >"$tmp/mute-scan"
 chmod +x "$tmp/mute-scan"
 check "report: a SCAN failing silently is named" one_line 2 env SCAN="$tmp/mute-scan" scripts/report.sh -n 1
 check "report: stdout full, exit 1" one_line 1 sh -c 'scripts/report.sh -n 1 -c 0.01 -r 1 >/dev/full'
+
+# a block read back whatever its path's length (t-roundtrip, slow tier,
+# takes 1 to 200 characters): at 55 the protocol's path once left
+# "protocol:" alone on its line, and a path longer than a line was cut
+for len in 55 120; do
+	d=$tmp/$(printf '%0*d' "$((len - ${#tmp} - 5))" 0)
+	mkdir -p "$d"
+	kpageflags "$d/kpf" 64
+	scripts/report.sh -n 1 -r 1 "--memmap-from=$d/kpf" >"$tmp/rt.block" 2>/dev/null
+	scripts/collect.sh -o "$tmp/rt.csv" "$tmp/rt.block" >/dev/null 2>"$tmp/err"
+	check "report: a block with a $len-character path reads back, the path whole" \
+		grep -q ",--memmap-from=$d/kpf," "$tmp/rt.csv"
+done
