@@ -7666,8 +7666,8 @@ static void report(const struct lru_model *m, const struct params *p,
 		print_ratios(out, &r);
 	if (out->format != FORMAT_TEXT)
 		print_results(m, p, &mc, &r);
-	if (!out->quiet && out->format == FORMAT_TEXT)
-		print_model_note(p);
+	if (!out->quiet && (out->format == FORMAT_TEXT || out->verbose))
+		print_model_note(p);	/* with the text lines, wherever they go */
 	if (!out->quiet)
 		print_warnings();
 }

@@ -27,6 +27,8 @@ run -c 0.01 -r 2 -q
 check "-q: no model line" sh -c "! grep -q '^scan: model:' '$tmp/err'"
 run -c 0.01 -r 2 --format=csv
 check "--format=csv: no model line" sh -c "! grep -q '^scan: model:' '$tmp/err'"
+run -c 0.01 -r 2 --format=csv -v
+check "--format=csv -v: the model line with the text lines on stderr" err_has "$model"
 
 # Summaries give the digits their spread supports: two digits of the
 # spread, never six decimals of a ratio spread over a range.
