@@ -5,16 +5,19 @@
 #   km_ratio  the speedup of its row source=kernel, walk=list: the
 #             kernel's "physical scan is X faster than ListLRU"; "" when
 #             the file gives none, and then km_why, why in words
-#   km_bytes  the working set (memory_bytes), km_host (host_id) and
-#             km_kernel (kernel) of its first row, as plain text
+#   km_bytes  the working set (memory_bytes), km_host (host_id),
+#             km_kernel (kernel) and km_scanner (scanner: the pfn
+#             scanner that ran, where the CSV has the column; older
+#             CSVs do not) of its first row, as plain text
 #   km_bad    a line saying why the file is not scan-kernel's CSV, else ""
 # With ENVIRON kernel_check set, it only reads the file: exit 1 and
-# km_bad on stderr when the file is not scan-kernel's CSV.
+# km_bad on stderr when the file is not scan-kernel's CSV, after the
+# name of the script (ENVIRON kernel_who, else explain.sh).
 BEGIN {
 	if (ENVIRON["kernel_check"] != "") {
 		kernel_read()
 		if (km_bad != "") {
-			print "explain.sh: " km_bad > "/dev/stderr"
+			print (ENVIRON["kernel_who"] != "" ? ENVIRON["kernel_who"] : "explain.sh") ": " km_bad > "/dev/stderr"
 			exit 1
 		}
 		exit 0
@@ -38,6 +41,7 @@ function kernel_read(    path, name, line, n, f, col, row, i, found, v, ranges) 
 			km_bytes = v ~ /^[1-9][0-9]*$/ ? v : ""
 			km_host = ("host_id" in col) ? plain(f[col["host_id"]]) : ""
 			km_kernel = ("kernel" in col) ? plain(f[col["kernel"]]) : ""
+			km_scanner = ("scanner" in col) ? plain(f[col["scanner"]]) : ""
 		}
 		if (found || f[col["source"]] != "kernel" || f[col["walk"]] != "list")
 			continue
