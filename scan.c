@@ -6336,7 +6336,7 @@ static const struct warning_spec warnings[NR_WARNINGS] = {
 	[W_SHORT_WALK] = { "short-walk", "%s < 1000 clock ticks, coarse times; %s", 1 },
 	/* half a walk's timed walks or more lost over LOST_SHARE even when
 	 * retimed, so its median may be one of them */
-	[W_DISTURBED] = { "disturbed", "%s to other work: its ratio is unsure; %s", 0 },
+	[W_DISTURBED] = { "disturbed", "%s to other work: the ratios with it are unsure; %s", 0 },
 	/* --memmap-thp=always, and under half the memmap in huge pages */
 	[W_THP_SHORT] = { "thp-short", "%s of memmap in 2 MiB pages: LRU ratios pay TLB misses; %s", 1 },
 	/* madvise() refused the page size --memmap-thp asked for */

@@ -101,7 +101,7 @@ kept_warned() {
 	same "$kept" "$named"
 }
 
-warning="^scan: warning: disturbed: ListLRU's one walk lost [0-9]+%.* to other work: its ratio is unsure; rerun it\$"
+warning="^scan: warning: disturbed: ListLRU's one walk lost [0-9]+%.* to other work: the ratios with it are unsure; rerun it\$"
 
 run_stopped -c 0.01 -vv -s 5 --original
 check "--original, stopped in ListLRU: exit 0" [ "$rc" -eq 0 ]
@@ -132,7 +132,7 @@ check "--format=json, stopped: ListLRU's disturbed is 1" \
 run_stopped -c 0.01 -r 1 -s 5 --strict --expect=cache-sized,short-walk,noisy
 check "--strict, stopped: exit 5" [ "$rc" -eq 5 ]
 check "--strict, stopped: the line says what lets it pass, in words" \
-	err_has '^scan: warning: disturbed: ListLRU lost >5% in [0-9]+ of [0-9]+ walks to other work: its ratio is unsure; to pass --strict: an idle machine$'
+	err_has '^scan: warning: disturbed: ListLRU lost >5% in [0-9]+ of [0-9]+ walks to other work: the ratios with it are unsure; to pass --strict: an idle machine$'
 
 # Not stopped, nothing is timed again either, and each mark and warning
 # agree (whether or not this host disturbed a walk).
