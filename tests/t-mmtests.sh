@@ -148,6 +148,7 @@ fi
 # the name cut at its first "-", and a name without one loses its last
 # letter), and the Debian packages its reports need.
 readme=contrib/mmtests/README.md
+# shellcheck disable=SC2016 # an awk program
 check "README: each run-mmtests.sh run name has a '-'" awk '
 	{ for (i = 1; i < NF; i++) if ($i ~ /^(configs\/config-workload-scan|--baseline|--compare)$/) { n++; if ($(i + 1) !~ /-/) bad = 1 } }
 	END { exit bad || !n }' "$readme"
