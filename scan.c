@@ -6900,7 +6900,7 @@ static const char *model_words(const struct params *p, char *buf, size_t len)
 {
 	const struct layout_knobs *l = &p->layout;
 	const struct work_knobs *w = &p->work;
-	char mix[128];
+	static char mix[128];	/* off the stack (see main()) */
 	size_t used = 0;
 
 	buf[0] = 0;
@@ -6947,7 +6947,7 @@ static const char *model_words(const struct params *p, char *buf, size_t len)
  * to be had, so that a line pasted alone is not read as the kernel's. */
 static void print_model_note(const struct params *p)
 {
-	char words[512];
+	static char words[512];	/* off the stack */
 
 	model_words(p, words, sizeof(words));
 	if (p->run.kernel_like)

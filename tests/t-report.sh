@@ -92,14 +92,14 @@ check "report -n 2: the model asked for, then the kernel-like one, in one block"
 	"ratio ArrayLRU:" "between runs:" "kernel-like model:" "kernel-like physical:" \
 	"kernel-like ratio ListLRU:" "kernel-like ratio ArrayLRU:" "kernel-like between runs:" \
 	"Physical scan is"
+joined "$tmp/n2" >"$tmp/n2j"
 check "report -n 2: the kernel-like ratios with their spread over 2 runs" \
-	grep -Eq '^kernel-like ratio ListLRU: [0-9.]+ \([0-9.]+-[0-9.]+, 2 runs\), [0-9.]+ ns/folio' "$tmp/n2"
+	grep -Eq '^kernel-like ratio ListLRU: [0-9.]+ \([0-9.]+-[0-9.]+, 2 runs\), [0-9.]+ ns/folio' "$tmp/n2j"
 check "report -n 2: the spread between processes, measured" \
 	grep -Eq '^between runs: ListLRU [-+][0-9.]+% to [-+][0-9.]+%,' "$tmp/n2"
 check "report -n 2: the original's lines of the model asked for only" \
 	sh -c "[ \$(grep -c '^Physical scan is ' '$tmp/n2') -eq 2 ]"
 check "report -n 2: one seed in the command" grep -Eq '^\$ scan -c 0.01 -r 2 -s [0-9]+$' "$tmp/n2"
-joined "$tmp/n2" >"$tmp/n2j"
 check "report -n 2: a warning once, with how many runs gave it" \
 	sh -c "grep -q '^warning: ' '$tmp/n2j' &&
 	! grep '^warning: ' '$tmp/n2j' | grep -Eqv '(of 2 runs|kernel-like: [0-9] of 2( runs)?)\)\$' &&
