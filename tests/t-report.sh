@@ -72,10 +72,10 @@ check "report: the default protocol" \
 check "report: the size and the memmap" \
 	grep -Eq '^size: 10000 pages, 39.1 MiB simulated, memmap 625.0 KiB$' "$tmp/report"
 check "report: cache-sized said" grep -Eq '^memmap: 64-byte struct page, [0-9]+% in huge pages, (cache-sized|cache-sized unknown)$' "$tmp/report"
-scripts/report.sh -n 1 -c 0.01 --original -s 3 >"$tmp/orig"
+scripts/report.sh -n 1 -c 0.01 --original -s 3 >"$tmp/orig" 2>/dev/null
 check "report: the 2023 protocol" \
 	grep -q '^protocol: --original (1 round a run, cache warm' "$tmp/orig"
-scripts/report.sh -n 1 -c 0.01 -r 2 --kernel-like --thp never -s 3 --walks=list >"$tmp/kl"
+scripts/report.sh -n 1 -c 0.01 -r 2 --kernel-like --thp never -s 3 --walks=list >"$tmp/kl" 2>/dev/null
 joined "$tmp/kl" >"$tmp/klj"
 check "report: the protocol as given, a value after its option joined" \
 	grep -q '^protocol: --kernel-like --thp=never (2 rounds a run' "$tmp/klj"
