@@ -184,6 +184,9 @@
 /* A ratio whose rounds spread wider than this (interquartile range over
  * the median) is flagged: a careful reader would not sign it. */
 #define SPREAD_WARN	0.10
+/* The rounds --strict's remedy asks for at least: a few disturbed rounds
+ * then fall outside a ratio's quartiles. */
+#define STRICT_ROUNDS	16
 /* A walk shorter than this many clock ticks is mostly clock. */
 #define MIN_TICKS	1000.0
 /* A timed walk that lost more than this share of its wall (and more
@@ -695,6 +698,17 @@ static PRINTF(1, 2) void warn(const char *fmt, ...)
 	flush_results(0);	/* a warning follows the lines it is about */
 	va_start(ap, fmt);
 	say("warning: ", "\n", fmt, ap);
+	va_end(ap);
+}
+
+/* A line beside the results that is no warning: what they measured. */
+static PRINTF(1, 2) void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	flush_results(0);	/* after the lines it is about, as a warning */
+	va_start(ap, fmt);
+	say("", "\n", fmt, ap);
 	va_end(ap);
 }
 
@@ -6067,6 +6081,24 @@ static void show_fields(struct params *p, const char *opt, const char *arg)
  * test point.
  */
 
+/* Decimals that show the spread lo to hi in two digits, or three
+ * significant digits where there is none: a median 20% uncertain is not
+ * given to six decimals (scripts/report.awk's digits() does the same). */
+static int spread_decimals(double median, double lo, double hi)
+{
+	double x = hi > lo ? hi - lo : median;
+	int d = hi > lo ? 1 : 2, e = 0;	/* x in [10^e, 10^(e+1)) */
+
+	if (!(x > 0) || isinf(x))
+		return 2;
+	for (; x >= 10 && e < 30; e++)
+		x /= 10;
+	for (; x < 1 && e > -30; e--)
+		x *= 10;
+	d -= e;
+	return d < 0 ? 0 : d > 6 ? 6 : d;
+}
+
 static void print_walk_line(const struct output *out, const struct walk_report *w,
 			    struct walk_result last)
 {
@@ -6138,12 +6170,14 @@ static void print_spread(const struct output *out, const struct run_knobs *run,
 		const struct walk_report *w = &r->walk[s];
 
 		int per_page = w->walk->bound == BOUND_STREAM;	/* as its bound */
+		double ns = w->time.median * 1e9 / (per_page ? m->nr_pages : m->nr_lru);
+		int d = spread_decimals(w->time.median, w->time.min, w->time.max);
+		int dns = spread_decimals(ns, ns * w->time.min / w->time.median,
+					  ns * w->time.max / w->time.median);
 
-		fprintf(out->text, "%s: %d walks, median %.6fs (%.6fs to %.6fs), %.2f ns/%s\n",
-			w->walk->time_label, w->st->nr_samples, w->time.median,
-			w->time.min, w->time.max,
-			w->time.median * 1e9 / (per_page ? m->nr_pages : m->nr_lru),
-			per_page ? "page" : "folio");
+		fprintf(out->text, "%s: %d walks, median %.*fs (%.*fs to %.*fs), %.*f ns/%s\n",
+			w->walk->time_label, w->st->nr_samples, d, w->time.median,
+			d, w->time.min, d, w->time.max, dns, ns, per_page ? "page" : "folio");
 	}
 	for (s = 0; s < r->nr; s++) {
 		const struct walk_report *w = &r->walk[s];
@@ -6166,10 +6200,14 @@ static void print_spread(const struct output *out, const struct run_knobs *run,
 	fprintf(out->text, "interference: %d walk%s retimed (%d preempted, %d stolen, %d off the CPU), %d kept disturbed\n",
 		retimed, retimed == 1 ? "" : "s", preempted, stolen,
 		retimed - preempted - stolen, disturbed);
-	for (s = 1; s < r->nr; s++)
-		fprintf(out->text, "%s/%s ratio: median %.3f, range %.3f to %.3f over %d round%s\n",
-			r->walk[s].walk->label, r->walk[0].walk->label, r->walk[s].ratio.median,
-			r->walk[s].ratio.min, r->walk[s].ratio.max, r->rounds, r->rounds > 1 ? "s" : "");
+	for (s = 1; s < r->nr; s++) {
+		const struct summary *q = &r->walk[s].ratio;
+		int d = spread_decimals(q->median, q->min, q->max);
+
+		fprintf(out->text, "%s/%s ratio: median %.*f, range %.*f to %.*f over %d round%s\n",
+			r->walk[s].walk->label, r->walk[0].walk->label, d, q->median,
+			d, q->min, d, q->max, r->rounds, r->rounds > 1 ? "s" : "");
+	}
 }
 
 /* -vv: walk w's counts, where any were counted: the hardware events a
@@ -6285,8 +6323,8 @@ static void print_ratios(const struct output *out, const struct reports *r)
  * format of two strings, the items (each walk's figure, or the run's)
  * and the remedy: it says what the cause does to which figure and the
  * one thing that clears it, so that "scan: warning: CODE: TEXT" stays
- * under 100 columns.  A cause that fires for several walks is one line,
- * its items worst first (or the worst and "(+N)", N more, where they
+ * under 120 columns.  A cause that fires for several walks is one line,
+ * its items worst first (or the worst and "and N more walks", where they
  * would not fit).  To add a cause:
  *
  *   1. its enum and its row, placed by importance, with a new code;
@@ -6309,10 +6347,10 @@ static const struct warning_spec warnings[NR_WARNINGS] = {
 	/* the memmap under LLC_FACTOR times the last-level cache */
 	[W_CACHE_SIZED] = { "cache-sized", "memmap < 4x LLC %s: ratios time caches; %s", 0 },
 	/* a walk's median under MIN_TICKS ticks of the clock */
-	[W_SHORT_WALK] = { "short-walk", "%s < 1000 clock ticks: times too coarse; %s", 1 },
+	[W_SHORT_WALK] = { "short-walk", "%s < 1000 clock ticks, coarse times; %s", 1 },
 	/* half a walk's timed walks or more lost over LOST_SHARE even when
 	 * retimed, so its median may be one of them */
-	[W_DISTURBED] = { "disturbed", "%s to other work, ratios too; %s", 0 },
+	[W_DISTURBED] = { "disturbed", "%s to other work: the ratios with it are unsure; %s", 0 },
 	/* --memmap-thp=always, and under half the memmap in huge pages */
 	[W_THP_SHORT] = { "thp-short", "%s of memmap in 2 MiB pages: LRU ratios pay TLB misses; %s", 1 },
 	/* madvise() refused the page size --memmap-thp asked for */
@@ -6321,13 +6359,13 @@ static const struct warning_spec warnings[NR_WARNINGS] = {
 	 * limit's slowest try */
 	[W_CODE_BOUND] = { "code-bound", "%s its limit: the ratio may time code; %s", 0 },
 	/* a ratio's interquartile range over rounds over SPREAD_WARN of its median */
-	[W_NOISY] = { "noisy", "ratio IQR %s over rounds, its uncertainty; %s", 0 },
+	[W_NOISY] = { "noisy", "ratios vary over rounds, IQR %s; %s", 0 },
 	/* at the original's knobs, a walk under 1 - BOUND_WARN times its
 	 * limit's fastest try */
 	[W_LIMIT_BEATEN] = { "limit-beaten", "%s its limit: the limit (-vv) failed, not the ratios%s", 1 },
 };
 
-#define WARNING_COLUMNS	99	/* "scan: warning: CODE: TEXT" at most */
+#define WARNING_COLUMNS	119	/* "scan: warning: CODE: TEXT" at most */
 
 /* One cause fired: for a walk (its place in the run's walks) or the run. */
 struct warning_item {
@@ -6442,7 +6480,8 @@ static const char *warning_line(int c, char *line, size_t len)
 	snprintf(line, len, "%s: ", warnings[c].code);
 	snprintf(line + strlen(line), len - strlen(line), warnings[c].text, items, w->fix);
 	if (k > 1 && strlen(line) + strlen("scan: warning: ") > WARNING_COLUMNS) {
-		snprintf(items, sizeof(items), "%s (+%d)", w->item, k - 1);
+		snprintf(items, sizeof(items), "%s and %d more walk%s", w->item, k - 1,
+			 k > 2 ? "s" : "");
 		snprintf(line, len, "%s: ", warnings[c].code);
 		snprintf(line + strlen(line), len - strlen(line), warnings[c].text, items, w->fix);
 	}
@@ -6483,13 +6522,33 @@ static int plain_knobs(const struct params *p)
 	return 1;
 }
 
+/* The remedy of a figure other work disturbed: a rerun when idle.  For
+ * --strict, which fails on it, what lets it pass: an idle machine, and
+ * where rounds help (a ratio's quartiles, a walk against its limit's
+ * tries), the rounds that put a few disturbed ones in the minority. */
+static const char *rerun_fix(const struct params *p, const struct reports *r,
+			     int rounds_help)
+{
+	static char fix[48];
+	int more = 4 * r->rounds < STRICT_ROUNDS ? STRICT_ROUNDS : 4 * r->rounds;
+
+	if (!p->out.strict || p->run.original)
+		return "rerun when idle";
+	if (!rounds_help || r->rounds >= STRICT_ROUNDS)
+		return "to pass --strict: an idle machine";
+	snprintf(fix, sizeof(fix), "to pass --strict: -r %d on an idle machine",
+		 more > MAX_ROUNDS ? MAX_ROUNDS : more);
+	return fix;
+}
+
 /* A walk slower than its bound measures the code, not the memory; one
  * faster beat a limit measured beside it in every round, so that limit
  * was no limit while it ran.  Each is judged against every try of its
  * limit, not their median: a VM's memory drifts by a quarter within a
  * run, and a walk between the fastest and the slowest try ran at a
  * speed the memory had (docs/method.md). */
-static void check_bounds(const struct lru_model *m, const struct reports *r)
+static void check_bounds(const struct lru_model *m, const struct params *p,
+			 const struct reports *r)
 {
 	int s;
 
@@ -6504,7 +6563,7 @@ static void check_bounds(const struct lru_model *m, const struct reports *r)
 		    2 * m->bound_kept[b] >= m->bound_tries[b])
 			continue;
 		if (w->bound_x > (1 + BOUND_WARN) * m->bound_hi[b])
-			warning_fire(W_CODE_BOUND, s, w->bound_x, "rerun when idle",
+			warning_fire(W_CODE_BOUND, s, w->bound_x, rerun_fix(p, r, 1),
 				     "%s %.2fx", w->walk->label, w->bound_x);
 		else if (w->bound_x < (1 - BOUND_WARN) * m->bound_lo[b])
 			warning_fire(W_LIMIT_BEATEN, s, w->bound_x, "",
@@ -6575,8 +6634,8 @@ static void check_disturbed(const struct params *p, const struct reports *r)
 				     100 * w->st->lost_share);
 		else
 			warning_fire(W_DISTURBED, s, (double)w->st->disturbed / w->st->nr_samples,
-				     "rerun when idle", "%s %d/%d walks lost >%.0f%%", w->walk->label,
-				     w->st->disturbed, w->st->nr_samples, 100 * LOST_SHARE);
+				     rerun_fix(p, r, 0), "%s lost >%.0f%% in %d of %d walks", w->walk->label,
+				     100 * LOST_SHARE, w->st->disturbed, w->st->nr_samples);
 	}
 }
 
@@ -6599,7 +6658,7 @@ static void check_times(const struct lru_model *m, const struct params *p,
 		double spread = (q->q3 - q->q1) / q->median;
 
 		if (spread > SPREAD_WARN)
-			warning_fire(W_NOISY, s, spread, "rerun when idle", "%s %.0f%%",
+			warning_fire(W_NOISY, s, spread, rerun_fix(p, r, 1), "%s %.0f%%",
 				     r->walk[s].walk->label, 100 * spread);
 	}
 }
@@ -6625,7 +6684,7 @@ static void check_warnings(const struct lru_model *m, const struct params *p,
 	check_disturbed(p, r);
 	check_thp(m, p);
 	if (cache_sized(m, mc) == 0 && plain_knobs(p))	/* the limits are DRAM's */
-		check_bounds(m, r);
+		check_bounds(m, p, r);
 }
 
 /* Each cause that fired, one line, most important first. */
@@ -6684,13 +6743,18 @@ static void print_ktap(const struct answer *a)
 	for (s = 0; s < a->r->nr; s++) {
 		const struct walk_report *w = &a->r->walk[s];
 
-		printf("# %s: median %.6f s, %.2f ns/%s over %d timed walks; summed %lu over %lu folios, as the model\n",
-		       w->walk->label, w->time.median, w->walk_ns,
+		printf("# %s: median %.*f s, %.2f ns/%s over %d timed walks; summed %lu over %lu folios, as the model\n",
+		       w->walk->label, spread_decimals(w->time.median, w->time.min, w->time.max),
+		       w->time.median, w->walk_ns,
 		       w->walk->bound == BOUND_STREAM ? "page" : "folio", w->st->nr_samples,
 		       sum.sum, sum.visits);
-		if (s)
-			printf("# %s ratio: median %.3f, IQR %.3f-%.3f over %d rounds\n",
-			       w->walk->label, w->ratio.median, w->ratio.q1, w->ratio.q3, a->r->rounds);
+		if (s) {
+			int d = spread_decimals(w->ratio.median, w->ratio.min, w->ratio.max);
+
+			printf("# %s ratio: median %.*f, IQR %.*f-%.*f over %d rounds\n",
+			       w->walk->label, d, w->ratio.median, d, w->ratio.q1, d, w->ratio.q3,
+			       a->r->rounds);
+		}
 		printf("ok %d self-check %s\n", ++n, w->walk->name);
 	}
 	for (c = 0; c < NR_WARNINGS; c++) {
@@ -6824,6 +6888,90 @@ static void print_break_even(const struct output *out, const struct lru_model *m
 				r->walk[s].walk->label);
 	}
 	fprintf(out->text, "(if Physical's cost per pfn and the LRU walks' per folio hold at any share)\n");
+}
+
+/* append_item(buf, len, &used, fmt, ...): one more item of a line, after a
+ * comma where one went before. */
+static PRINTF(4, 5) void append_item(char *buf, size_t len, size_t *used,
+				     const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*used >= len)
+		return;
+	if (*used)
+		*used += snprintf(buf + *used, len - *used, ", ");
+	va_start(ap, fmt);
+	if (*used < len)
+		*used += vsnprintf(buf + *used, len - *used, fmt, ap);
+	va_end(ap);
+}
+
+/* The model in words, knob by knob where the options moved it off the
+ * original's: every pfn an order-0 LRU folio, in random order, read
+ * once by each walk. */
+static const char *model_words(const struct params *p, char *buf, size_t len)
+{
+	const struct layout_knobs *l = &p->layout;
+	const struct work_knobs *w = &p->work;
+	static char mix[128];	/* off the stack (see main()) */
+	size_t used = 0;
+
+	buf[0] = 0;
+	if (l->memmap_from)
+		append_item(buf, len, &used, "a replayed memmap's LRU folios");
+	else if (l->lru_fraction >= 1 && l->folio_share[0] >= 1)
+		append_item(buf, len, &used, "every pfn an LRU folio");
+	else if (l->lru_fraction >= 1)
+		append_item(buf, len, &used, "every pfn on the LRU");
+	else
+		append_item(buf, len, &used, "%g%% of pfns on the LRU", 100 * l->lru_fraction);
+	if (!l->memmap_from && l->folio_share[0] < 1)
+		append_item(buf, len, &used, "folios by order and %% of LRU pages %s",
+			    folio_mix(p, mix, sizeof(mix)));
+	if (l->lru_order)
+		append_item(buf, len, &used, "traced LRU order");
+	else if (l->locality > 1)
+		append_item(buf, len, &used, "LRU order in runs of %g adjacent folios", l->locality);
+	else
+		append_item(buf, len, &used, "random order");
+	if (l->memcg || l->memcg_share < 1)
+		append_item(buf, len, &used, "one memcg's folios");
+	if (w->access == ACCESS_READ && !w->rmap_share && w->nr_lists == 1)
+		append_item(buf, len, &used, "no per-folio work");
+	if (w->access != ACCESS_READ)
+		append_item(buf, len, &used, "%s each folio", access_names[w->access]);
+	if (w->rmap_share)
+		append_item(buf, len, &used, "rmap %g:%d", w->rmap_share, w->rmap_hops);
+	if (w->nr_lists > 1)
+		append_item(buf, len, &used, "%d lists, %lu folios a turn", w->nr_lists, w->chunk);
+	if (w->phys == PHYS_JUMP)
+		append_item(buf, len, &used, "Physical jumps over folios");
+	if (l->desc_size != DEF_DESC_SIZE)
+		append_item(buf, len, &used, "%d-byte struct page", l->desc_size);
+	if (p->run.threads > 1)
+		append_item(buf, len, &used, "%d threads", p->run.threads);
+	if (p->run.original)
+		append_item(buf, len, &used, "the 2023 protocol");
+	return buf;
+}
+
+/* One line on stderr beside the original's two: the model their figures
+ * come from, and where the kernel-like figure and the kernel's own are
+ * to be had, so that a line pasted alone is not read as the kernel's. */
+static void print_model_note(const struct params *p)
+{
+	static char words[512];	/* off the stack */
+
+	model_words(p, words, sizeof(words));
+	if (p->run.kernel_like)
+		note("model: --kernel-like (%s); the original's: drop --kernel-like; the kernel's own: scan-kernel",
+		     words);
+	else if (p->run.original)
+		note("model: %s; kernel-like figure: --kernel-like without --original; the kernel's own: scan-kernel",
+		     words);
+	else
+		note("model: %s; kernel-like figure: --kernel-like; the kernel's own: scan-kernel", words);
 }
 
 /* ==== The host (appendix) =============================================== */
@@ -7587,6 +7735,8 @@ static void report(const struct lru_model *m, const struct params *p,
 		print_ratios(out, &r);
 	if (out->format != FORMAT_TEXT)
 		print_results(m, p, &mc, &r);
+	if (!out->quiet && (out->format == FORMAT_TEXT || out->verbose))
+		print_model_note(p);	/* with the text lines, wherever they go */
 	if (!out->quiet)
 		print_warnings();
 }

@@ -16,9 +16,13 @@
 # above (a rewrap), and "\" at the end of a command joins it to the next:
 #
 #   block    = first cpu machine caches kernel memory command size memmap
-#              protocol [physical] ratio... warning... original...
-#   first    = "scan " VERSION " report (block 2): " N " run(s) of one command"
-#              [", " SIZE " simulated"]
+#              protocol [model] [physical] ratio... [between]
+#              [klmodel [klphysical] klratio... [klbetween]] [kernelown]
+#              warning... original...
+#   first    = "scan " VERSION " report, format 3: " ("1 model, " N " run(s)"
+#              | "2 models, " N " run(s) each") ", " SIZE " simulated"
+#              (format 2: "scan " VERSION " report (block 2): " N
+#              " run(s) of one command" [", " SIZE " simulated"])
 #   cpu      = "cpu: " MODEL-NAME
 #   machine  = "machine: host " ID ", vendor " V ", family " F ", model " M
 #              ", stepping " S ", hypervisor " H ", " N " CPUs, " K
@@ -36,6 +40,12 @@
 #   ratio    = "ratio " WALK ": " FIG " " SPREAD ", " NS " ns/folio"
 #              ["; the physical walk is " X "x slower than " WALK]
 #   SPREAD   = "(" LO "-" HI ", " N " runs)" | "(" LO "-" HI ", " R " round(s), 1 run)"
+#   model    = "model: " WORDS            (scan's model line)
+#   between  = "between runs: " TEXT      (the spread between processes)
+#   klmodel, klphysical, klratio, klbetween = "kernel-like " and the same:
+#              the --kernel-like model at the same size, a row of its own
+#   kernelown = "kernel's own: ratio ListLRU " FIG " (" TEXT ")"
+#              | "kernel's own: no ratio (" TEXT ")"
 #   warning  = "warning: " CODE [": " TEXT] [" (" N " of " M " runs)"]
 #              (older blocks: "warning: " TEXT)
 #   original = "Physical scan is " %f " faster than " WALK
@@ -44,7 +54,7 @@
 
 BEGIN {
 	FS = "\t"
-	keys = "(cpu|machine|caches|kernel|memory|size|memmap|protocol|physical|warning): "
+	keys = "(cpu|machine|caches|kernel|memory|size|memmap|protocol|physical|warning|model|between runs|kernel's own|kernel-like (model|physical|between runs)): "
 	bare_re = "^Physical scan is [0-9.]+x? faster than [A-Za-z]"
 	max_block = 65536	# bytes: a block ends there (a broken one)
 }
@@ -59,7 +69,7 @@ END { end_message() }
 # joined lines of a block (a quote reflowed), split again where a key of
 # the block starts inside it (in a warning, only at the keys that may
 # follow it).
-function unjoin(s, where,    d, p, re, at) {
+function unjoin(s, where,    d, p, re, at, pre) {
 	d = 0
 	if (match(s, /^[ \t]*(>[ \t]*)+/)) {
 		p = substr(s, 1, RLENGTH)
@@ -68,17 +78,24 @@ function unjoin(s, where,    d, p, re, at) {
 	}
 	sub(/^[ \t]+/, "", s)
 	sub(/[ \t]+$/, "", s)
-	re = " (" keys "|(ratio|counted) [A-Za-z0-9_]+: |Physical scan is [0-9]|\\$ scan )"
+	re = " (" keys "|(ratio|counted|kernel-like ratio) [A-Za-z0-9_]+: |Physical scan is [0-9]|\\$ scan )"
+	# a kernel-like line's own key is no join ("kernel-like physical: ")
+	pre = ""
+	if (s ~ /^kernel-like /) {
+		pre = "kernel-like "
+		s = substr(s, 13)
+	}
 	for (;;) {
 		if (s ~ /^warning: /)
 			re = " (warning: |Physical scan is [0-9])"
 		if (length(s) < 2 || !match(substr(s, 2), re))
 			break
 		at = RSTART	# (hold() may match() again)
-		hold(substr(s, 1, at), d, where)
+		hold(pre substr(s, 1, at), d, where)
+		pre = ""
 		s = substr(s, at + 2)
 	}
-	hold(s, d, where)
+	hold(pre s, d, where)
 }
 
 # Each line is taken with the one after it in view: hold() keeps a line
@@ -136,9 +153,9 @@ function start(s, d, where) {
 		mode = "2023"
 }
 
-function is_first(s) { return s ~ /^scan [0-9][^ ]* report \(block [0-9]+\)/ }
+function is_first(s) { return s ~ /^scan [0-9][^ ]* report( \(block [0-9]+\)|, format [0-9]+:)/ }
 function is_key(s) {
-	return is_first(s) || s ~ ("^" keys) || s ~ /^\$ / || s ~ /^(ratio|counted) [A-Za-z0-9_]+: / || s ~ /^Physical scan is /
+	return is_first(s) || s ~ ("^" keys) || s ~ /^\$ / || s ~ /^(ratio|counted|kernel-like ratio) [A-Za-z0-9_]+: / || s ~ /^Physical scan is /
 }
 function is_original(s) {
 	return s ~ /^Physical scan is [0-9.]+ faster than [A-Za-z0-9_]+$/
@@ -210,6 +227,7 @@ function new_row(where, d) {
 	walks = ""
 	nwalks = 0
 	split("", orig)
+	split("", kl)
 }
 function put(k, v) {
 	if (v == "unknown" || v ~ /^unknown /)
@@ -272,7 +290,14 @@ function seed_of(cmd) {
 function shaped(s,    n, v) {
 	v = "[^,]+"
 	n = "[0-9]+(\\.[0-9]+)?"
-	if (s ~ /^scan /) return s ~ /^scan [^ ]+ report \(block 2\): [0-9]+ runs? of one command(, [^,]+ simulated)?$/
+	if (s ~ /^scan /)
+		return s ~ /^scan [^ ]+ report \(block 2\): [0-9]+ runs? of one command(, [^,]+ simulated)?$/ ||
+		    s ~ /^scan [^ ]+ report, format 3: (1 model, [0-9]+ runs?|2 models, [0-9]+ runs? each), [^,]+ simulated$/
+	if (s ~ /^kernel-like (physical:|ratio) /)
+		return shaped(substr(s, 13))
+	if (s ~ /^(model|between runs|kernel-like model|kernel-like between runs): /) return 1
+	if (s ~ /^kernel's own: /)
+		return s ~ ("^kernel's own: (ratio ListLRU " n " \\(.*\\)|no ratio \\(.*\\))$")
 	if (s ~ /^cpu: /) return 1
 	if (s ~ /^machine: /)
 		return s ~ ("^machine: host " v ", vendor " v ", family " v ", model " v ", stepping " v ", hypervisor " v ", " v " CPUs, " v " NUMA nodes?, RAM " v "$")
@@ -304,10 +329,22 @@ function parse_block(    k, s, t, a, w) {
 		if (k == 1) {
 			split(s, a, " ")
 			put("version", a[2])
+			put("shape", s ~ /, format 3:/ ? 3 : 2)
 			t = s
 			sub(/^[^:]*: /, "", t)
+			sub(/^[12] models?, /, "", t)
 			put("runs", t + 0)
-		} else if (s ~ /^cpu: /)
+		} else if (s ~ /^kernel-like /) {
+			if (!kernel_like(bw[k], after(s, "kernel-like ")))
+				return
+		} else if (s ~ /^model: /)
+			put("model", after(s, "model: "))
+		else if (s ~ /^kernel's own: ratio ListLRU /) {
+			split(s, a, " ")
+			put("kernel_ListLRU", a[5])
+		} else if (s ~ /^(between runs|kernel's own): /)
+			;
+		else if (s ~ /^cpu: /)
 			put("cpu", after(s, "cpu: "))
 		else if (s ~ /^machine: /)
 			machine_items(after(s, "machine: "))
@@ -406,6 +443,42 @@ function warn(s) {
 	row["nwarn"]++
 }
 
+# A kernel-like line after "kernel-like ": its model, physical or ratio
+# line, kept as kl[] (the row that finish() prints after the block's).
+function kernel_like(where, s,    w, a, keep, ok) {
+	if (s ~ /^model: /) {
+		kl["model"] = after(s, "model: ")
+		kl["any"] = 1
+		return 1
+	}
+	if (s ~ /^physical: /) {
+		split(s, a, " ")
+		kl["physical_ns"] = num(a[2]) ? a[2] : ""
+		return 1
+	}
+	if (s !~ /^ratio /)
+		return 1
+	w = after(s, "ratio ")
+	sub(/:.*/, "", w)
+	# ratio() writes the row: keep it, write, move the figures to kl[]
+	keep["r"] = row["r_" w]; keep["lo"] = row["lo_" w]
+	keep["hi"] = row["hi_" w]; keep["ns"] = row["ns_" w]
+	keep["walks"] = walks; keep["nwalks"] = nwalks; keep["seen"] = (w in seenwalk)
+	ok = ratio(where, w, after(s, "ratio " w ": "))
+	if (!ok)
+		return 0
+	kl["r_" w] = row["r_" w]; kl["lo_" w] = row["lo_" w]
+	kl["hi_" w] = row["hi_" w]; kl["ns_" w] = row["ns_" w]
+	kl["walks"] = kl["walks"] (kl["walks"] == "" ? "" : " ") w
+	kl["any"] = 1
+	row["r_" w] = keep["r"]; row["lo_" w] = keep["lo"]
+	row["hi_" w] = keep["hi"]; row["ns_" w] = keep["ns"]
+	walks = keep["walks"]; nwalks = keep["nwalks"]
+	if (!keep["seen"])
+		delete seenwalk[w]
+	return 1
+}
+
 # A ratio line after its name: "M (LO-HI, N runs), NS ns/folio".
 function ratio(where, w, s,    t, r, lo, hi, p) {
 	r = s
@@ -457,6 +530,27 @@ function finish(where,    k, a, c, miss) {
 	# the page size simulated, where the block says it
 	if (row["memory_bytes"] != "")
 		put("page_bytes", 2 ^ int(log(row["memory_bytes"] / row["pages"]) / log(2) + 0.5))
+	print_row()
+	if (kl["any"])
+		kernel_like_row()
+}
+
+# The kernel-like model of a block, a row of its own: the block's row
+# with its protocol and command given --kernel-like, and its figures.
+function kernel_like_row(    c, a, k) {
+	c = split(row["walks"], a, " ")
+	for (k = 1; k <= c; k++) {
+		delete row["r_" a[k]]; delete row["lo_" a[k]]
+		delete row["hi_" a[k]]; delete row["ns_" a[k]]
+	}
+	for (k in kl)
+		if (k ~ /^(r|lo|hi|ns)_/)
+			row[k] = kl[k]
+	put("walks", kl["walks"])
+	put("model", kl["model"])
+	put("physical_ns", kl["physical_ns"])
+	put("protocol", row["protocol"] == "default" ? "--kernel-like" : row["protocol"] " --kernel-like")
+	put("command", row["command"] " --kernel-like")
 	print_row()
 }
 

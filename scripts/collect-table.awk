@@ -161,6 +161,8 @@ function flags(x,    c) {
 		c = c (c == "" ? "" : ", ") blocks[x] " blocks"
 	if (copies[x] > blocks[x])
 		c = c (c == "" ? "" : ", ") "posted " copies[x] "x"
+	if (val[x, "kernel_ListLRU"] != "")
+		c = c (c == "" ? "" : ", ") "kernel's own ListLRU " val[x, "kernel_ListLRU"]
 	if (val[x, "note"] != "")
 		c = c (c == "" ? "" : ", ") val[x, "note"]
 	return c == "" ? "-" : c
@@ -244,8 +246,7 @@ function merge(    x, y, key, j, nw, w, wk) {
 function respread(y, w, med,    low, high, dp) {
 	low = val[y, "lo_" w] + 0
 	high = val[y, "hi_" w] + 0
-	dp = high > low ? 1 - floor(lg(high - low)) : 2
-	dp = dp < 0 ? 0 : dp > 6 ? 6 : dp
+	dp = spread_digits(med, low, high)
 	val[y, "r_" w] = sprintf("%." dp "f", med)
 	val[y, "lo_" w] = sprintf("%." dp "f", low)
 	val[y, "hi_" w] = sprintf("%." dp "f", high)
@@ -297,7 +298,7 @@ function write_csv(    j, x, c, nf, f, line, names) {
 		line = line "," f[c]
 	for (c = 1; c <= nwalks; c++)
 		line = line "," wl[c] "," wl[c] "_min," wl[c] "_max," wl[c] "_ns"
-	print line ",warnings,copies,blocks,note" > csv
+	print line ",warnings,copies,blocks,note,model,kernel_ListLRU" > csv
 	for (j = 1; j <= nrows; j++) {
 		x = ord[j]
 		line = nocomma(group(x))
@@ -305,7 +306,8 @@ function write_csv(    j, x, c, nf, f, line, names) {
 			line = line "," nocomma(f[c] == "source" ? val[x, "where"] : f[c] == "from" ? posters[x] : val[x, f[c]])
 		for (c = 1; c <= nwalks; c++)
 			line = line "," val[x, "r_" wl[c]] "," val[x, "lo_" wl[c]] "," val[x, "hi_" wl[c]] "," val[x, "ns_" wl[c]]
-		print line "," nocomma(val[x, "warnings"]) "," copies[x] "," blocks[x] "," nocomma(val[x, "note"]) > csv
+		print line "," nocomma(val[x, "warnings"]) "," copies[x] "," blocks[x] "," nocomma(val[x, "note"]) \
+		    "," nocomma(val[x, "model"]) "," val[x, "kernel_ListLRU"] > csv
 	}
 	close(csv)
 }

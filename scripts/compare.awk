@@ -96,20 +96,82 @@ function one_run_table(    i, key, part, b, a, noise, note) {
 			note = noise ? "  noise" : ""
 		} else
 			note = "  spread unknown"
-		printf "%-10s %10s %12.3f %12.3f %+8.1f%%%s\n", part[1], size(part[2]),
-		    b, a, 100 * (a / b - 1), note
+		printf "%-10s %10s %12s %12s %+8.1f%%%s\n", part[1], size(part[2]),
+		    one_figure(b, 1, key), one_figure(a, 2, key), 100 * (a / b - 1), note
 	}
 }
 
+# one_figure(v, s, key): one run's figure, in the digits its spread over
+# rounds shows (three significant digits where that is unknown).
+function one_figure(v, s, key,    d) {
+	d = (s, key, 1) in spread ? spread_digits(v, spread[s, key, 1], spread[s, key, 2]) : \
+	    spread_digits(v, v, v)
+	return sprintf("%." d "f", v)
+}
+
 # side_figures(s, key, v): side s: its values sorted into v[], and its
-# median with range and runs as text.
-function side_figures(s, key, v,    k, n) {
+# median with range and runs as text, in the digits the range shows.
+function side_figures(s, key, v,    k, n, d) {
 	n = count[s, key]
 	for (k = 1; k <= n; k++)
 		v[k] = value[s, key, k]
 	sort_numbers(v, n)
-	return sprintf("%.2f (%.2f-%.2f, %d run%s)", median_of(v, n), v[1], v[n],
+	d = spread_digits(median_of(v, n), v[1], v[n])
+	return sprintf("%." d "f (%." d "f-%." d "f, %d run%s)", median_of(v, n), v[1], v[n],
 	    n, n == 1 ? "" : "s")
+}
+
+# z_upper(p): the z with P(Z > z) = p, for 0 < p < 0.5 (bisection on
+# stats.awk's norm_sf).
+function z_upper(p,    lo, hi, mid, k) {
+	lo = 0
+	hi = 10
+	for (k = 0; k < 60; k++) {
+		mid = (lo + hi) / 2
+		if (norm_sf(mid) > p) lo = mid
+		else hi = mid
+	}
+	return (lo + hi) / 2
+}
+
+# seen_at(r, m, n): what the interval r measured says of this comparison:
+# the smallest change it would detect 80% of the time, and the runs a
+# side that would detect 5% and 10% so, as text.  The interval's width
+# is 2 z (its confidence's point) standard errors of the shift; a shift
+# is detected 80% of the time at (z + 0.84) of them; the error goes as
+# sqrt(1/m + 1/n), and Mann-Whitney needs 1/0.955 the runs of a t-test
+# (its efficiency under a normal spread).  A rough guide, said "about".
+function seen_at(r, m, n,    z, se, sd, d, k, c, need, out) {
+	if (r["hi"] <= r["lo"])
+		return ""
+	z = z_upper((1 - r["conf"]) / 2)
+	se = (r["hi"] - r["lo"]) / (2 * z)
+	d = exp((z + 0.8416) * se) - 1
+	sd = se / sqrt(1 / m + 1 / n)
+	out = sprintf("changes under about %s cannot be seen at %d runs a side here", two_sig(100 * d) "%", m < n ? m : n)
+	split("0.05 0.10", c, " ")
+	for (k = 1; k <= 2; k++) {
+		need = 2 * ((1.959964 + 0.8416) * sd / log(1 + c[k])) ^ 2 / 0.955
+		need = need < 4 ? 4 : int(need) == need ? need : int(need) + 1
+		out = out (k == 1 ? "; " : ", ") sprintf("%d%%", 100 * c[k] + 0.5) (k == 1 ? " needs about " : " about ") \
+		    two_sig_up(need) (k == 1 ? " runs a side" : "")
+	}
+	return out
+}
+# v to two significant digits ("17", "2.3", "0.41"), and rounded up
+# (a count of runs: 63 is 63, 1234 is 1300).
+function two_sig(v,    e) {
+	if (v <= 0)
+		return "0"
+	e = floor(lg(v))
+	return sprintf("%." (e >= 1 ? 0 : 1 - e) "f", v >= 10 ? int(v / 10 ^ (e - 1) + 0.5) * 10 ^ (e - 1) : v)
+}
+function two_sig_up(v,    e, s) {
+	if (v < 100)
+		return sprintf("%d", v)
+	e = floor(lg(v)) - 1
+	s = 10 ^ e
+	return sprintf("%d", (int(v / s) + (v / s > int(v / s))) * s)
 }
 
 # verdict(b, m, a, n, r): the change and the verdict, from the speedups
@@ -151,6 +213,8 @@ function runs_table(    i, key, part, m, n, b, a, r, rows, cell, w, fmt) {
 		cell[rows, 4] = side_figures(2, key, a)
 		cell[rows, 6] = verdict(b, m, a, n, r)
 		cell[rows, 5] = r["change"]
+		if (m >= 3 && n >= 3)
+			seen[rows] = seen_at(r, m, n)
 		w[1] = length(cell[rows, 3]) > w[1] ? length(cell[rows, 3]) : w[1]
 		w[2] = length(cell[rows, 4]) > w[2] ? length(cell[rows, 4]) : w[2]
 	}
@@ -158,6 +222,10 @@ function runs_table(    i, key, part, m, n, b, a, r, rows, cell, w, fmt) {
 	printf fmt, "walk", "-c", "before", "after", "change", "verdict"
 	for (i = 1; i <= rows; i++)
 		printf fmt, cell[i, 1], cell[i, 2], cell[i, 3], cell[i, 4], cell[i, 5], cell[i, 6]
+	# what these runs could have seen, from the interval each measured
+	for (i = 1; i <= rows; i++)
+		if (seen[i] != "")
+			printf "%s at -c %s: %s\n", cell[i, 1], cell[i, 2], seen[i]
 }
 
 END {
@@ -178,6 +246,7 @@ END {
 # many runs of each side gave it.
 function footnote(    c, how) {
 	for (c in wseen)
-		how[c] = wruns[c, 1] + 0 "/" nruns[1] ", " wruns[c, 2] + 0 "/" nruns[2]
-	warn_footnote(ENVIRON["wfile"], "scan warned (runs that gave each, before and after):", how)
+		how[c] = "in " wruns[c, 1] + 0 " of " nruns[1] " run" (nruns[1] == 1 ? "" : "s") \
+		    " before, " wruns[c, 2] + 0 " of " nruns[2] " after"
+	warn_footnote(ENVIRON["wfile"], "scan warned:", how)
 }

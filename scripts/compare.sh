@@ -28,7 +28,10 @@
 #/ at every walk and size.  3 and 3 runs (or 3 and 4) cannot reach 95%:
 #/ the interval is then the widest and says the confidence it has (90%,
 #/ 94%).  Fewer than 3 runs a side: no verdict, said beside the
-#/ figures.  -v adds U, its p-value and the method (and with -n each
+#/ figures.  Under the table, a line a walk and size: the smallest change
+#/ these runs could see here, from the interval they measured ("changes
+#/ under about 20% cannot be seen at 5 runs a side here"), and about how
+#/ many runs a side would see 5% and 10%.  -v adds U, its p-value and the method (and with -n each
 #/ scan command and its stderr).  Under the table, a footnote gives each
 #/ warning scan gave (its code, from the CSVs' warnings column), most
 #/ important first, with how many runs of each side gave it and, with

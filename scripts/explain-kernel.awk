@@ -11,12 +11,13 @@
 #             of its first row, as plain text; km_scanner_words, it in words
 #   km_bad    a line saying why the file is not scan-kernel's CSV, else ""
 # With ENVIRON kernel_check set, it only reads the file: exit 1 and
-# km_bad on stderr when the file is not scan-kernel's CSV.
+# km_bad on stderr when the file is not scan-kernel's CSV, after the
+# name of the script (ENVIRON kernel_who, else explain.sh).
 BEGIN {
 	if (ENVIRON["kernel_check"] != "") {
 		kernel_read()
 		if (km_bad != "") {
-			print "explain.sh: " km_bad > "/dev/stderr"
+			print (ENVIRON["kernel_who"] != "" ? ENVIRON["kernel_who"] : "explain.sh") ": " km_bad > "/dev/stderr"
 			exit 1
 		}
 		exit 0

@@ -135,6 +135,17 @@ function sort_values(v, n,    ix, w, k) {
 }
 
 function lg(v) { return log(v) / log(10) }
+# Decimals that show the spread lo-hi in two digits (three significant
+# digits when there is none), 0 to 6: 48.5 (48.0-49.3), 164 (140-180);
+# a median 20% uncertain is never given to six decimals.  (scan.c's
+# spread_decimals() does the same.)
+function spread_digits(m, lo, hi,    d) {
+	if (hi > lo)
+		d = 1 - floor(lg(hi - lo))
+	else
+		d = m > 0 ? 2 - floor(lg(m)) : 2
+	return d < 0 ? 0 : d > 6 ? 6 : d
+}
 function floor(v) { return v == int(v) || v > 0 ? int(v) : int(v) - 1 }
 
 # Values 1 (m = 1) or 1 2 5 (m = 3) times a power of ten inside [lo, hi]

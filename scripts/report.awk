@@ -1,7 +1,11 @@
 # report.awk - report.sh's block, before its wrap: from an index of lines
-# "csv FILE" (a run's CSV) and "warn LINE" (a run's warning line, as scan
-# wrote it).  ENVIRON cmd: the command as a shell reads it; protocol: the
-# options that change what is measured; -v runs.  Every value brought in is plain text.
+# "csv FILE" (a run's CSV), "warn LINE" (a run's warning line, as scan
+# wrote it), "model TEXT" (the model in scan's words), and the same for
+# the kernel-like model beside it: "klcsv", "klwarn", "klmodel".  ENVIRON
+# cmd: the command as a shell reads it; protocol: the options that
+# change what is measured; kernel_csv: scan-kernel's CSV, read by
+# explain-kernel.awk's kernel_read(); -v runs.  Every value brought in
+# is plain text.
 BEGIN {
 	cmd = plain(ENVIRON["cmd"])
 	protocol = plain(ENVIRON["protocol"])
@@ -19,26 +23,30 @@ function median(v, n) {
 	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
 }
 
-# Decimals that show the spread lo-hi in two digits (three significant
-# digits when there is no spread), so 48.5 (48.0-49.3).
-function digits(m, lo, hi,    d) {
-	if (hi > lo)
-		d = 1 - floor(lg(hi - lo))
-	else
-		d = m > 0 ? 2 - floor(lg(m)) : 2
-	return d < 0 ? 0 : d > 6 ? 6 : d
-}
-
 # "m unit (lo-hi, N runs)", or over rounds for one run.
 function spread(m, lo, hi, unit,    d, over) {
-	d = digits(m, lo, hi)
+	d = spread_digits(m, lo, hi)
 	over = runs > 1 ? runs " runs" : rounds (rounds == 1 ? " round" : " rounds") ", 1 run"
 	return sprintf("%." d "f%s (%." d "f-%." d "f, %s)", m, unit, lo, hi, over)
 }
 function plural(n, word) { return n " " word (n == 1 ? "" : "s") }
 
-# Each run: the first row for the machine, every row for its walk.
-function read_csv(file, k,    line, n, fs, c) {
+# Which runs gave warning c: " (2 of 3 runs)", with the kernel-like
+# model's " (2 of 3 runs; kernel-like: 1 of 3)", or "(kernel-like: 1 of
+# 3 runs)" where only it did; nothing for one run of one model.
+function warn_runs(c,    a, k) {
+	a = wruns[c, 0] + 0
+	k = wruns[c, 1] + 0
+	if (!nklread)
+		return runs > 1 ? sprintf(" (%d of %d runs)", a, runs) : ""
+	if (!a)
+		return sprintf(" (kernel-like: %d of %d run%s)", k, runs, runs > 1 ? "s" : "")
+	return sprintf(" (%d of %d run%s; kernel-like: %d of %d)", a, runs, runs > 1 ? "s" : "", k, runs)
+}
+
+# Each run: the first row for the machine, every row for its walk.  A
+# kernel-like run's walks are kept under "kl" SUBSEP WALK.
+function read_csv(file, k, kl,    line, n, fs, c, w) {
 	n = 0
 	fs = FS
 	FS = ","
@@ -48,17 +56,21 @@ function read_csv(file, k,    line, n, fs, c) {
 			csv_header()
 			continue
 		}
-		if (k == 1 && n == 2)
+		if (k == 1 && n == 2 && !kl)
 			keep_machine()
+		if (kl && k == 1 && n == 2)
+			kl_rounds = csv_field("rounds")
 		w = csv_field("walk")
 		if (!(w in label)) {
 			order[++walks] = w
 			label[w] = plain(csv_field("label"))
 		}
+		if (kl)
+			w = "kl" SUBSEP w
 		m[w, k] = csv_field("speedup")
 		mn[w, k] = csv_field("speedup_min")
 		mx[w, k] = csv_field("speedup_max")
-		ns[w, k] = csv_field(w == "physical" ? "ns_per_page" : "ns_per_folio")
+		ns[w, k] = csv_field(csv_field("walk") == "physical" ? "ns_per_page" : "ns_per_folio")
 		# the spread of the time over rounds, for one run
 		if (csv_field("median_s") > 0) {
 			nslo[w, k] = ns[w, k] * csv_field("min_s") / csv_field("median_s")
@@ -66,7 +78,9 @@ function read_csv(file, k,    line, n, fs, c) {
 		} else {
 			nslo[w, k] = nshi[w, k] = ns[w, k]
 		}
-		warn_codes(csv_field("warnings"), k, 0)
+		warn_codes(csv_field("warnings"), (kl ? "kl" : "") k, kl ? 1 : 0)
+		if (kl)
+			continue
 		for (c = 1; c <= ncounted; c++)
 			cnt[w, c, k] = csv_field(counted_col[c])
 		if (csv_has("stream_ns"))
@@ -86,8 +100,11 @@ function keep_machine(    f, i, n) {
 		id["struct_page"] = 64
 }
 
-$1 == "csv" { read_csv(substr($0, 5), NR) }
-$1 == "warn" { warn_line(substr($0, 6)) }
+$1 == "csv" { read_csv(substr($0, 5), ++nread, 0) }
+$1 == "klcsv" { read_csv(substr($0, 7), ++nklread, 1) }
+$1 == "warn" || $1 == "klwarn" { warn_line(substr($0, length($1) + 2)) }
+$1 == "model" { model = plain(substr($0, 7)) }
+$1 == "klmodel" { klmodel = plain(substr($0, 9)) }
 
 # Median over the runs of one walk column.
 function over_runs(a, w,    k, v) {
@@ -109,8 +126,9 @@ function highest(a, w,    k, v) {
 }
 
 function print_machine(    memmap, sized, t) {
-	printf "scan %s report (block 2): %s of one command, %s simulated\n",
-	    known(id["version"]), plural(runs, "run"), human(id["memory_bytes"], "%.1f")
+	printf "scan %s report, format 3: %s, %s simulated\n",
+	    known(id["version"]), nklread ? "2 models, " plural(runs, "run") " each" : \
+	    "1 model, " plural(runs, "run"), human(id["memory_bytes"], "%.1f")
 	printf "cpu: %s\n", known(id["cpu"])
 	printf "machine: host %s, vendor %s, family %s, model %s, stepping %s, hypervisor %s, %s CPUs, %s, RAM %s\n",
 	    known(id["host_id"]), known(id["cpu_vendor"]), known(id["cpu_family"]),
@@ -151,25 +169,61 @@ function over_runs_1(a,    k, v) {
 	return median(v, runs)
 }
 
-function print_walks(    i, w, r, lo, hi) {
+# The lines of one model: its walks (kl: the kernel-like model's, each
+# line's key after "kernel-like "), then the spread between its runs.
+function print_walks(kl,    i, w, r, lo, hi, key, between) {
+	key = kl ? "kernel-like " : ""
 	for (i = 1; i <= walks; i++) {
 		w = order[i]
+		if (kl)
+			w = "kl" SUBSEP w
+		if (!((w, 1) in m))
+			continue
 		r = over_runs(m, w)
 		lo = runs > 1 ? lowest(m, w) : mn[w, 1]
 		hi = runs > 1 ? highest(m, w) : mx[w, 1]
-		if (w == "physical") {
+		if (order[i] == "physical") {
 			r = over_runs(ns, w)
 			lo = runs > 1 ? lowest(ns, w) : nslo[w, 1]
 			hi = runs > 1 ? highest(ns, w) : nshi[w, 1]
-			printf "physical: %s\n", spread(r, lo, hi, " ns/page")
+			printf "%sphysical: %s\n", key, spread(r, lo, hi, " ns/page")
 			continue
 		}
-		printf "ratio %s: %s, %.2f ns/folio", label[w], spread(r, lo, hi, ""), over_runs(ns, w)
+		printf "%sratio %s: %s, %s ns/folio", key, label[order[i]], spread(r, lo, hi, ""),
+		    three_digits(over_runs(ns, w))
 		# the plain reading of a ratio below 1
 		if (r < 1 && r > 0)
-			printf ";\n  the physical walk is %.2fx slower than %s", 1 / r, label[w]
+			printf ";\n  the physical walk is %.2fx slower than %s", 1 / r, label[order[i]]
 		printf "\n"
+		if (runs > 1 && r > 0)
+			between = between (between == "" ? "" : ", ") label[order[i]] " " \
+			    pct(lo / r - 1) " to " pct(hi / r - 1)
 	}
+	# measured here, between the processes of this block
+	if (runs > 1)
+		printf "%sbetween runs: %s of the median, over %d processes\n", key, between, runs
+	else
+		printf "%sbetween runs: not measured, one process (-n 1); its spread is over rounds\n", key
+}
+function pct(v,    a) {
+	a = v < 0 ? -v : v
+	return sprintf(a >= 0.1 || a == 0 ? "%+.0f%%" : "%+.1f%%", 100 * v)
+}
+
+# "kernel's own: ..." from scan-kernel's CSV: its ratio, or why none.
+function print_kernel(    where) {
+	kernel_read()
+	if (km_bad != "") {
+		print "report.sh: " km_bad > "/dev/stderr"
+		exit 1
+	}
+	where = (km_scanner != "" ? km_scanner_words " as the pfn scanner, " : "") \
+	    (km_bytes != "" ? human(km_bytes, "%.1f") " working set, " : "") \
+	    (km_host == "" ? "host unknown" : km_host == id["host_id"] ? "this host" : "host " km_host ", not this one")
+	if (km_ratio != "")
+		printf "kernel's own: ratio ListLRU %s (scan-kernel: %s)\n", three_digits(km_ratio), where
+	else
+		printf "kernel's own: no ratio (scan-kernel: %s; %s)\n", where, km_why
 }
 
 # "counted WALK: ..." where scan counted any of the hardware events for
@@ -204,13 +258,24 @@ function print_counted(    i, w, c, k, n, v, line, share) {
 END {
 	rounds = id["rounds"]
 	print_machine()
-	print_walks()
+	if (model != "")
+		printf "model: %s\n", model
+	print_walks(0)
 	print_counted()
-	# a line a cause, most important first, however many runs gave it
+	if (nklread) {
+		sub(/^--kernel-like \(/, "", klmodel)
+		sub(/\)$/, "", klmodel)
+		printf "kernel-like model: %s\n", klmodel == "" ? "unknown" : klmodel
+		print_walks(1)
+	}
+	if (ENVIRON["kernel_csv"] != "")
+		print_kernel()
+	# a line a cause, most important first, however many runs gave it,
+	# of each model
 	n = warn_order()
 	for (i = 1; i <= n; i++)
 		printf "warning: %s%s%s\n", wcode[i], (wcode[i] in wtext ? ": " wtext[wcode[i]] : ""),
-		    (runs > 1 ? sprintf(" (%d of %d runs)", wruns[wcode[i], 0], runs) : "")
+		    warn_runs(wcode[i])
 	# the original lines, as scan prints them, for the median run
 	for (i = 1; i <= walks; i++)
 		if (order[i] != "physical")

@@ -85,6 +85,12 @@ function size_codes(size, cell,    n, i, c) {
 			codes[size] = codes[size] " " c[i]
 	}
 }
+# v to three significant digits: one run's ratio, its spread not known
+# here (-v's IQR is in the CSV's speedup_q1 and speedup_q3)
+function three_sig(v,    d) {
+	d = spread_digits(v, v, v)
+	return sprintf("%." d "f", v)
+}
 # footnote(): a line a code scan gave, most important first, with its
 # sizes in the table's order (the runs interleave them).
 function footnote(    c, s, at, how) {
@@ -117,10 +123,11 @@ END {
 			if (!m)
 				printf " %" wide "s", "-"
 			else if (runs == 1)
-				printf " %14.3f", ratio[size SUBSEP label[l], 1]
+				printf " %14s", three_sig(ratio[size SUBSEP label[l], 1])
 			else {
 				v = median(size SUBSEP label[l], m)
-				printf " %" wide "s", sprintf("%.3f (%.3f-%.3f, %d)", v, lo, hi, m)
+				d = spread_digits(v, lo, hi)
+				printf " %" wide "s", sprintf("%." d "f (%." d "f-%." d "f, %d)", v, lo, hi, m)
 			}
 		}
 		printf "%s\n", note(size) != "" ? "  " note(size) : ""

@@ -31,10 +31,11 @@ check() {
 	name=$1
 	shift
 	n=$((n + 1))
+	# printf, not echo: a name's backslashes ("\1" in a sed script) stay
 	if "$@"; then
-		echo "ok $n $name"
+		printf 'ok %s %s\n' "$n" "$name"
 	else
-		echo "not ok $n $name"
+		printf 'not ok %s %s\n' "$n" "$name"
 		[ -s "$tmp/cmd" ] && sed 's/^/#   command: /' "$tmp/cmd"
 		[ -s "$tmp/err" ] && sed 's/^/#   stderr: /' "$tmp/err" | head -n 3
 	fi
@@ -44,7 +45,7 @@ check() {
 # skip NAME REASON: a check this machine cannot make, counted apart.
 skip() {
 	n=$((n + 1))
-	echo "ok $n $1 # SKIP $2"
+	printf 'ok %s %s # SKIP %s\n' "$n" "$1" "$2"
 }
 
 # have TOOL: the tool is on PATH.

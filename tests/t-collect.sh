@@ -175,8 +175,25 @@ check "collect: three bare lines, their size from above" \
 check "collect: ... two run together in a quote, one row" \
 	same "$(field "$tmp/b3.csv" ArrayLRU ListLRU 24.100000)" 2.990000
 
-# report.sh's block read back
-scripts/report.sh -n 2 -c 0.01 -r 2 >"$tmp/block"
+# report.sh's block of two models read back: a row each, the
+# kernel-like one under its own protocol, the kernel's ratio on both
+scripts/report.sh -n 2 -c 0.01 -r 2 --kernel=tests/kernel-ratio.csv >"$tmp/block2" 2>/dev/null
+scripts/collect.sh -o "$tmp/rt2.csv" "$tmp/block2" >"$tmp/rt2.table" 2>"$tmp/err"
+check "collect: a block of two models, exit 0" [ $? -eq 0 ]
+check "collect: ... a row each, the model asked for and --kernel-like" \
+	same "$(csv_col "$tmp/rt2.csv" protocol | tr '\n' ' ')" "default --kernel-like "
+check "collect: ... the kernel-like row's figure" \
+	same "$(field "$tmp/rt2.csv" ListLRU protocol --kernel-like)" "$(sed -n 's/^kernel-like ratio ListLRU: \([0-9.]*\) .*/\1/p' "$tmp/block2")"
+check "collect: ... its command with --kernel-like" \
+	same "$(field "$tmp/rt2.csv" command protocol --kernel-like)" "$(sed -n 's/^\$ //p' "$tmp/block2") --kernel-like"
+check "collect: ... the model asked for keeps its figure" \
+	same "$(field "$tmp/rt2.csv" ListLRU protocol default)" "$(sed -n 's/^ratio ListLRU: \([0-9.]*\) .*/\1/p' "$tmp/block2")"
+check "collect: ... the kernel's own ratio in both rows" \
+	same "$(csv_col "$tmp/rt2.csv" kernel_ListLRU | tr '\n' ' ')" "1.58 1.58 "
+check "collect: ... and in the table's flags" grep -q "kernel's own ListLRU 1.58" "$tmp/rt2.table"
+
+# report.sh's block of one model read back
+scripts/report.sh -n 2 -c 0.01 -r 2 --one-model >"$tmp/block"
 scripts/collect.sh -o "$tmp/rt.csv" "$tmp/block" >/dev/null 2>"$tmp/err"
 check "collect: report.sh's block, exit 0" [ $? -eq 0 ]
 check "collect: ... its figure" \

@@ -131,7 +131,9 @@ rc=$?
 # expected figures: the Python reference above on the logs of these speedups
 check "runs: exit 0" [ "$rc" -eq 0 ]
 check "runs: medians with range and runs, HL change, no change, its 95% interval" grep -Eqx \
-	'ListLRU +1  40\.70 \(39\.80-42\.00, 5 runs\)  40\.50 \(39\.90-41\.90, 5 runs\) +-0\.2%  no change detected \(95%: -3\.6% to \+3\.3%\)' "$tmp/aa"
+	'ListLRU +1  40\.7 \(39\.8-42\.0, 5 runs\)  40\.5 \(39\.9-41\.9, 5 runs\) +-0\.2%  no change detected \(95%: -3\.6% to \+3\.3%\)' "$tmp/aa"
+check "runs: the smallest change these runs could see, and the runs 5% and 10% need" grep -qx \
+	'ListLRU at -c 1: changes under about 4.9% cannot be seen at 5 runs a side here; 5% needs about 5 runs a side, 10% about 4' "$tmp/aa"
 scripts/compare.sh -v "$tmp/r1.csv" "$tmp/r2.csv" "$tmp/r3.csv" "$tmp/r4.csv" "$tmp/r5.csv" -- \
 	"$tmp/r11.csv" "$tmp/r12.csv" "$tmp/r13.csv" "$tmp/r14.csv" "$tmp/r15.csv" >"$tmp/ab" 2>&1
 check "runs: a real change, its interval, -v's U and p" grep -q \
@@ -155,7 +157,8 @@ check "runs: 3 and 3 says the 90% it can reach" \
 	grep -q 'change +100.0% (90%: +66.7% to +140.0%)$' "$tmp/three"
 scripts/compare.sh "$tmp/before2.csv" "$tmp/after3.csv" >"$tmp/two" 2>&1
 check "runs: fewer than 3 a side, no verdict, said beside the figures" \
-	grep -q '10.50 (10.00-11.00, 2 runs)  22.00 (20.00-24.00, 3 runs) .*no verdict: fewer than 3 runs a side$' "$tmp/two"
+	grep -q '10.5 (10.0-11.0, 2 runs)  22.0 (20.0-24.0, 3 runs) .*no verdict: fewer than 3 runs a side$' "$tmp/two"
+check "runs: no verdict, nothing said of what could be seen" sh -c "! grep -q 'cannot be seen' '$tmp/two'"
 scripts/compare.sh "$tmp/dup-run.csv" "$tmp/after3.csv" >"$tmp/dr" 2>"$tmp/dr.err"
 check "runs: two rows for one walk and size in a run are an error" \
 	grep -qx 'compare.sh: .*dup-run.csv: row 5 is a second row for ListLRU at -c 1 in run 2' "$tmp/dr.err"
@@ -198,7 +201,7 @@ check "-n: says both commands and the seeds" has_lines "$tmp/n3" \
 	'3 runs a side, interleaved, a seed a pair: 101 103 105' 
 check "-n: nothing on stderr" [ ! -s "$tmp/n3.err" ]
 check "-n: the table of the 3 runs a side" \
-	grep -q '^ListLRU  *0.01  43.00 (41.00-45.00, 3 runs)  44.00 (42.00-46.00, 3 runs)  *+2.3%  no change detected (90%: ' "$tmp/n3"
+	grep -q '^ListLRU  *0.01  43.0 (41.0-45.0, 3 runs)  44.0 (42.0-46.0, 3 runs)  *+2.3%  no change detected (90%: ' "$tmp/n3"
 : >"$tmp/fake.log"
 SCAN="$tmp/fake-scan" scripts/compare.sh -n 3 -s 7 -- -- >"$tmp/n3s" 2>&1
 seeds_kept() {
@@ -209,13 +212,13 @@ check "-n: a seed given is kept, both sides empty" seeds_kept
 # stderr, how many runs of each side gave it
 scripts/compare.sh -n 3 -c 0.01 -r 2 -- -- --memmap-thp=never >"$tmp/foot" 2>"$tmp/foot.err"
 check "-n: a footnote of scan's warnings, a line a code, runs a side" \
-	sh -c "grep -q '^scan warned (runs that gave each, before and after):\$' '$tmp/foot' &&
-	! sed '1,/^scan warned/d' '$tmp/foot' | grep -Evq '^  [a-z-]+ [0-3]/3, [0-3]/3(: .*)?\$'"
+	sh -c "grep -q '^scan warned:\$' '$tmp/foot' &&
+	! sed '1,/^scan warned/d' '$tmp/foot' | grep -Evq '^  [a-z-]+ in [0-3] of 3 runs before, [0-3] of 3 after(: .*)?\$'"
 "$SCAN" -c 0.01 -r 2 -s 1 --format=csv -q >"$tmp/w1.csv"
 "$SCAN" -c 0.01 -r 2 -s 2 --format=csv -q >"$tmp/w2.csv"
 if [ "$(csv_col "$tmp/w1.csv" cache_sized | head -n 1)" = 1 ]; then
 	check "-n: the cache-sized footnote, its line from scan" \
-		grep -q '^  cache-sized 3/3, 3/3: memmap < 4x LLC .*; use -c ' "$tmp/foot"
+		grep -q '^  cache-sized in 3 of 3 runs before, 3 of 3 after: memmap < 4x LLC .*; use -c ' "$tmp/foot"
 else
 	skip "-n: the cache-sized footnote" "-c 0.01 is not cache-sized to this scan"
 fi

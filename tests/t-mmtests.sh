@@ -143,3 +143,14 @@ else
 	skip "shellcheck: contrib/mmtests's sh files" "no shellcheck"
 	skip "shellcheck: its bash files (mmtests' shellpacks and config)" "no shellcheck"
 fi
+
+# The README: every run it names has a "-" (mmtests heads a column with
+# the name cut at its first "-", and a name without one loses its last
+# letter), and the Debian packages its reports need.
+readme=contrib/mmtests/README.md
+# shellcheck disable=SC2016 # an awk program
+check "README: each run-mmtests.sh run name has a '-'" awk '
+	{ for (i = 1; i < NF; i++) if ($i ~ /^(configs\/config-workload-scan|--baseline|--compare)$/) { n++; if ($(i + 1) !~ /-/) bad = 1 } }
+	END { exit bad || !n }' "$readme"
+check "README: the Debian packages mmtests' reports need" \
+	grep -q 'apt-get install libyaml-pp-perl libfile-which-perl r-base-core$' "$readme"

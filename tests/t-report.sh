@@ -6,8 +6,9 @@
 # keyed BLOCK: every line of the block starts with a key of its shape or
 # goes on from the line above, indented by two.
 keyed() {
-	awk 'NR == 1 { if ($0 !~ /^scan [0-9.]+ report \(block 2\): [0-9]+ runs? of one command, [0-9.]+ [KMGTP]iB simulated$/) exit 1; next }
-	!/^(cpu|machine|caches|kernel|memory|size|memmap|protocol|physical|warning): / &&
+	awk 'NR == 1 { if ($0 !~ /^scan [0-9.]+ report, format 3: (1 model, [0-9]+ runs?|2 models, [0-9]+ runs? each), [0-9.]+ [KMGTP]iB simulated$/) exit 1; next }
+	!/^(cpu|machine|caches|kernel|memory|size|memmap|protocol|model|physical|between runs|kernel.s own|warning): / &&
+	!/^kernel-like (model|physical|between runs): / && !/^kernel-like ratio [A-Za-z]+: / &&
 	!/^\$ scan / && !/^ratio [A-Za-z]+: / && !/^Physical scan is / && !/^  [^ ]/ { exit 1 }' "$1"
 }
 
@@ -29,8 +30,8 @@ in_order() {
 	END { exit i != n }' "$tmp/keys" "$f"
 }
 
-# report: a block for a mail
-scripts/report.sh -n 1 -c 0.01 -r 2 >"$tmp/report"
+# report: a block for a mail (--one-model: the model asked for alone)
+scripts/report.sh -n 1 -c 0.01 -r 2 --one-model >"$tmp/report"
 check "report: exit 0" [ $? -eq 0 ]
 check "report: at most 72 columns" awk 'length > 72 { exit 1 }' "$tmp/report"
 check "report: no tabs" sh -c "! grep -q '	' '$tmp/report'"
@@ -45,7 +46,7 @@ check "report: a warning a line, its scan code first, with what clears it" \
 	sh -c "{ grep -q 'cache-sized unknown\$' '$tmp/reportj' ||
 		grep -Eq '^warning: cache-sized: memmap < 4x LLC .*; use -c [0-9.]+\$' '$tmp/reportj'; } &&
 	! grep '^warning: ' '$tmp/reportj' | grep -Evq '^warning: [a-z-]+(: |\$)'"
-scripts/report.sh -n 1 -c 0.01 -r 2 -s 7 >"$tmp/report7"
+scripts/report.sh -n 1 -c 0.01 -r 2 -s 7 --one-model >"$tmp/report7"
 check "report: a given seed is not added again" grep -q '^\$ .* -s 7$' "$tmp/report7"
 check "report: the original's two lines" \
 	sh -c "grep -c '^Physical scan is [0-9]*\\.[0-9]\\{6\\} faster than [A-Za-z]*LRU\$' '$tmp/report' | grep -qx 2"
@@ -55,8 +56,15 @@ check "report: the spread over rounds of one run" \
 # the shape: keyed lines in a fixed order
 check "report: every line keyed or a continuation" keyed "$tmp/report"
 check "report: the keys in their order" in_order "$tmp/report" "scan " cpu: \
-	machine: caches: kernel: memory: '$ scan' size: memmap: protocol: \
-	physical: "ratio ListLRU:" "ratio ArrayLRU:" "Physical scan is"
+	machine: caches: kernel: memory: '$ scan' size: memmap: protocol: model: \
+	physical: "ratio ListLRU:" "ratio ArrayLRU:" "between runs:" "Physical scan is"
+check "report: the first line names the block's format as a version" \
+	grep -q '^scan [0-9.]* report, format 3: 1 model, 1 run, ' "$tmp/report"
+check "report: the model in scan's words" \
+	grep -qx 'model: every pfn an LRU folio, random order, no per-folio work' "$tmp/report"
+check "report --one-model: no kernel-like line" sh -c "! grep -q '^kernel-like' '$tmp/report'"
+check "report -n 1: the spread between processes not measured, said so" \
+	grep -q '^between runs: not measured, one process (-n 1)' "$tmp/report"
 check "report: what this scan does not say is unknown" \
 	grep -Eq '^machine: host [0-9a-f]{8}|^machine: host unknown' "$tmp/report"
 check "report: the default protocol" \
@@ -64,10 +72,10 @@ check "report: the default protocol" \
 check "report: the size and the memmap" \
 	grep -Eq '^size: 10000 pages, 39.1 MiB simulated, memmap 625.0 KiB$' "$tmp/report"
 check "report: cache-sized said" grep -Eq '^memmap: 64-byte struct page, [0-9]+% in huge pages, (cache-sized|cache-sized unknown)$' "$tmp/report"
-scripts/report.sh -n 1 -c 0.01 --original -s 3 >"$tmp/orig"
+scripts/report.sh -n 1 -c 0.01 --original -s 3 >"$tmp/orig" 2>/dev/null
 check "report: the 2023 protocol" \
 	grep -q '^protocol: --original (1 round a run, cache warm' "$tmp/orig"
-scripts/report.sh -n 1 -c 0.01 -r 2 --kernel-like --thp never -s 3 --walks=list >"$tmp/kl"
+scripts/report.sh -n 1 -c 0.01 -r 2 --kernel-like --thp never -s 3 --walks=list >"$tmp/kl" 2>/dev/null
 joined "$tmp/kl" >"$tmp/klj"
 check "report: the protocol as given, a value after its option joined" \
 	grep -q '^protocol: --kernel-like --thp=never (2 rounds a run' "$tmp/klj"
@@ -76,18 +84,30 @@ check "report: the protocol as given, a value after its option joined" \
 scripts/report.sh -n 2 -c 0.01 -r 2 >"$tmp/n2"
 check "report -n 2: the spread over 2 runs" \
 	grep -Eq '^ratio ArrayLRU: [0-9.]+ \([0-9.]+-[0-9.]+, 2 runs\)' "$tmp/n2"
-check "report -n 2: the first line says 2 runs and the memory simulated" \
-	grep -q '^scan .* 2 runs of one command, 39.1 MiB simulated$' "$tmp/n2"
-check "report -n 2: one seed in the command" grep -Eq '^\$ scan -c 0.01 -r 2 -s [0-9]+$' "$tmp/n2"
+check "report -n 2: the first line says 2 models, 2 runs each, and the memory simulated" \
+	grep -q '^scan .* 2 models, 2 runs each, 39.1 MiB simulated$' "$tmp/n2"
+check "report -n 2: every line keyed or a continuation" keyed "$tmp/n2"
+check "report -n 2: the model asked for, then the kernel-like one, in one block" \
+	in_order "$tmp/n2" "scan " '$ scan' protocol: model: physical: "ratio ListLRU:" \
+	"ratio ArrayLRU:" "between runs:" "kernel-like model:" "kernel-like physical:" \
+	"kernel-like ratio ListLRU:" "kernel-like ratio ArrayLRU:" "kernel-like between runs:" \
+	"Physical scan is"
 joined "$tmp/n2" >"$tmp/n2j"
+check "report -n 2: the kernel-like ratios with their spread over 2 runs" \
+	grep -Eq '^kernel-like ratio ListLRU: [0-9.]+ \([0-9.]+-[0-9.]+, 2 runs\), [0-9.]+ ns/folio' "$tmp/n2j"
+check "report -n 2: the spread between processes, measured" \
+	grep -Eq '^between runs: ListLRU [-+][0-9.]+% to [-+][0-9.]+%,' "$tmp/n2"
+check "report -n 2: the original's lines of the model asked for only" \
+	sh -c "[ \$(grep -c '^Physical scan is ' '$tmp/n2') -eq 2 ]"
+check "report -n 2: one seed in the command" grep -Eq '^\$ scan -c 0.01 -r 2 -s [0-9]+$' "$tmp/n2"
 check "report -n 2: a warning once, with how many runs gave it" \
 	sh -c "grep -q '^warning: ' '$tmp/n2j' &&
-	! grep '^warning: ' '$tmp/n2j' | grep -qv 'of 2 runs)\$' &&
+	! grep '^warning: ' '$tmp/n2j' | grep -Eqv '(of 2 runs|kernel-like: [0-9] of 2( runs)?)\)\$' &&
 	! grep '^warning: ' '$tmp/n2j' | sed 's/[0-9.]*//g' | sort | uniq -d | grep -q ."
 # report.sh's -n anywhere before a --, among scan's options
 scripts/report.sh -c 0.01 -r 2 -n 1 -s 7 >"$tmp/late-n"
 check "report: -n after scan's options" \
-	sh -c "grep -q '^scan .* 1 run of one command, ' '$tmp/late-n' && grep -q '^\$ scan -c 0.01 -r 2 -s 7\$' '$tmp/late-n'"
+	sh -c "grep -q '^scan .* 2 models, 1 run each, ' '$tmp/late-n' && grep -q '^\$ scan -c 0.01 -r 2 -s 7\$' '$tmp/late-n'"
 check "report: -n after -- goes to scan (which refuses it)" \
 	refused 2 scripts/report.sh -c 0.01 -r 2 -- -n 1
 
@@ -112,6 +132,13 @@ for v in 0 abc 100 -1 ''; do
 	check "report -n '$v': a usage error" bad_n -n "$v" -c 0.01
 done
 
+one_line_early() {	# one_line_early STATUS CMD...: as one_line (below)
+	want=$1
+	shift
+	"$@" >"$tmp/p.out" 2>"$tmp/p.err"
+	[ $? -eq "$want" ] && [ ! -s "$tmp/p.out" ] && [ "$(wc -l <"$tmp/p.err")" -eq 1 ]
+}
+
 # A stand-in scan that prints the CSV of a real run with its ListLRU
 # speedup taken in turn from $tmp/figures, -v's lines on stderr.
 run -c 0.01 -r 2 -s 5 --format=csv
@@ -129,18 +156,48 @@ echo "Physical scan is \$v faster than ListLRU" >&2
 FAKE
 chmod +x "$tmp/fake"
 printf '%s\n' 49.3 48.0 48.5 >"$tmp/figures"
-SCAN=$tmp/fake scripts/report.sh -c 10 >"$tmp/fake3"
+SCAN=$tmp/fake scripts/report.sh -c 10 --one-model >"$tmp/fake3"
 check "report -n 3 (the default): digits that match the spread" \
 	grep -q '^ratio ListLRU: 48.5 (48.0-49.3, 3 runs), ' "$tmp/fake3"
 check "report: the original's line for the median run" \
 	grep -qx 'Physical scan is 48.500000 faster than ListLRU' "$tmp/fake3"
 printf '%s\n' 0.755709 >"$tmp/figures"
 rm -f "$tmp/k"
-SCAN=$tmp/fake scripts/report.sh -n 1 -c 10 >"$tmp/slow"
+SCAN=$tmp/fake scripts/report.sh -n 1 -c 10 --one-model >"$tmp/slow"
 check "report: a ratio below 1 read plainly, on a line of its own" \
 	grep -qx '  the physical walk is 1.32x slower than ListLRU' "$tmp/slow"
 check "report: the original's line below 1 verbatim" \
 	grep -qx 'Physical scan is 0.755709 faster than ListLRU' "$tmp/slow"
+
+# The two models interleaved at one size and seed: a scan that logs
+# its arguments.
+printf '#!/bin/sh\necho "$*" >>"%s"\nexec ./scan "$@"\n' "$tmp/args" >"$tmp/logged"
+chmod +x "$tmp/logged"
+SCAN=$tmp/logged scripts/report.sh -n 2 -c 0.01 -r 1 -s 4 >"$tmp/two" 2>/dev/null
+check "report: the runs interleaved, each kernel-like one at the same size and seed" \
+	sh -c "grep -v -- --fields '$tmp/args' | sed 's/ --format=csv -v//' | tr '\n' '|' | grep -qx -- '-c 0.01 -r 1 -s 4|-c 0.01 -r 1 -s 4 --kernel-like|-c 0.01 -r 1 -s 4|-c 0.01 -r 1 -s 4 --kernel-like|'"
+joined "$tmp/two" >"$tmp/twoj"
+check "report: the kernel-like model in scan's words" \
+	grep -q '^kernel-like model: 85% of pfns on the LRU, .*, isolate each folio, rmap 0.5:3, 40 lists, 32 folios a turn$' "$tmp/twoj"
+scripts/report.sh -n 1 -c 0.01 -r 1 --kernel-like >"$tmp/klone" 2>"$tmp/klone.err"
+check "report --kernel-like: one model, said on stderr" \
+	sh -c "grep -q '^report.sh: --kernel-like given: one model in the block' '$tmp/klone.err' && ! grep -q '^kernel-like ' '$tmp/klone'"
+# the kernel's own ratio, from scan-kernel's CSV, with or without its
+# scanner column
+scripts/report.sh -n 1 -c 0.01 -r 1 --kernel=tests/kernel-ratio.csv >"$tmp/kr" 2>/dev/null
+joined "$tmp/kr" >"$tmp/krj"
+check "report --kernel: the kernel's ratio, its working set and host" \
+	grep -Eq "^kernel's own: ratio ListLRU 1\.58 \(scan-kernel: 64\.0 MiB working set, (this host|host 168833b5, not this one)\)$" "$tmp/krj"
+awk -F, -v OFS=, '{ print $0, NR == 1 ? "scanner" : "compaction" }' tests/kernel-ratio.csv >"$tmp/scanner.csv"
+scripts/report.sh -n 1 -c 0.01 -r 1 --one-model --kernel="$tmp/scanner.csv" >"$tmp/ks" 2>/dev/null
+joined "$tmp/ks" >"$tmp/ksj"
+check "report --kernel: a CSV with a scanner column names the pfn scanner" \
+	grep -q "^kernel's own: ratio ListLRU 1.58 (scan-kernel: compaction as the pfn scanner, " "$tmp/ksj"
+scripts/report.sh -n 1 -c 0.01 -r 1 --kernel=tests/kernel-noratio.csv >"$tmp/kn" 2>/dev/null
+joined "$tmp/kn" >"$tmp/knj"
+check "report --kernel: no ratio in the CSV, said why" grep -q "^kernel's own: no ratio (scan-kernel: " "$tmp/knj"
+check "report --kernel: not scan-kernel's CSV, exit 1 with one line" one_line_early 1 \
+	scripts/report.sh -n 1 -c 0.01 --kernel=tests/run.sh
 
 # another program's CSV: exit 1 and a line that says why
 printf '#!/bin/sh\necho "name,value"\necho "x,1"\n' >"$tmp/other"

@@ -12,6 +12,29 @@ check "first line: faster than ListLRU" \
 check "second line: faster than ArrayLRU" \
 	sh -c "sed -n 2p '$tmp/out' | grep -Eq '$ratio ArrayLRU\$'"
 
+# Beside the two lines, on stderr: the model they come from, and where
+# the kernel-like figure and the kernel's own are.
+model='^scan: model: every pfn an LRU folio, random order, no per-folio work; kernel-like figure: --kernel-like; the kernel.s own: scan-kernel$'
+check "default: stderr names the original's model and the others" err_has "$model"
+check "default: one model line" sh -c "[ \$(grep -c '^scan: model: ' '$tmp/err') -eq 1 ]"
+run -c 0.01 -r 2 --kernel-like
+check "--kernel-like: the model line says so and names its knobs" \
+	err_has "^scan: model: --kernel-like \\(85% of pfns on the LRU, .*isolate each folio, rmap 0\\.5:3, 40 lists, 32 folios a turn\\); the original's: drop --kernel-like; the kernel's own: scan-kernel$"
+run -c 0.01 -r 2 --lru-fraction=0.5 --folio-order=2 --locality=4 --access=write -t 1 --struct-page=32
+check "knobs: the model line names each" \
+	err_has '^scan: model: 50% of pfns on the LRU, folios by order and % of LRU pages 2:100, LRU order in runs of 4 adjacent folios, write each folio, 32-byte struct page; '
+run -c 0.01 -r 2 -q
+check "-q: no model line" sh -c "! grep -q '^scan: model:' '$tmp/err'"
+run -c 0.01 -r 2 --format=csv
+check "--format=csv: no model line" sh -c "! grep -q '^scan: model:' '$tmp/err'"
+run -c 0.01 -r 2 --format=csv -v
+check "--format=csv -v: the model line with the text lines on stderr" err_has "$model"
+
+# Summaries give the digits their spread supports: two digits of the
+# spread, never six decimals of a ratio spread over a range.
+run -c 0.01 -r 4 -vv --format=ktap
+check "-vv and KTAP: a ratio's digits follow its spread" sh -c "! grep -E 'ListLRU.* ratio: median [0-9]+\\.[0-9]{3}' '$tmp/out' '$tmp/err' && grep -Eq '^ListLRU/Physical ratio: median [0-9.]+, range' '$tmp/err'"
+
 run -c 0.01 -r 2 -v
 check "-v exits 0" [ "$rc" -eq 0 ]
 check "-v: Physical scan in" out_has '^Physical scan in [0-9]+\.[0-9]{6}s$'
@@ -85,9 +108,11 @@ check "--original: no bounds without calibration" sh -c "! grep -q \"this core's
 check "--original: ends with the two ratio lines" \
 	sh -c "tail -n 2 '$tmp/out' | grep -Ec '^Physical scan is [0-9.]+ faster than (ListLRU|ArrayLRU)\$' | grep -qx 2"
 
-# warnings: one line each, under 100 columns; -q silences them
+# warnings: one line each, under 120 columns, in words; -q silences them
 run -c 0.01 -r 3 --walks=list,array,xarray
-check "warnings: each under 100 columns" sh -c "! awk 'length > 99' '$tmp/err' | grep -q ."
+check "warnings: each under 120 columns" sh -c "! awk '/^scan: warning: / && length > 119' '$tmp/err' | grep -q ."
+check "warnings: no (+N), N/M or 'too' to decode" \
+	sh -c "! grep -E '\\(\\+[0-9]|[0-9]/[0-9]| too[;,]' '$tmp/err'"
 run -c 0.01 -r 3 -q
 check "-q: no warning on stderr" [ ! -s "$tmp/err" ]
 check "-q: the results stay" out_has '^Physical scan is [0-9.]+ faster than ListLRU$'

@@ -50,10 +50,12 @@ static const char *judge(const struct judged *c)
 	struct lru_model m;
 	struct walk_stats st;
 	struct reports r;
+	struct params p;
 	enum bound b;
 	size_t i;
 
 	memset(&m, 0, sizeof(m));
+	memset(&p, 0, sizeof(p));
 	memset(&st, 0, sizeof(st));
 	memset(&r, 0, sizeof(r));
 	nr_fired = 0;
@@ -70,7 +72,7 @@ static const char *judge(const struct judged *c)
 	m.bound_kept[b] = c->kept;
 	m.bound_lo[b] = c->lo;
 	m.bound_hi[b] = c->hi;
-	check_bounds(&m, &r);
+	check_bounds(&m, &p, &r);
 	if (warning_fired(W_CODE_BOUND, 0))
 		return warning_fired(W_LIMIT_BEATEN, 0) ? "both" : "code-bound";
 	return warning_fired(W_LIMIT_BEATEN, 0) ? "limit-beaten" : "";
