@@ -42,8 +42,9 @@ function model(file, walk, columns,    path, line, n, c, i, saved) {
 { fig[$1] = $2 }
 function f(key) { return key in fig ? fig[key] : 0 }
 function two(v) { return sprintf("%.2f", v) }
-# ratio(v): a ratio to three significant digits, as its spread allows
-function ratio(v) { return sprintf("%.3g", v) }
+# fit(v, lo, hi): v in the digits its interval [lo, hi] supports
+# (lib.awk's spread_digits)
+function fit(v, lo, hi) { return sprintf("%." spread_digits(v, lo, hi) "f", v) }
 END {
 	if (!(m["ns_per_page"] + 0 > 0) || !(m["ns_per_folio"] + 0 > 0))
 		exit 3	# the model gave no figure
@@ -63,7 +64,7 @@ END {
 		pfn_unit = "ranges"
 	} else {
 		pfn = f("pfn_all_mean"); pfn_n = f("pfn_all_events"); pfn_pfns = f("pfn_all_pfns")
-		pfn_words = "time over pfns of every timed range: only " f("pfn_events") " isolated folios; per range median " \
+		pfn_words = "time over pfns of every timed range: only " f("pfn_events") " of them isolated folios; per range median " \
 		    two(f("pfn_all_median")) ", IQR " two(f("pfn_all_q1")) "-" two(f("pfn_all_q3"))
 		share = ""
 		pfn_unit = "ranges"
@@ -89,10 +90,10 @@ END {
 		# the interval: the LRU scanner's quartiles over the pfn scanner's
 		x_lo = f("pfn_q3") ? f("lru_q1") * share / f("pfn_q3") : 0
 		x_hi = f("pfn_q1") ? f("lru_q3") * share / f("pfn_q1") : 0
-		print "Kernel: physical scan is " ratio(x) " faster than ListLRU (" ratio(x_lo) " to " ratio(x_hi) \
+		print "Kernel: physical scan is " fit(x, x_lo, x_hi) " faster than ListLRU (" fit(x_lo, x_lo, x_hi) " to " fit(x_hi, x_lo, x_hi) \
 		    ", from the two scanners' interquartile ranges; pfn scanner: " scanner ")"
 		print "  at " sprintf("%.4f", share) " LRU folios a pfn, the share of the " pfn_unit " timed"
-		print "model: Physical " two(m_pfn) " ns/page, ListLRU " two(m_lru) " ns/folio, ratio " sprintf("%.3f", mx) \
+		print "model: Physical " two(m_pfn) " ns/page, ListLRU " two(m_lru) " ns/folio, ratio " fit(mx, mx, mx) \
 		    " at the same share (scan --access=isolate, replayed)"
 		print "kernel/model: Physical " two(pfn / m_pfn) ", ListLRU " two(lru / m_lru) ", ratio " two(x / mx)
 	} else {

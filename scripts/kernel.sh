@@ -65,8 +65,8 @@
 #/ no memory cgroup, kernel lockdown: one line, naming the kernel
 #/ configuration), or too few timed events for a figure (1,000 batches
 #/ of the LRU scanner, 3 blocks of offline, 1,000 ranges of compaction:
-#/ what was measured is printed first), or a memory block it could not
-#/ bring back online (named); 128+N ended by signal N, after cleaning
+#/ what was measured is printed first, then why there is no kernel
+#/ ratio), or a memory block it could not put back as it was (named); 128+N ended by signal N, after cleaning
 #/ up.  --check: 0 when it could run, else as above.
 set -eu
 case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch
@@ -782,6 +782,6 @@ if [ "$pfn_n" -lt "$min_pfn" ] || [ "$(fig lru_events)" -lt "$min_events" ]; the
 fi
 [ "$kind" = took ] && exit 0
 if [ "$(fig pfn_ended_early)" -gt 0 ]; then
-	fail "no kernel ratio: compaction isolated folios in $(fig pfn_events) timed ranges, $min_events wanted; $(fig pfn_ended_early) of $pass passes ended early (status=contended: migrate_pages() found no free page as large as a folio to move), the last at pfn $(printf '0x%x' "$(fig pfn_stop)")"
+	fail "no kernel ratio: compaction isolated folios in $(fig pfn_events) of its timed ranges, $min_events wanted; $(fig pfn_ended_early) of $pass passes ended early (status=contended: migrate_pages() found no free page to move a folio to among those compaction held), the last at pfn $(printf '0x%x' "$(fig pfn_stop)")"
 fi
-fail "no kernel ratio: compaction isolated folios in $(fig pfn_events) timed ranges, $min_events wanted"
+fail "no kernel ratio: compaction isolated folios in $(fig pfn_events) of its timed ranges, $min_events wanted"
