@@ -179,8 +179,14 @@
 #define MAX_ROUNDS	64
 #define MAX_SAMPLES	(MAX_ROUNDS * MAX_REPS)
 /* Tries of each limit, spread over the rounds (bound_tries_due()): a
- * median of five, as a short run's walks have. */
+ * median of up to five, as a short run's walks have, and of at least
+ * two, one beside each of a large memmap's two rounds. */
 #define BOUND_TRIES	5
+#define BOUND_MIN_TRIES	2
+/* A limit's tries together cost about this share of the walks they
+ * bound (plan_bounds()): calibration is a small part of any run's wall,
+ * and a walk repeated often is bounded more often. */
+#define CAL_SHARE	0.04
 /* A ratio whose rounds spread wider than this (interquartile range over
  * the median) is flagged: a careful reader would not sign it. */
 #define SPREAD_WARN	0.10
@@ -469,6 +475,8 @@ struct lru_model {
 	struct region region[NR_REGIONS]; /* backing of all of it */
 	char **bound_lines;	/* the lines the chase and random bounds read */
 	double bound_s[NR_BOUNDS][BOUND_TRIES]; /* the tries of each */
+	unsigned long bound_len[NR_BOUNDS]; /* loads a try of each makes */
+	int bound_want[NR_BOUNDS]; /* tries of each the run takes */
 	int bound_tries[NR_BOUNDS]; /* of each, taken so far */
 	int bound_kept[NR_BOUNDS]; /* of those, kept disturbed */
 	double bound_ns[NR_BOUNDS]; /* this core's limits: their medians */
@@ -3315,13 +3323,16 @@ static int has_clflushopt(void)
  *   random  independent loads of the same lines, their addresses read
  *           from an array in that order, as ArrayLRU reads its own.
  *
- * BOUND_TRIES tries of each are spread over the rounds
- * (bound_tries_due()), each right before the first walk it bounds in its
- * round and timed as a walk is, again while disturbed (try_bound()): a
- * VM's neighbours move a limit and its walk together within seconds, and
- * a try kept preempted beside walks timed again until clean reads slow
- * (docs/method.md).  A walk's row names its limit (.bound); docs/limits.c
- * measures the same three apart from scan.
+ * A limit costs in proportion to what it bounds (plan_bounds()): its
+ * tries together read about CAL_SHARE of the loads its walks make, in
+ * BOUND_MIN_TRIES to BOUND_TRIES tries of up to BOUND_LINES loads (the
+ * stream always reads the whole memmap).  The tries are spread over the
+ * rounds (bound_tries_due()), each right before the first walk it bounds
+ * in its round and timed as a walk is, again while disturbed
+ * (try_bound()): a VM's neighbours move a limit and its walk together
+ * within seconds, and a try kept preempted beside walks timed again
+ * until clean reads slow (docs/method.md).  A walk's row names its limit
+ * (.bound); docs/limits.c measures the same three apart from scan.
  */
 struct bound_spec {
 	const char *name;	/* in "%.2fx this core's %s" */
@@ -3339,10 +3350,12 @@ static const struct bound_spec bounds[NR_BOUNDS] = {
 };
 
 #define BOUND_WARN	0.15	/* off the bound by more: a warning */
-/* Lines the chase and the random loads read: 32 MiB, enough that the
- * chase pays what a list walk over a large memmap pays per hop
- * (docs/method.md gives the sizes tried). */
+/* Lines the chase and the random loads read at most: 32 MiB, enough
+ * that the chase pays what a list walk over a large memmap pays per hop
+ * (docs/method.md gives the sizes tried); and at least, where their
+ * walks are short: fewer are mostly the flush and the clock. */
 #define BOUND_LINES	(1UL << 19)
+#define BOUND_MIN_LINES	(1UL << 14)
 
 /* Always 0; read at run time, so the chase cannot be proved independent. */
 static volatile unsigned long bound_zero;
@@ -3367,8 +3380,8 @@ static unsigned long memmap_lines(const struct lru_model *m)
 	return m->nr_pages * m->desc_size / 64;
 }
 
-/* Loads a try of bound b makes: a stream reads every line. */
-static unsigned long bound_loads(const struct lru_model *m, enum bound b)
+/* Loads a try of bound b may make: a stream reads every line. */
+static unsigned long bound_loads_max(const struct lru_model *m, enum bound b)
 {
 	unsigned long lines = memmap_lines(m);
 
@@ -3377,10 +3390,81 @@ static unsigned long bound_loads(const struct lru_model *m, enum bound b)
 	return BOUND_LINES;
 }
 
+/* Loads a try of bound b makes: as plan_bounds() chose. */
+static unsigned long bound_loads(const struct lru_model *m, enum bound b)
+{
+	return m->bound_len[b] ? m->bound_len[b] : bound_loads_max(m, b);
+}
+
+/* Loads walk w makes in one timed walk: a line a page in pfn order, a
+ * folio a load in LRU order (its rmap hops and any work beyond only make
+ * it dearer, and its limit's share larger than CAL_SHARE). */
+static double walk_loads(const struct lru_model *m, int w)
+{
+	return walks[w].bound == BOUND_STREAM ? memmap_lines(m) : m->nr_lru;
+}
+
+/* Loads all the run's walks bounded by b make, `rounds` rounds of their
+ * repetitions (reps NULL: one a round); a limit no walk is held against
+ * (the machine line prints it) as if the first LRU walk were. */
+static double bounded_loads(const struct lru_model *m, const struct params *p,
+			    const struct walk_stats *stats, int rounds, enum bound b)
+{
+	double loads = 0;
+	int s;
+
+	for (s = 0; s < p->run.nr_walks; s++)
+		if (walks[p->run.walk[s]].bound == b)
+			loads += walk_loads(m, p->run.walk[s]) * (stats ? stats[s].reps : 1);
+	return rounds * (loads ? loads : (double)m->nr_lru);
+}
+
+/* Tries of bound b that fit CAL_SHARE of `loads`, each of len loads. */
+static int bound_tries_fit(double loads, unsigned long len)
+{
+	double n = len ? CAL_SHARE * loads / len : BOUND_TRIES;
+
+	return n < BOUND_MIN_TRIES ? BOUND_MIN_TRIES : n > BOUND_TRIES ? BOUND_TRIES : (int)n;
+}
+
+/*
+ * What each limit's tries read and how many there are, so the tries
+ * together cost about CAL_SHARE of the walks they bound: as many tries
+ * as fit, BOUND_MIN_TRIES to BOUND_TRIES; where even the fewest of the
+ * longest do not fit (walks shorter than ten times BOUND_LINES), the
+ * chase's and the random loads' tries are shorter, not fewer.  Before
+ * the plan (stats NULL) rounds is the least the run takes and sets the
+ * length; after it, the rounds and repetitions planned set the count.
+ */
+static void plan_bounds(struct lru_model *m, const struct params *p,
+			const struct walk_stats *stats, int rounds)
+{
+	unsigned long most, len;
+	double loads;
+	int b;
+
+	for (b = 0; b < NR_BOUNDS; b++) {
+		loads = bounded_loads(m, p, stats, rounds, b);
+		if (!stats) {
+			most = bound_loads_max(m, b);
+			len = (unsigned long)(CAL_SHARE * loads / BOUND_MIN_TRIES);
+			if (b == BOUND_STREAM || len > most)
+				len = most;
+			if (len < BOUND_MIN_LINES)
+				len = most < BOUND_MIN_LINES ? most : BOUND_MIN_LINES;
+			m->bound_len[b] = len;
+		}
+		m->bound_want[b] = bound_tries_fit(loads, m->bound_len[b]);
+	}
+}
+
 /* The chase's and the random loads' lines, drawn once, untimed. */
 static void draw_bound_lines(struct lru_model *m)
 {
 	unsigned long nr = memmap_lines(m), k, n = bound_loads(m, BOUND_CHASE);
+
+	if (bound_loads(m, BOUND_RANDOM) > n)
+		n = bound_loads(m, BOUND_RANDOM);
 	uint64_t mask = 1, x;
 	int bits = 1;
 
@@ -3467,32 +3551,23 @@ static void flush_bound(const struct lru_model *m, enum bound b)
 	flush_range(m->bound_lines, n * sizeof(*m->bound_lines), m->clflushopt);
 }
 
-/* Rounds from one try of the bounds to the next: BOUND_TRIES spread
- * over the run's rounds (a round of a small memmap is cheaper than a
- * try of the chase). */
-static int bound_stride(int rounds)
+/* Tries of limit b to take in round `round` of `rounds`: its wanted
+ * tries spread evenly over the rounds, the first in the first round, so
+ * a run of fewer rounds than tries takes the rest back to back.
+ * `planned`: rounds is known; the first round of auto rounds, before
+ * plan_rounds(), takes one. */
+static int bound_tries_due(const struct lru_model *m, enum bound b, int round,
+			   int rounds, int planned)
 {
-	return rounds > BOUND_TRIES ? (rounds + BOUND_TRIES - 1) / BOUND_TRIES : 1;
-}
+	int want = m->bound_want[b], by;
 
-/* Tries of each limit to take in round `round` of `rounds`: 0 between
- * strides; else enough that the rounds left still reach BOUND_TRIES, so
- * a run of fewer rounds (a large memmap's two) takes its limits as a
- * median of five too, not of two, where one slow try of a few
- * milliseconds moved a limit by half its excess.  `planned`: rounds is
- * known; the first round of auto rounds, before plan_rounds(), takes one. */
-static int bound_tries_due(const struct lru_model *m, int round, int rounds,
-			   int planned)
-{
-	int stride = bound_stride(rounds), left;
-
-	if (round % stride)
-		return 0;
 	if (!planned)
 		return 1;
-	/* every limit has had as many tries so far: the stream's count is theirs */
-	left = (rounds - round + stride - 1) / stride;
-	return left > 0 ? (BOUND_TRIES - m->bound_tries[BOUND_STREAM] + left - 1) / left : 1;
+	/* taken by the end of this round: want * (round + 1) / rounds, up */
+	by = rounds > 0 ? (want * (round + 1) + rounds - 1) / rounds : want;
+	if (by > want)
+		by = want;
+	return by > m->bound_tries[b] ? by - m->bound_tries[b] : 0;
 }
 
 /* The limits from their tries: ns per page for the stream (the
@@ -3986,7 +4061,7 @@ static void try_bound(struct lru_model *m, struct team *team, enum bound b,
  */
 static void run_round(struct lru_model *m, struct team *team,
 		      const struct params *p, struct walk_stats *stats,
-		      int round, int tries, struct walk_result *last)
+		      int round, const int *tries, struct walk_result *last)
 {
 	int first[NR_WALKS_MAX], done[NR_WALKS_MAX] = { 0 };
 	int tried[NR_BOUNDS] = { 0 };
@@ -4006,7 +4081,7 @@ static void run_round(struct lru_model *m, struct team *team,
 				next = s;
 		}
 		b = walks[p->run.walk[next]].bound;
-		for (i = 0; m->bound_lines && !tried[b] && i < tries; i++)
+		for (i = 0; m->bound_lines && !tried[b] && i < tries[b]; i++)
 			try_bound(m, team, b, p->run.cache);
 		tried[b] = 1;
 		stats[next].sample[stats[next].nr_samples] =
@@ -4018,7 +4093,7 @@ static void run_round(struct lru_model *m, struct team *team,
 	/* the limits no walk of the run is held against: the machine
 	 * line prints them all */
 	for (b = 0; m->bound_lines && b < NR_BOUNDS; b++)
-		for (i = 0; !tried[b] && i < tries; i++)
+		for (i = 0; !tried[b] && i < tries[b]; i++)
 			try_bound(m, team, b, p->run.cache);
 	for (s = 0; s < p->run.nr_walks; s++)
 		stats[s].round_time[round] =
@@ -4121,6 +4196,8 @@ static int measure(struct lru_model *m, struct team *team,
 		   struct walk_result *last)
 {
 	int b, r, s, rounds = p->run.rounds ? p->run.rounds : 1, nr_rounds = 0;
+	int tries[NR_BOUNDS], planned;
+
 	team->counters = counters_open(p);
 	for (s = 0; s < p->run.nr_walks; s++)
 		stats[s].reps = 1;
@@ -4130,6 +4207,7 @@ static int measure(struct lru_model *m, struct team *team,
 			check_build(m, p, 0);
 		return nr_rounds;
 	}
+	plan_bounds(m, p, NULL, (p->run.rounds ? p->run.rounds : MIN_ROUNDS) * p->run.builds);
 	draw_bound_lines(m);
 	for (b = 0; b < p->run.builds; b++) {
 		if (b)
@@ -4137,12 +4215,15 @@ static int measure(struct lru_model *m, struct team *team,
 		if (p->out.verbose >= 3)
 			check_build(m, p, b);
 		for (r = 0; r < rounds && nr_rounds < MAX_ROUNDS; r++) {
-			int tries = bound_tries_due(m, nr_rounds, rounds * p->run.builds,
-						    p->run.rounds || nr_rounds);
-
+			planned = p->run.rounds || nr_rounds;
+			for (s = 0; s < NR_BOUNDS; s++)
+				tries[s] = bound_tries_due(m, s, nr_rounds,
+							   rounds * p->run.builds, planned);
 			run_round(m, team, p, stats, nr_rounds++, tries, last);
-			if (nr_rounds == 1 && !p->run.rounds)
+			if (nr_rounds == 1 && !p->run.rounds) {
 				rounds = plan_rounds(stats, p->run.nr_walks, p->run.builds);
+				plan_bounds(m, p, stats, rounds * p->run.builds);
+			}
 		}
 	}
 	calibrate_done(m);
