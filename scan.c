@@ -199,6 +199,15 @@
 #define LOST_SHARE	0.05
 #define LOST_MIN_S	20e-6
 #define RETIMES		3
+/* A run expected to take longer than this says so as it starts, and
+ * -v shows the rounds of one expected to take a tenth of it (a tiny
+ * run's 64 rounds are over before a reader looks).  tests/t-progress.sh
+ * builds with -DSCAN_PROGRESS_S=0 to see both at a tiny size. */
+#ifdef SCAN_PROGRESS_S
+#define PROGRESS_S	(SCAN_PROGRESS_S)
+#else
+#define PROGRESS_S	10.0
+#endif
 /* The memmap should dwarf the last-level cache, or the walks time caches. */
 #define LLC_FACTOR	4.0
 /* -c auto's least: the size of the 2023 post's figures. */
@@ -483,6 +492,9 @@ struct lru_model {
 	double bound_lo[NR_BOUNDS], bound_hi[NR_BOUNDS]; /* fastest and
 				 * slowest try, over the median */
 	double calibrate_s;	/* what measuring them cost */
+	double start_s;		/* now() as setup began */
+	double walk_start_s;	/* now() as the first round began */
+	double expect_s;	/* the run's wall, as expect_run() saw it */
 };
 
 /* Where walk_list is in one list: kept in the model, one per list of
@@ -4190,6 +4202,50 @@ static int original_round(struct lru_model *m, struct team *team,
 	return 1;
 }
 
+/* Defined in Text lines and warnings. */
+static void print_expected(const struct lru_model *m, const struct params *p,
+			   int rounds, double left);
+static void print_round_done(const struct lru_model *m, const struct params *p,
+			     int round, int rounds);
+
+/* Seconds a timed walk of w should take at its limit's first try. */
+static double walk_expected(const struct lru_model *m, int w)
+{
+	enum bound b = walks[w].bound;
+
+	if (!m->bound_tries[b] || !bound_loads(m, b))
+		return 0;
+	return m->bound_s[b][0] / bound_loads(m, b) * walk_loads(m, w);
+}
+
+/*
+ * The run's plan from its limits' first tries, before any walk: each
+ * walk as long as its limit says, the rounds and repetitions as
+ * plan_rounds() would choose from such a round, the tries still to take
+ * and the models still to build (as long as the first).  Sets *rounds;
+ * returns the seconds left.
+ */
+static double expect_run(const struct lru_model *m, const struct params *p,
+			 struct walk_stats *stats, int *rounds)
+{
+	double round = 0, left = 0, setup = now() - m->start_s;
+	int s, b, n = p->run.builds;
+
+	for (s = 0; s < p->run.nr_walks; s++) {
+		stats[s].round_time[0] = walk_expected(m, p->run.walk[s]);
+		stats[s].first_untimed = 0;
+	}
+	*rounds = p->run.rounds ? p->run.rounds : plan_rounds(stats, p->run.nr_walks, n);
+	for (s = 0; s < p->run.nr_walks; s++) {
+		round += (p->run.rounds ? 1 : stats[s].reps) * stats[s].round_time[0];
+		stats[s].reps = 1;	/* the first round times each once */
+	}
+	for (b = 0; b < NR_BOUNDS; b++)
+		if (m->bound_tries[b])
+			left += (m->bound_want[b] - m->bound_tries[b]) * m->bound_s[b][0];
+	return left + *rounds * n * round + (n - 1) * setup;
+}
+
 /* Build, time and check every model; returns the rounds taken. */
 static int measure(struct lru_model *m, struct team *team,
 		   const struct params *p, struct walk_stats *stats,
@@ -4209,6 +4265,16 @@ static int measure(struct lru_model *m, struct team *team,
 	}
 	plan_bounds(m, p, NULL, (p->run.rounds ? p->run.rounds : MIN_ROUNDS) * p->run.builds);
 	draw_bound_lines(m);
+	/* the first round's tries, before its walks: what the run expects */
+	for (b = 0; m->bound_lines && b < NR_BOUNDS; b++)
+		try_bound(m, team, b, p->run.cache);
+	if (m->bound_lines) {
+		double left = expect_run(m, p, stats, &r);
+
+		m->expect_s = now() - m->start_s + left;
+		print_expected(m, p, r, left);
+	}
+	m->walk_start_s = now();
 	for (b = 0; b < p->run.builds; b++) {
 		if (b)
 			build_model(m, p, build_seed(p->layout.seed, b), 0);
@@ -4217,13 +4283,14 @@ static int measure(struct lru_model *m, struct team *team,
 		for (r = 0; r < rounds && nr_rounds < MAX_ROUNDS; r++) {
 			planned = p->run.rounds || nr_rounds;
 			for (s = 0; s < NR_BOUNDS; s++)
-				tries[s] = bound_tries_due(m, s, nr_rounds,
-							   rounds * p->run.builds, planned);
+				tries[s] = nr_rounds ? bound_tries_due(m, s, nr_rounds,
+					rounds * p->run.builds, planned) : 0;
 			run_round(m, team, p, stats, nr_rounds++, tries, last);
 			if (nr_rounds == 1 && !p->run.rounds) {
 				rounds = plan_rounds(stats, p->run.nr_walks, p->run.builds);
 				plan_bounds(m, p, stats, rounds * p->run.builds);
 			}
+			print_round_done(m, p, nr_rounds, rounds * p->run.builds);
 		}
 	}
 	calibrate_done(m);
@@ -6195,6 +6262,39 @@ static void print_plan(const struct output *out, const struct run_knobs *run,
 	fprintf(out->text, "\n");
 }
 
+/* Progress on stderr (stdout's lines stay as they are; -q silences
+ * it): a run expected to take over PROGRESS_S says so as its walks
+ * start, with its size, rounds and the time it expects in all. */
+static void print_expected(const struct lru_model *m, const struct params *p,
+			   int rounds, double left)
+{
+	double setup = now() - m->start_s;
+	char b[32];
+
+	if (p->out.quiet || setup + left <= PROGRESS_S)
+		return;
+
+	fprintf(stderr, "scan: %lu pages, a %s memmap, %d round%s%s: expect about %.*f s in all, setup %.1f s of it\n",
+		m->nr_pages, human(memmap_bytes(m), b, sizeof(b)), rounds * p->run.builds,
+		rounds * p->run.builds > 1 ? "s" : "", p->run.builds > 1 ? " over its models" : "",
+		setup + left < 10 ? 1 : 0, setup + left, setup);
+}
+
+/* -v: each round as it ends, with the time the rest should take. */
+static void print_round_done(const struct lru_model *m, const struct params *p,
+			     int round, int rounds)
+{
+	double in = now() - m->start_s, walking = now() - m->walk_start_s;
+
+	if (p->out.quiet || p->out.verbose < 1 || m->expect_s <= PROGRESS_S / 10)
+		return;
+	if (round < rounds)
+		fprintf(stderr, "scan: round %d of %d done at %.1f s, about %.1f s to go\n",
+			round, rounds, in, walking / round * (rounds - round));
+	else
+		fprintf(stderr, "scan: round %d of %d done at %.1f s\n", round, rounds, in);
+}
+
 static void print_spread(const struct output *out, const struct run_knobs *run,
 			 const struct lru_model *m, const struct reports *r)
 {
@@ -7546,6 +7646,7 @@ static void set_up(struct lru_model *m, const struct params *p)
 	double start = now();
 
 	map_model(m, p);
+	m->start_s = start;
 	if (p->out.verbose >= 3)
 		fprintf(p->out.text, "Allocated memmap for %lu pages in %fs\n", m->nr_pages, now() - start);
 	if (p->out.verbose >= 2)
