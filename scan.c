@@ -194,11 +194,15 @@
 #define MIN_TICKS	1000.0
 /* A timed walk that lost more than this share of its wall (and more
  * than LOST_MIN_S) to anything else, preemption, a stop, the host's
- * steal, is timed again, at most RETIMES times; --original, which times
- * each walk once, marks it disturbed instead. */
+ * steal, is timed again, at most RETIMES times, while the retime is
+ * less disturbed than the walk it replaced and all retiming stays within
+ * RETIME_SHARE of the run's wall: on a busy CPU a walk of seconds is
+ * nearly always preempted, and timing it again only doubles the run.
+ * --original, which times each walk once, marks it disturbed instead. */
 #define LOST_SHARE	0.05
 #define LOST_MIN_S	20e-6
 #define RETIMES		3
+#define RETIME_SHARE	0.15
 /* A run expected to take longer than this says so as it starts, and
  * -v shows the rounds of one expected to take a tenth of it (a tiny
  * run's 64 rounds are over before a reader looks).  tests/t-progress.sh
@@ -493,6 +497,7 @@ struct lru_model {
 				 * slowest try, over the median */
 	double calibrate_s;	/* what measuring them cost */
 	double start_s;		/* now() as setup began */
+	double retime_s;	/* wall spent timing walks and tries again */
 	double walk_start_s;	/* now() as the first round began */
 	double expect_s;	/* the run's wall, as expect_run() saw it */
 };
@@ -540,6 +545,8 @@ struct walk_stats {
 	int preempted;			/* of those, with a context switch */
 	int stolen;			/* or by the host's steal */
 	int disturbed;			/* kept disturbed: no clean walk */
+	int kept_alike;			/* of those, its retime no cleaner */
+	int kept_budget;		/* or retiming's RETIME_SHARE spent */
 	double lost_share;		/* --original: of its one walk's wall */
 	const char *lost_to;		/* --original: to what, if known */
 	struct walk_counts counts;	/* the counters, over its samples */
@@ -4012,24 +4019,59 @@ static const char *lost_to(const struct disturbance *d)
 	return "off the CPU";
 }
 
-/* Time walk w, again (up to RETIMES times) while something else took
- * its CPU: a stopped or preempted walk would print a wrong figure. */
+/* Why a disturbed walk or try is not timed again. */
+enum retime_stop { RETIME_GO, RETIME_CAP, RETIME_ALIKE, RETIME_BUDGET };
+
+/*
+ * Whether to time again a walk or try that just lost `lost` of its wall
+ * to other work, after `tries` retimes, the one before losing `before`
+ * of its own (the share), `cost` the wall of timing it once more: not
+ * after RETIMES; not when the retime was no cleaner than what it
+ * replaced (a busy CPU takes its share of every walk); not when retiming
+ * would pass RETIME_SHARE of the run's wall so far, that retime in it.
+ */
+static enum retime_stop retime_stop(const struct lru_model *m, int tries,
+				    double lost, double before, double cost)
+{
+	if (tries == RETIMES)
+		return RETIME_CAP;
+	if (tries && lost >= before)
+		return RETIME_ALIKE;
+	if (m->retime_s + cost > RETIME_SHARE * (now() - m->start_s + cost))
+		return RETIME_BUDGET;
+	return RETIME_GO;
+}
+
+/* Time walk w, again while something else took its CPU and retiming
+ * is worth it (retime_stop()): a stopped or preempted walk would print
+ * a wrong figure.  Kept disturbed, the least disturbed timing counts. */
 static double time_walk(struct lru_model *m, struct team *team, int w,
 			enum cache_mode cache, struct walk_result *res,
 			struct walk_stats *st)
 {
 	struct disturbance d;
-	double t;
+	double t, t0, kept = 0, before = 2, share;	/* shares are <= 1 */
+	enum retime_stop why;
 	int tries;
 
 	for (tries = 0;; tries++) {
+		t0 = now();
 		t = timed_once(m, team, w, cache, res, st, &d);
+		if (tries)
+			m->retime_s += now() - t0;
 		if (!disturbed(&d, t))
 			return t;
-		if (tries == RETIMES) {
+		share = d.lost < t ? d.lost / t : 1;
+		if (share < before)
+			kept = t;
+		why = retime_stop(m, tries, share, before, now() - t0);
+		if (why != RETIME_GO) {
 			st->disturbed++;
-			return t;
+			st->kept_alike += why == RETIME_ALIKE;
+			st->kept_budget += why == RETIME_BUDGET;
+			return kept;
 		}
+		before = share < before ? share : before;
 		st->retimed++;
 		st->preempted += d.switches > 0;
 		st->stolen += !d.switches && d.stolen >= d.lost;
@@ -4044,21 +4086,29 @@ static void try_bound(struct lru_model *m, struct team *team, enum bound b,
 {
 	struct disturbance d;
 	struct walk_result res;
-	double start = now(), t;
+	double start = now(), t, t0, kept = 0, before = 2, share;
 	int retimes;
 
 	if (m->bound_tries[b] == BOUND_TRIES)
 		return;
 	for (retimes = 0;; retimes++) {
+		t0 = now();
 		if (cache == CACHE_COLD)
 			flush_bound(m, b);
 		t = timed_call(team, bounds[b].name, bounds[b].fn, &res, &d);
+		if (retimes)
+			m->retime_s += now() - t0;
 		if (!disturbed(&d, t))
 			break;
-		if (retimes == RETIMES) {
+		share = d.lost < t ? d.lost / t : 1;
+		if (share < before)
+			kept = t;
+		if (retime_stop(m, retimes, share, before, now() - t0) != RETIME_GO) {
 			m->bound_kept[b]++;
+			t = kept;
 			break;
 		}
+		before = share < before ? share : before;
 	}
 	m->bound_s[b][m->bound_tries[b]++] = t;
 	m->calibrate_s += now() - start;
@@ -6478,8 +6528,9 @@ static const struct warning_spec warnings[NR_WARNINGS] = {
 	/* a walk's median under MIN_TICKS ticks of the clock */
 	[W_SHORT_WALK] = { "short-walk", "%s < 1000 clock ticks: times too coarse; %s", 1 },
 	/* half a walk's timed walks or more lost over LOST_SHARE even when
-	 * retimed, so its median may be one of them */
-	[W_DISTURBED] = { "disturbed", "%s to other work, ratios too; %s", 0 },
+	 * retimed, so its median may be one of them; the item says why
+	 * retiming stopped (retime_stop()) */
+	[W_DISTURBED] = { "disturbed", "%s; %s", 0 },
 	/* --memmap-thp=always, and under half the memmap in huge pages */
 	[W_THP_SHORT] = { "thp-short", "%s of memmap in 2 MiB pages: LRU ratios pay TLB misses; %s", 1 },
 	/* madvise() refused the page size --memmap-thp asked for */
@@ -6501,7 +6552,7 @@ struct warning_item {
 	int cause;
 	int walk;		/* -1: the run's */
 	double worse;		/* orders a cause's items */
-	char item[48];		/* the walk and its figure, or the run's */
+	char item[72];		/* the walk and its figure, or the run's */
 	char fix[48];		/* the remedy */
 };
 
@@ -6725,10 +6776,41 @@ static void check_cache_sized(const struct lru_model *m, const struct params *p,
 	warning_fire(W_CACHE_SIZED, -1, 0, fix, "%s (%s)", human(mc->llc, b, 32), mc->llc_from);
 }
 
+/* Which of a walk's walks were kept disturbed, in words: "in both
+ * walks", "in 3 of 4 walks". */
+static const char *disturbed_count(const struct walk_stats *st, char *buf, size_t len)
+{
+	int n = st->disturbed, of = st->nr_samples;
+
+	if (of == 1)
+		snprintf(buf, len, "in its one walk");
+	else if (n == of)
+		snprintf(buf, len, n == 2 ? "in both walks" : "in all %d walks", n);
+	else
+		snprintf(buf, len, "in %d of %d walks", n, of);
+	return buf;
+}
+
+/* Why retiming left most of them disturbed (retime_stop()). */
+static const char *disturbed_why(const struct walk_stats *st, char *buf, size_t len)
+{
+	int cap = st->disturbed - st->kept_alike - st->kept_budget;
+
+	if (st->kept_budget >= st->kept_alike && st->kept_budget >= cap)
+		snprintf(buf, len, "retiming's %.0f%% spent", 100 * RETIME_SHARE);
+	else if (st->kept_alike >= cap)
+		snprintf(buf, len, "retimes no cleaner");
+	else
+		snprintf(buf, len, "retimed %d times", RETIMES);
+	return buf;
+}
+
 /* A walk whose median may be a disturbed one: half its timed walks or
- * more kept disturbed after retiming, or --original's one walk. */
+ * more kept disturbed after retiming, or --original's one walk.  The
+ * line says in words how many, and why retiming stopped. */
 static void check_disturbed(const struct params *p, const struct reports *r)
 {
+	char count[32], why[32];
 	int s;
 
 	for (s = 0; s < r->nr; s++) {
@@ -6736,14 +6818,20 @@ static void check_disturbed(const struct params *p, const struct reports *r)
 
 		if (!w->st->disturbed || 2 * w->st->disturbed < w->st->nr_samples)
 			continue;
-		if (p->run.original)
+		if (p->run.original) {
 			warning_fire(W_DISTURBED, s, w->st->lost_share, "rerun it",
-				     "%s's one walk lost %.0f%%", w->walk->label,
-				     100 * w->st->lost_share);
-		else
-			warning_fire(W_DISTURBED, s, (double)w->st->disturbed / w->st->nr_samples,
-				     "rerun when idle", "%s %d/%d walks lost >%.0f%%", w->walk->label,
-				     w->st->disturbed, w->st->nr_samples, 100 * LOST_SHARE);
+				     "%s's one walk lost %.0f%% to other work, ratios too",
+				     w->walk->label, 100 * w->st->lost_share);
+			continue;
+		}
+		disturbed_count(w->st, count, sizeof(count));
+		disturbed_why(w->st, why, sizeof(why));
+		/* "scan: warning: disturbed: " ITEM "; rerun when idle" */
+		if (26 + strlen(w->walk->label) + strlen(count) + strlen(why) + 30 > WARNING_COLUMNS)
+			snprintf(why, sizeof(why), "retiming stopped");
+		warning_fire(W_DISTURBED, s, (double)w->st->disturbed / w->st->nr_samples,
+			     "rerun when idle", "%s lost >%.0f%% %s (%s)", w->walk->label,
+			     100 * LOST_SHARE, count, why);
 	}
 }
 
