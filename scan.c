@@ -6721,6 +6721,10 @@ static void check_bounds(const struct lru_model *m, const struct reports *r)
 		if (!w->walk->at_bound || !w->bound_x || w->st->disturbed ||
 		    2 * m->bound_kept[b] >= m->bound_tries[b])
 			continue;
+		/* nor against tries of under half BOUND_LINES (short walks'):
+		 * a short chase reads fast (docs/method.md) */
+		if (b != BOUND_STREAM && m->bound_len[b] && m->bound_len[b] < BOUND_LINES / 2)
+			continue;
 		if (w->bound_x > (1 + BOUND_WARN) * m->bound_hi[b])
 			warning_fire(W_CODE_BOUND, s, w->bound_x, "rerun when idle",
 				     "%s %.2fx", w->walk->label, w->bound_x);
