@@ -278,6 +278,7 @@ state() {
 # run_stopped ARGS...: run $stop_scan (a build with the stop seam,
 # -DSCAN_STOP_IN_WALK: t-original.sh, t-retime.sh); each time it stops,
 # leave it stopped a moment, then continue it.  Sets rc and stops.
+# shellcheck disable=SC2154 # stop_scan: set by the file that builds it
 run_stopped() {
 	echo "$stop_scan $*" >"$tmp/cmd"
 	"$stop_scan" "$@" >"$tmp/out" 2>"$tmp/err" &
