@@ -186,7 +186,7 @@
 /* A limit's tries together cost about this share of the walks they
  * bound (plan_bounds()): calibration is a small part of any run's wall,
  * and a walk repeated often is bounded more often. */
-#define CAL_SHARE	0.04
+#define CAL_SHARE	0.03
 /* A ratio whose rounds spread wider than this (interquartile range over
  * the median) is flagged: a careful reader would not sign it. */
 #define SPREAD_WARN	0.10
@@ -3450,7 +3450,7 @@ static int bound_tries_fit(double loads, unsigned long len)
  * What each limit's tries read and how many there are, so the tries
  * together cost about CAL_SHARE of the walks they bound: as many tries
  * as fit, BOUND_MIN_TRIES to BOUND_TRIES; where even the fewest of the
- * longest do not fit (walks shorter than ten times BOUND_LINES), the
+ * longest do not fit (walks of under 17 million folios at two rounds), the
  * chase's and the random loads' tries are shorter, not fewer.  Before
  * the plan (stats NULL) rounds is the least the run takes and sets the
  * length; after it, the rounds and repetitions planned set the count.
