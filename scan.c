@@ -498,6 +498,8 @@ struct lru_model {
 	double calibrate_s;	/* what measuring them cost */
 	double start_s;		/* now() as setup began */
 	double retime_s;	/* wall spent timing walks and tries again */
+	int retimes_clean;	/* retimes that came back undisturbed */
+	int retimes_futile;	/* and those no cleaner than what they replaced */
 	double walk_start_s;	/* now() as the first round began */
 	double expect_s;	/* the run's wall, as expect_run() saw it */
 };
@@ -4027,8 +4029,10 @@ enum retime_stop { RETIME_GO, RETIME_CAP, RETIME_ALIKE, RETIME_BUDGET };
  * to other work, after `tries` retimes, the one before losing `before`
  * of its own (the share), `cost` the wall of timing it once more: not
  * after RETIMES; not when the retime was no cleaner than what it
- * replaced (a busy CPU takes its share of every walk); not when retiming
- * would pass RETIME_SHARE of the run's wall so far, that retime in it.
+ * replaced, nor at all once the run's retimes have more often been so
+ * than clean (a busy CPU takes its share of every walk); not when
+ * retiming would pass RETIME_SHARE of the run's wall so far, that
+ * retime in it.
  */
 static enum retime_stop retime_stop(const struct lru_model *m, int tries,
 				    double lost, double before, double cost)
@@ -4036,6 +4040,8 @@ static enum retime_stop retime_stop(const struct lru_model *m, int tries,
 	if (tries == RETIMES)
 		return RETIME_CAP;
 	if (tries && lost >= before)
+		return RETIME_ALIKE;
+	if (!tries && m->retimes_futile >= 2 && m->retimes_futile > m->retimes_clean)
 		return RETIME_ALIKE;
 	if (m->retime_s + cost > RETIME_SHARE * (now() - m->start_s + cost))
 		return RETIME_BUDGET;
@@ -4059,12 +4065,15 @@ static double time_walk(struct lru_model *m, struct team *team, int w,
 		t = timed_once(m, team, w, cache, res, st, &d);
 		if (tries)
 			m->retime_s += now() - t0;
-		if (!disturbed(&d, t))
+		if (!disturbed(&d, t)) {
+			m->retimes_clean += tries > 0;
 			return t;
+		}
 		share = d.lost < t ? d.lost / t : 1;
 		if (share < before)
 			kept = t;
 		why = retime_stop(m, tries, share, before, now() - t0);
+		m->retimes_futile += tries && why == RETIME_ALIKE;
 		if (why != RETIME_GO) {
 			st->disturbed++;
 			st->kept_alike += why == RETIME_ALIKE;
@@ -4087,6 +4096,7 @@ static void try_bound(struct lru_model *m, struct team *team, enum bound b,
 	struct disturbance d;
 	struct walk_result res;
 	double start = now(), t, t0, kept = 0, before = 2, share;
+	enum retime_stop why;
 	int retimes;
 
 	if (m->bound_tries[b] == BOUND_TRIES)
@@ -4098,12 +4108,16 @@ static void try_bound(struct lru_model *m, struct team *team, enum bound b,
 		t = timed_call(team, bounds[b].name, bounds[b].fn, &res, &d);
 		if (retimes)
 			m->retime_s += now() - t0;
-		if (!disturbed(&d, t))
+		if (!disturbed(&d, t)) {
+			m->retimes_clean += retimes > 0;
 			break;
+		}
 		share = d.lost < t ? d.lost / t : 1;
 		if (share < before)
 			kept = t;
-		if (retime_stop(m, retimes, share, before, now() - t0) != RETIME_GO) {
+		why = retime_stop(m, retimes, share, before, now() - t0);
+		m->retimes_futile += retimes && why == RETIME_ALIKE;
+		if (why != RETIME_GO) {
 			m->bound_kept[b]++;
 			t = kept;
 			break;

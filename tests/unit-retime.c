@@ -17,25 +17,32 @@
 static const struct stop_case {
 	int tries;
 	double lost, before, cost, spent, elapsed;
+	int clean, futile;	/* the run's retimes so far */
 	enum retime_stop want;
 	const char *name;
 } stops[] = {
-	{ 0, 0.30, 2, 0.10, 0, 10, RETIME_GO,
+	{ 0, 0.30, 2, 0.10, 0, 10, 0, 0, RETIME_GO,
 	  "a first disturbed walk of 0.1 s in a 10 s run is timed again" },
-	{ 1, 0.30, 0.30, 0.10, 0.1, 10, RETIME_ALIKE,
+	{ 1, 0.30, 0.30, 0.10, 0.1, 10, 0, 0, RETIME_ALIKE,
 	  "a retime as disturbed as the walk it replaced stops" },
-	{ 1, 0.40, 0.30, 0.10, 0.1, 10, RETIME_ALIKE,
+	{ 1, 0.40, 0.30, 0.10, 0.1, 10, 0, 0, RETIME_ALIKE,
 	  "a retime more disturbed than the walk it replaced stops" },
-	{ 1, 0.10, 0.30, 0.10, 0.1, 10, RETIME_GO,
+	{ 1, 0.10, 0.30, 0.10, 0.1, 10, 0, 0, RETIME_GO,
 	  "a retime cleaner than the walk it replaced goes on" },
-	{ RETIMES, 0.10, 0.30, 0.10, 0.1, 10, RETIME_CAP,
+	{ RETIMES, 0.10, 0.30, 0.10, 0.1, 10, 0, 0, RETIME_CAP,
 	  "no more than RETIMES retimes" },
-	{ 0, 0.30, 2, 3.0, 0, 10, RETIME_BUDGET,
+	{ 0, 0.30, 2, 3.0, 0, 10, 0, 0, RETIME_BUDGET,
 	  "a 3 s walk in a 10 s run is not timed again: over 15% of the run" },
-	{ 0, 0.30, 2, 0.20, 1.40, 10, RETIME_BUDGET,
+	{ 0, 0.30, 2, 0.20, 1.40, 10, 0, 0, RETIME_BUDGET,
 	  "retiming that has spent 1.4 s of 10 s stops at 0.2 s more" },
-	{ 0, 0.30, 2, 0.20, 1.00, 10, RETIME_GO,
+	{ 0, 0.30, 2, 0.20, 1.00, 10, 0, 0, RETIME_GO,
 	  "retiming that has spent 1.0 s of 10 s goes on for 0.2 s more" },
+	{ 0, 0.30, 2, 0.10, 0.1, 10, 0, 2, RETIME_ALIKE,
+	  "a run whose 2 retimes were no cleaner retimes no more" },
+	{ 0, 0.30, 2, 0.10, 0.1, 10, 3, 2, RETIME_GO,
+	  "a run whose retimes came back clean more often goes on" },
+	{ 0, 0.30, 2, 0.10, 0.1, 10, 0, 1, RETIME_GO,
+	  "one futile retime does not stop the run's retiming" },
 };
 
 /* A walk kept disturbed: its samples, those kept, and why. */
@@ -71,6 +78,8 @@ static int stop_ok(const struct stop_case *c)
 	memset(&m, 0, sizeof(m));
 	m.start_s = now() - c->elapsed;
 	m.retime_s = c->spent;
+	m.retimes_clean = c->clean;
+	m.retimes_futile = c->futile;
 	return retime_stop(&m, c->tries, c->lost, c->before, c->cost) == c->want;
 }
 
