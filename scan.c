@@ -180,9 +180,12 @@
 #define MAX_SAMPLES	(MAX_ROUNDS * MAX_REPS)
 /* Tries of each limit, spread over the rounds (bound_tries_due()): a
  * median of up to five, as a short run's walks have, and of at least
- * two, one beside each of a large memmap's two rounds. */
+ * two, one beside each of a large memmap's two rounds; the stream and
+ * the random loads, tries of milliseconds, at least three, a median
+ * that one odd try does not move. */
 #define BOUND_TRIES	5
 #define BOUND_MIN_TRIES	2
+#define BOUND_MIN_CHEAP	3
 /* A limit's tries together cost about this share of the walks they
  * bound (plan_bounds()): calibration is a small part of any run's wall,
  * and a walk repeated often is bounded more often. */
@@ -3441,19 +3444,21 @@ static double bounded_loads(const struct lru_model *m, const struct params *p,
 }
 
 /* Tries of bound b that fit CAL_SHARE of `loads`, each of len loads. */
-static int bound_tries_fit(double loads, unsigned long len)
+static int bound_tries_fit(enum bound b, double loads, unsigned long len)
 {
 	double n = len ? CAL_SHARE * loads / len : BOUND_TRIES;
+	int least = b == BOUND_CHASE ? BOUND_MIN_TRIES : BOUND_MIN_CHEAP;
 
-	return n < BOUND_MIN_TRIES ? BOUND_MIN_TRIES : n > BOUND_TRIES ? BOUND_TRIES : (int)n;
+	return n < least ? least : n > BOUND_TRIES ? BOUND_TRIES : (int)n;
 }
 
 /*
  * What each limit's tries read and how many there are, so the tries
  * together cost about CAL_SHARE of the walks they bound: as many tries
- * as fit, BOUND_MIN_TRIES to BOUND_TRIES; where even the fewest of the
- * longest do not fit (walks of under 17 million folios at two rounds), the
- * chase's and the random loads' tries are shorter, not fewer.  Before
+ * as fit, BOUND_MIN_TRIES (the cheap limits BOUND_MIN_CHEAP) to
+ * BOUND_TRIES; where even two of the longest do not fit (walks of under
+ * 17 million folios at two rounds), the chase's and the random loads'
+ * tries are shorter, not fewer.  Before
  * the plan (stats NULL) rounds is the least the run takes and sets the
  * length; after it, the rounds and repetitions planned set the count.
  */
@@ -3475,7 +3480,7 @@ static void plan_bounds(struct lru_model *m, const struct params *p,
 				len = most < BOUND_MIN_LINES ? most : BOUND_MIN_LINES;
 			m->bound_len[b] = len;
 		}
-		m->bound_want[b] = bound_tries_fit(loads, m->bound_len[b]);
+		m->bound_want[b] = bound_tries_fit(b, loads, m->bound_len[b]);
 	}
 }
 
