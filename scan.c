@@ -3458,9 +3458,9 @@ static int bound_tries_fit(enum bound b, double loads, unsigned long len)
  * as fit, BOUND_MIN_TRIES (the cheap limits BOUND_MIN_CHEAP) to
  * BOUND_TRIES; where even two of the longest do not fit (walks of under
  * 17 million folios at two rounds), the chase's and the random loads'
- * tries are shorter, not fewer.  Before
- * the plan (stats NULL) rounds is the least the run takes and sets the
- * length; after it, the rounds and repetitions planned set the count.
+ * tries are shorter, not fewer.  Before the plan (stats NULL) rounds is
+ * the least the run takes and sets the length; after it, the rounds and
+ * repetitions planned set the count.
  */
 static void plan_bounds(struct lru_model *m, const struct params *p,
 			const struct walk_stats *stats, int rounds)
