@@ -179,8 +179,17 @@
 #define MAX_ROUNDS	64
 #define MAX_SAMPLES	(MAX_ROUNDS * MAX_REPS)
 /* Tries of each limit, spread over the rounds (bound_tries_due()): a
- * median of five, as a short run's walks have. */
+ * median of up to five, as a short run's walks have, and of at least
+ * two, one beside each of a large memmap's two rounds; the stream and
+ * the random loads, tries of milliseconds, at least three, a median
+ * that one odd try does not move. */
 #define BOUND_TRIES	5
+#define BOUND_MIN_TRIES	2
+#define BOUND_MIN_CHEAP	3
+/* A limit's tries together cost about this share of the walks they
+ * bound (plan_bounds()): calibration is a small part of any run's wall,
+ * and a walk repeated often is bounded more often. */
+#define CAL_SHARE	0.03
 /* A ratio whose rounds spread wider than this (interquartile range over
  * the median) is flagged: a careful reader would not sign it. */
 #define SPREAD_WARN	0.10
@@ -191,11 +200,24 @@
 #define MIN_TICKS	1000.0
 /* A timed walk that lost more than this share of its wall (and more
  * than LOST_MIN_S) to anything else, preemption, a stop, the host's
- * steal, is timed again, at most RETIMES times; --original, which times
- * each walk once, marks it disturbed instead. */
+ * steal, is timed again, at most RETIMES times, while the retime is
+ * less disturbed than the walk it replaced and all retiming stays within
+ * RETIME_SHARE of the run's wall: on a busy CPU a walk of seconds is
+ * nearly always preempted, and timing it again only doubles the run.
+ * --original, which times each walk once, marks it disturbed instead. */
 #define LOST_SHARE	0.05
 #define LOST_MIN_S	20e-6
 #define RETIMES		3
+#define RETIME_SHARE	0.15
+/* A run expected to take longer than this says so as it starts, and
+ * -v shows the rounds of one expected to take a tenth of it (a tiny
+ * run's 64 rounds are over before a reader looks).  tests/t-progress.sh
+ * builds with -DSCAN_PROGRESS_S=0 to see both at a tiny size. */
+#ifdef SCAN_PROGRESS_S
+#define PROGRESS_S	(SCAN_PROGRESS_S)
+#else
+#define PROGRESS_S	10.0
+#endif
 /* The memmap should dwarf the last-level cache, or the walks time caches. */
 #define LLC_FACTOR	4.0
 /* -c auto's least: the size of the 2023 post's figures. */
@@ -472,12 +494,20 @@ struct lru_model {
 	struct region region[NR_REGIONS]; /* backing of all of it */
 	char **bound_lines;	/* the lines the chase and random bounds read */
 	double bound_s[NR_BOUNDS][BOUND_TRIES]; /* the tries of each */
+	unsigned long bound_len[NR_BOUNDS]; /* loads a try of each makes */
+	int bound_want[NR_BOUNDS]; /* tries of each the run takes */
 	int bound_tries[NR_BOUNDS]; /* of each, taken so far */
 	int bound_kept[NR_BOUNDS]; /* of those, kept disturbed */
 	double bound_ns[NR_BOUNDS]; /* this core's limits: their medians */
 	double bound_lo[NR_BOUNDS], bound_hi[NR_BOUNDS]; /* fastest and
 				 * slowest try, over the median */
 	double calibrate_s;	/* what measuring them cost */
+	double start_s;		/* now() as setup began */
+	double retime_s;	/* wall spent timing walks and tries again */
+	int retimes_clean;	/* retimes that came back undisturbed */
+	int retimes_futile;	/* and those no cleaner than what they replaced */
+	double walk_start_s;	/* now() as the first round began */
+	double expect_s;	/* the run's wall, as expect_run() saw it */
 };
 
 /* Where walk_list is in one list: kept in the model, one per list of
@@ -523,6 +553,8 @@ struct walk_stats {
 	int preempted;			/* of those, with a context switch */
 	int stolen;			/* or by the host's steal */
 	int disturbed;			/* kept disturbed: no clean walk */
+	int kept_alike;			/* of those, its retime no cleaner */
+	int kept_budget;		/* or retiming's RETIME_SHARE spent */
 	double lost_share;		/* --original: of its one walk's wall */
 	const char *lost_to;		/* --original: to what, if known */
 	struct walk_counts counts;	/* the counters, over its samples */
@@ -3329,13 +3361,16 @@ static int has_clflushopt(void)
  *   random  independent loads of the same lines, their addresses read
  *           from an array in that order, as ArrayLRU reads its own.
  *
- * BOUND_TRIES tries of each are spread over the rounds
- * (bound_tries_due()), each right before the first walk it bounds in its
- * round and timed as a walk is, again while disturbed (try_bound()): a
- * VM's neighbours move a limit and its walk together within seconds, and
- * a try kept preempted beside walks timed again until clean reads slow
- * (docs/method.md).  A walk's row names its limit (.bound); docs/limits.c
- * measures the same three apart from scan.
+ * A limit costs in proportion to what it bounds (plan_bounds()): its
+ * tries together read about CAL_SHARE of the loads its walks make, in
+ * BOUND_MIN_TRIES to BOUND_TRIES tries of up to BOUND_LINES loads (the
+ * stream always reads the whole memmap).  The tries are spread over the
+ * rounds (bound_tries_due()), each right before the first walk it bounds
+ * in its round and timed as a walk is, again while disturbed
+ * (try_bound()): a VM's neighbours move a limit and its walk together
+ * within seconds, and a try kept preempted beside walks timed again
+ * until clean reads slow (docs/method.md).  A walk's row names its limit
+ * (.bound); docs/limits.c measures the same three apart from scan.
  */
 struct bound_spec {
 	const char *name;	/* in "%.2fx this core's %s" */
@@ -3353,10 +3388,12 @@ static const struct bound_spec bounds[NR_BOUNDS] = {
 };
 
 #define BOUND_WARN	0.15	/* off the bound by more: a warning */
-/* Lines the chase and the random loads read: 32 MiB, enough that the
- * chase pays what a list walk over a large memmap pays per hop
- * (docs/method.md gives the sizes tried). */
+/* Lines the chase and the random loads read at most: 32 MiB, enough
+ * that the chase pays what a list walk over a large memmap pays per hop
+ * (docs/method.md gives the sizes tried); and at least, where their
+ * walks are short: fewer are mostly the flush and the clock. */
 #define BOUND_LINES	(1UL << 19)
+#define BOUND_MIN_LINES	(1UL << 14)
 
 /* Always 0; read at run time, so the chase cannot be proved independent. */
 static volatile unsigned long bound_zero;
@@ -3381,8 +3418,8 @@ static unsigned long memmap_lines(const struct lru_model *m)
 	return m->nr_pages * m->desc_size / 64;
 }
 
-/* Loads a try of bound b makes: a stream reads every line. */
-static unsigned long bound_loads(const struct lru_model *m, enum bound b)
+/* Loads a try of bound b may make: a stream reads every line. */
+static unsigned long bound_loads_max(const struct lru_model *m, enum bound b)
 {
 	unsigned long lines = memmap_lines(m);
 
@@ -3391,10 +3428,83 @@ static unsigned long bound_loads(const struct lru_model *m, enum bound b)
 	return BOUND_LINES;
 }
 
+/* Loads a try of bound b makes: as plan_bounds() chose. */
+static unsigned long bound_loads(const struct lru_model *m, enum bound b)
+{
+	return m->bound_len[b] ? m->bound_len[b] : bound_loads_max(m, b);
+}
+
+/* Loads walk w makes in one timed walk: a line a page in pfn order, a
+ * folio a load in LRU order (its rmap hops and any work beyond only make
+ * it dearer, and its limit's share larger than CAL_SHARE). */
+static double walk_loads(const struct lru_model *m, int w)
+{
+	return walks[w].bound == BOUND_STREAM ? memmap_lines(m) : m->nr_lru;
+}
+
+/* Loads all the run's walks bounded by b make, `rounds` rounds of their
+ * repetitions (reps NULL: one a round); a limit no walk is held against
+ * (the machine line prints it) as if the first LRU walk were. */
+static double bounded_loads(const struct lru_model *m, const struct params *p,
+			    const struct walk_stats *stats, int rounds, enum bound b)
+{
+	double loads = 0;
+	int s;
+
+	for (s = 0; s < p->run.nr_walks; s++)
+		if (walks[p->run.walk[s]].bound == b)
+			loads += walk_loads(m, p->run.walk[s]) * (stats ? stats[s].reps : 1);
+	return rounds * (loads ? loads : (double)m->nr_lru);
+}
+
+/* Tries of bound b that fit CAL_SHARE of `loads`, each of len loads. */
+static int bound_tries_fit(enum bound b, double loads, unsigned long len)
+{
+	double n = len ? CAL_SHARE * loads / len : BOUND_TRIES;
+	int least = b == BOUND_CHASE ? BOUND_MIN_TRIES : BOUND_MIN_CHEAP;
+
+	return n < least ? least : n > BOUND_TRIES ? BOUND_TRIES : (int)n;
+}
+
+/*
+ * What each limit's tries read and how many there are, so the tries
+ * together cost about CAL_SHARE of the walks they bound: as many tries
+ * as fit, BOUND_MIN_TRIES (the cheap limits BOUND_MIN_CHEAP) to
+ * BOUND_TRIES; where even two of the longest do not fit (walks of under
+ * 17 million folios at two rounds), the chase's and the random loads'
+ * tries are shorter, not fewer.  Before the plan (stats NULL) rounds is
+ * the least the run takes and sets the length; after it, the rounds and
+ * repetitions planned set the count.
+ */
+static void plan_bounds(struct lru_model *m, const struct params *p,
+			const struct walk_stats *stats, int rounds)
+{
+	unsigned long most, len;
+	double loads;
+	int b;
+
+	for (b = 0; b < NR_BOUNDS; b++) {
+		loads = bounded_loads(m, p, stats, rounds, b);
+		if (!stats) {
+			most = bound_loads_max(m, b);
+			len = (unsigned long)(CAL_SHARE * loads / BOUND_MIN_TRIES);
+			if (b == BOUND_STREAM || len > most)
+				len = most;
+			if (len < BOUND_MIN_LINES)
+				len = most < BOUND_MIN_LINES ? most : BOUND_MIN_LINES;
+			m->bound_len[b] = len;
+		}
+		m->bound_want[b] = bound_tries_fit(b, loads, m->bound_len[b]);
+	}
+}
+
 /* The chase's and the random loads' lines, drawn once, untimed. */
 static void draw_bound_lines(struct lru_model *m)
 {
 	unsigned long nr = memmap_lines(m), k, n = bound_loads(m, BOUND_CHASE);
+
+	if (bound_loads(m, BOUND_RANDOM) > n)
+		n = bound_loads(m, BOUND_RANDOM);
 	uint64_t mask = 1, x;
 	int bits = 1;
 
@@ -3481,32 +3591,23 @@ static void flush_bound(const struct lru_model *m, enum bound b)
 	flush_range(m->bound_lines, n * sizeof(*m->bound_lines), m->clflushopt);
 }
 
-/* Rounds from one try of the bounds to the next: BOUND_TRIES spread
- * over the run's rounds (a round of a small memmap is cheaper than a
- * try of the chase). */
-static int bound_stride(int rounds)
+/* Tries of limit b to take in round `round` of `rounds`: its wanted
+ * tries spread evenly over the rounds, the first in the first round, so
+ * a run of fewer rounds than tries takes the rest back to back.
+ * `planned`: rounds is known; the first round of auto rounds, before
+ * plan_rounds(), takes one. */
+static int bound_tries_due(const struct lru_model *m, enum bound b, int round,
+			   int rounds, int planned)
 {
-	return rounds > BOUND_TRIES ? (rounds + BOUND_TRIES - 1) / BOUND_TRIES : 1;
-}
+	int want = m->bound_want[b], by;
 
-/* Tries of each limit to take in round `round` of `rounds`: 0 between
- * strides; else enough that the rounds left still reach BOUND_TRIES, so
- * a run of fewer rounds (a large memmap's two) takes its limits as a
- * median of five too, not of two, where one slow try of a few
- * milliseconds moved a limit by half its excess.  `planned`: rounds is
- * known; the first round of auto rounds, before plan_rounds(), takes one. */
-static int bound_tries_due(const struct lru_model *m, int round, int rounds,
-			   int planned)
-{
-	int stride = bound_stride(rounds), left;
-
-	if (round % stride)
-		return 0;
 	if (!planned)
 		return 1;
-	/* every limit has had as many tries so far: the stream's count is theirs */
-	left = (rounds - round + stride - 1) / stride;
-	return left > 0 ? (BOUND_TRIES - m->bound_tries[BOUND_STREAM] + left - 1) / left : 1;
+	/* taken by the end of this round: want * (round + 1) / rounds, up */
+	by = rounds > 0 ? (want * (round + 1) + rounds - 1) / rounds : want;
+	if (by > want)
+		by = want;
+	return by > m->bound_tries[b] ? by - m->bound_tries[b] : 0;
 }
 
 /* The limits from their tries: ns per page for the stream (the
@@ -3939,24 +4040,66 @@ static const char *lost_to(const struct disturbance *d)
 	return "off the CPU";
 }
 
-/* Time walk w, again (up to RETIMES times) while something else took
- * its CPU: a stopped or preempted walk would print a wrong figure. */
+/* Why a disturbed walk or try is not timed again. */
+enum retime_stop { RETIME_GO, RETIME_CAP, RETIME_ALIKE, RETIME_BUDGET };
+
+/*
+ * Whether to time again a walk or try that just lost `lost` of its wall
+ * to other work, after `tries` retimes, the one before losing `before`
+ * of its own (the share), `cost` the wall of timing it once more: not
+ * after RETIMES; not when the retime was no cleaner than what it
+ * replaced, nor at all once the run's retimes have more often been so
+ * than clean (a busy CPU takes its share of every walk); not when
+ * retiming would pass RETIME_SHARE of the run's wall so far, that
+ * retime in it.
+ */
+static enum retime_stop retime_stop(const struct lru_model *m, int tries,
+				    double lost, double before, double cost)
+{
+	if (tries == RETIMES)
+		return RETIME_CAP;
+	if (tries && lost >= before)
+		return RETIME_ALIKE;
+	if (!tries && m->retimes_futile >= 2 && m->retimes_futile > m->retimes_clean)
+		return RETIME_ALIKE;
+	if (m->retime_s + cost > RETIME_SHARE * (now() - m->start_s + cost))
+		return RETIME_BUDGET;
+	return RETIME_GO;
+}
+
+/* Time walk w, again while something else took its CPU and retiming
+ * is worth it (retime_stop()): a stopped or preempted walk would print
+ * a wrong figure.  Kept disturbed, the least disturbed timing counts. */
 static double time_walk(struct lru_model *m, struct team *team, int w,
 			enum cache_mode cache, struct walk_result *res,
 			struct walk_stats *st)
 {
 	struct disturbance d;
-	double t;
+	double t, t0, kept = 0, before = 2, share;	/* shares are <= 1 */
+	enum retime_stop why;
 	int tries;
 
 	for (tries = 0;; tries++) {
+		t0 = now();
 		t = timed_once(m, team, w, cache, res, st, &d);
-		if (!disturbed(&d, t))
-			return t;
-		if (tries == RETIMES) {
-			st->disturbed++;
+		if (tries)
+			m->retime_s += now() - t0;
+		if (!disturbed(&d, t)) {
+			m->retimes_clean += tries > 0;
 			return t;
 		}
+		share = d.lost < t ? d.lost / t : 1;
+		if (share < before)
+			kept = t;
+		why = retime_stop(m, tries, share, before, now() - t0);
+		m->retimes_futile += tries && why == RETIME_ALIKE;
+		if (why != RETIME_GO) {
+			st->disturbed++;
+			st->kept_alike += why == RETIME_ALIKE;
+			st->kept_budget += why == RETIME_BUDGET;
+			return kept;
+		}
+		before = share < before ? share : before;
 		st->retimed++;
 		st->preempted += d.switches > 0;
 		st->stolen += !d.switches && d.stolen >= d.lost;
@@ -3971,21 +4114,34 @@ static void try_bound(struct lru_model *m, struct team *team, enum bound b,
 {
 	struct disturbance d;
 	struct walk_result res;
-	double start = now(), t;
+	double start = now(), t, t0, kept = 0, before = 2, share;
+	enum retime_stop why;
 	int retimes;
 
 	if (m->bound_tries[b] == BOUND_TRIES)
 		return;
 	for (retimes = 0;; retimes++) {
+		t0 = now();
 		if (cache == CACHE_COLD)
 			flush_bound(m, b);
 		t = timed_call(team, bounds[b].name, bounds[b].fn, &res, &d);
-		if (!disturbed(&d, t))
-			break;
-		if (retimes == RETIMES) {
-			m->bound_kept[b]++;
+		if (retimes)
+			m->retime_s += now() - t0;
+		if (!disturbed(&d, t)) {
+			m->retimes_clean += retimes > 0;
 			break;
 		}
+		share = d.lost < t ? d.lost / t : 1;
+		if (share < before)
+			kept = t;
+		why = retime_stop(m, retimes, share, before, now() - t0);
+		m->retimes_futile += retimes && why == RETIME_ALIKE;
+		if (why != RETIME_GO) {
+			m->bound_kept[b]++;
+			t = kept;
+			break;
+		}
+		before = share < before ? share : before;
 	}
 	m->bound_s[b][m->bound_tries[b]++] = t;
 	m->calibrate_s += now() - start;
@@ -4000,7 +4156,7 @@ static void try_bound(struct lru_model *m, struct team *team, enum bound b,
  */
 static void run_round(struct lru_model *m, struct team *team,
 		      const struct params *p, struct walk_stats *stats,
-		      int round, int tries, struct walk_result *last)
+		      int round, const int *tries, struct walk_result *last)
 {
 	int first[NR_WALKS_MAX], done[NR_WALKS_MAX] = { 0 };
 	int tried[NR_BOUNDS] = { 0 };
@@ -4020,7 +4176,7 @@ static void run_round(struct lru_model *m, struct team *team,
 				next = s;
 		}
 		b = walks[p->run.walk[next]].bound;
-		for (i = 0; m->bound_lines && !tried[b] && i < tries; i++)
+		for (i = 0; m->bound_lines && !tried[b] && i < tries[b]; i++)
 			try_bound(m, team, b, p->run.cache);
 		tried[b] = 1;
 		stats[next].sample[stats[next].nr_samples] =
@@ -4032,7 +4188,7 @@ static void run_round(struct lru_model *m, struct team *team,
 	/* the limits no walk of the run is held against: the machine
 	 * line prints them all */
 	for (b = 0; m->bound_lines && b < NR_BOUNDS; b++)
-		for (i = 0; !tried[b] && i < tries; i++)
+		for (i = 0; !tried[b] && i < tries[b]; i++)
 			try_bound(m, team, b, p->run.cache);
 	for (s = 0; s < p->run.nr_walks; s++)
 		stats[s].round_time[round] =
@@ -4129,12 +4285,58 @@ static int original_round(struct lru_model *m, struct team *team,
 	return 1;
 }
 
+/* Defined in Text lines and warnings. */
+static void print_expected(const struct lru_model *m, const struct params *p,
+			   int rounds, double left);
+static void print_round_done(const struct lru_model *m, const struct params *p,
+			     int round, int rounds);
+
+/* Seconds a timed walk of w should take at its limit's first try. */
+static double walk_expected(const struct lru_model *m, int w)
+{
+	enum bound b = walks[w].bound;
+
+	if (!m->bound_tries[b] || !bound_loads(m, b))
+		return 0;
+	return m->bound_s[b][0] / bound_loads(m, b) * walk_loads(m, w);
+}
+
+/*
+ * The run's plan from its limits' first tries, before any walk: each
+ * walk as long as its limit says, the rounds and repetitions as
+ * plan_rounds() would choose from such a round, the tries still to take
+ * and the models still to build (as long as the first).  Sets *rounds;
+ * returns the seconds left.
+ */
+static double expect_run(const struct lru_model *m, const struct params *p,
+			 struct walk_stats *stats, int *rounds)
+{
+	double round = 0, left = 0, setup = now() - m->start_s;
+	int s, b, n = p->run.builds;
+
+	for (s = 0; s < p->run.nr_walks; s++) {
+		stats[s].round_time[0] = walk_expected(m, p->run.walk[s]);
+		stats[s].first_untimed = 0;
+	}
+	*rounds = p->run.rounds ? p->run.rounds : plan_rounds(stats, p->run.nr_walks, n);
+	for (s = 0; s < p->run.nr_walks; s++) {
+		round += (p->run.rounds ? 1 : stats[s].reps) * stats[s].round_time[0];
+		stats[s].reps = 1;	/* the first round times each once */
+	}
+	for (b = 0; b < NR_BOUNDS; b++)
+		if (m->bound_tries[b])
+			left += (m->bound_want[b] - m->bound_tries[b]) * m->bound_s[b][0];
+	return left + *rounds * n * round + (n - 1) * setup;
+}
+
 /* Build, time and check every model; returns the rounds taken. */
 static int measure(struct lru_model *m, struct team *team,
 		   const struct params *p, struct walk_stats *stats,
 		   struct walk_result *last)
 {
 	int b, r, s, rounds = p->run.rounds ? p->run.rounds : 1, nr_rounds = 0;
+	int tries[NR_BOUNDS], planned;
+
 	team->counters = counters_open(p);
 	for (s = 0; s < p->run.nr_walks; s++)
 		stats[s].reps = 1;
@@ -4144,19 +4346,34 @@ static int measure(struct lru_model *m, struct team *team,
 			check_build(m, p, 0);
 		return nr_rounds;
 	}
+	plan_bounds(m, p, NULL, (p->run.rounds ? p->run.rounds : MIN_ROUNDS) * p->run.builds);
 	draw_bound_lines(m);
+	/* the first round's tries, before its walks: what the run expects */
+	for (b = 0; m->bound_lines && b < NR_BOUNDS; b++)
+		try_bound(m, team, b, p->run.cache);
+	if (m->bound_lines) {
+		double left = expect_run(m, p, stats, &r);
+
+		m->expect_s = now() - m->start_s + left;
+		print_expected(m, p, r, left);
+	}
+	m->walk_start_s = now();
 	for (b = 0; b < p->run.builds; b++) {
 		if (b)
 			build_model(m, p, build_seed(p->layout.seed, b), 0);
 		if (p->out.verbose >= 3)
 			check_build(m, p, b);
 		for (r = 0; r < rounds && nr_rounds < MAX_ROUNDS; r++) {
-			int tries = bound_tries_due(m, nr_rounds, rounds * p->run.builds,
-						    p->run.rounds || nr_rounds);
-
+			planned = p->run.rounds || nr_rounds;
+			for (s = 0; s < NR_BOUNDS; s++)
+				tries[s] = nr_rounds ? bound_tries_due(m, s, nr_rounds,
+					rounds * p->run.builds, planned) : 0;
 			run_round(m, team, p, stats, nr_rounds++, tries, last);
-			if (nr_rounds == 1 && !p->run.rounds)
+			if (nr_rounds == 1 && !p->run.rounds) {
 				rounds = plan_rounds(stats, p->run.nr_walks, p->run.builds);
+				plan_bounds(m, p, stats, rounds * p->run.builds);
+			}
+			print_round_done(m, p, nr_rounds, rounds * p->run.builds);
 		}
 	}
 	calibrate_done(m);
@@ -6160,6 +6377,39 @@ static void print_plan(const struct output *out, const struct run_knobs *run,
 	fprintf(out->text, "\n");
 }
 
+/* Progress on stderr (stdout's lines stay as they are; -q silences
+ * it): a run expected to take over PROGRESS_S says so as its walks
+ * start, with its size, rounds and the time it expects in all. */
+static void print_expected(const struct lru_model *m, const struct params *p,
+			   int rounds, double left)
+{
+	double setup = now() - m->start_s;
+	char b[32];
+
+	if (p->out.quiet || setup + left <= PROGRESS_S)
+		return;
+
+	fprintf(stderr, "scan: %lu pages, a %s memmap, %d round%s%s: expect about %.*f s in all, setup %.1f s of it\n",
+		m->nr_pages, human(memmap_bytes(m), b, sizeof(b)), rounds * p->run.builds,
+		rounds * p->run.builds > 1 ? "s" : "", p->run.builds > 1 ? " over its models" : "",
+		setup + left < 10 ? 1 : 0, setup + left, setup);
+}
+
+/* -v: each round as it ends, with the time the rest should take. */
+static void print_round_done(const struct lru_model *m, const struct params *p,
+			     int round, int rounds)
+{
+	double in = now() - m->start_s, walking = now() - m->walk_start_s;
+
+	if (p->out.quiet || p->out.verbose < 1 || m->expect_s <= PROGRESS_S / 10)
+		return;
+	if (round < rounds)
+		fprintf(stderr, "scan: round %d of %d done at %.1f s, about %.1f s to go\n",
+			round, rounds, in, walking / round * (rounds - round));
+	else
+		fprintf(stderr, "scan: round %d of %d done at %.1f s\n", round, rounds, in);
+}
+
 static void print_spread(const struct output *out, const struct run_knobs *run,
 			 const struct lru_model *m, const struct reports *r)
 {
@@ -6349,8 +6599,9 @@ static const struct warning_spec warnings[NR_WARNINGS] = {
 	/* a walk's median under MIN_TICKS ticks of the clock */
 	[W_SHORT_WALK] = { "short-walk", "%s < 1000 clock ticks, coarse times; %s", 1 },
 	/* half a walk's timed walks or more lost over LOST_SHARE even when
-	 * retimed, so its median may be one of them */
-	[W_DISTURBED] = { "disturbed", "%s to other work: the ratios with it are unsure; %s", 0 },
+	 * retimed, so its median may be one of them; the item says why
+	 * retiming stopped (retime_stop()) */
+	[W_DISTURBED] = { "disturbed", "%s; %s", 0 },
 	/* --memmap-thp=always, and under half the memmap in huge pages */
 	[W_THP_SHORT] = { "thp-short", "%s of memmap in 2 MiB pages: LRU ratios pay TLB misses; %s", 1 },
 	/* madvise() refused the page size --memmap-thp asked for */
@@ -6372,7 +6623,7 @@ struct warning_item {
 	int cause;
 	int walk;		/* -1: the run's */
 	double worse;		/* orders a cause's items */
-	char item[48];		/* the walk and its figure, or the run's */
+	char item[72];		/* the walk and its figure, or the run's */
 	char fix[48];		/* the remedy */
 };
 
@@ -6562,6 +6813,10 @@ static void check_bounds(const struct lru_model *m, const struct params *p,
 		if (!w->walk->at_bound || !w->bound_x || w->st->disturbed ||
 		    2 * m->bound_kept[b] >= m->bound_tries[b])
 			continue;
+		/* nor against tries of under half BOUND_LINES (short walks'):
+		 * a short chase reads fast (docs/method.md) */
+		if (b != BOUND_STREAM && m->bound_len[b] && m->bound_len[b] < BOUND_LINES / 2)
+			continue;
 		if (w->bound_x > (1 + BOUND_WARN) * m->bound_hi[b])
 			warning_fire(W_CODE_BOUND, s, w->bound_x, rerun_fix(p, r, 1),
 				     "%s %.2fx", w->walk->label, w->bound_x);
@@ -6617,10 +6872,42 @@ static void check_cache_sized(const struct lru_model *m, const struct params *p,
 	warning_fire(W_CACHE_SIZED, -1, 0, fix, "%s (%s)", human(mc->llc, b, 32), mc->llc_from);
 }
 
+/* Which of a walk's walks were kept disturbed, in words: "in both
+ * walks", "in 3 of 4 walks". */
+static const char *disturbed_count(const struct walk_stats *st, char *buf, size_t len)
+{
+	int n = st->disturbed, of = st->nr_samples;
+
+	if (of == 1)
+		snprintf(buf, len, "in its one walk");
+	else if (n == of)
+		snprintf(buf, len, n == 2 ? "in both walks" : "in all %d walks", n);
+	else
+		snprintf(buf, len, "in %d of %d walks", n, of);
+	return buf;
+}
+
+/* Why retiming left most of them disturbed (retime_stop()). */
+static const char *disturbed_why(const struct walk_stats *st, char *buf, size_t len)
+{
+	int cap = st->disturbed - st->kept_alike - st->kept_budget;
+
+	if (st->kept_budget >= st->kept_alike && st->kept_budget >= cap)
+		snprintf(buf, len, "retiming's %.0f%% spent", 100 * RETIME_SHARE);
+	else if (st->kept_alike >= cap)
+		snprintf(buf, len, "retimes no cleaner");
+	else
+		snprintf(buf, len, "retimed %d times", RETIMES);
+	return buf;
+}
+
 /* A walk whose median may be a disturbed one: half its timed walks or
- * more kept disturbed after retiming, or --original's one walk. */
+ * more kept disturbed after retiming, or --original's one walk.  The
+ * line says in words how many, and why retiming stopped. */
 static void check_disturbed(const struct params *p, const struct reports *r)
 {
+	char count[32], why[32];
+	const char *fix;
 	int s;
 
 	for (s = 0; s < r->nr; s++) {
@@ -6628,14 +6915,22 @@ static void check_disturbed(const struct params *p, const struct reports *r)
 
 		if (!w->st->disturbed || 2 * w->st->disturbed < w->st->nr_samples)
 			continue;
-		if (p->run.original)
+		if (p->run.original) {
 			warning_fire(W_DISTURBED, s, w->st->lost_share, "rerun it",
-				     "%s's one walk lost %.0f%%", w->walk->label,
-				     100 * w->st->lost_share);
-		else
-			warning_fire(W_DISTURBED, s, (double)w->st->disturbed / w->st->nr_samples,
-				     rerun_fix(p, r, 0), "%s lost >%.0f%% in %d of %d walks", w->walk->label,
-				     100 * LOST_SHARE, w->st->disturbed, w->st->nr_samples);
+				     "%s's one walk lost %.0f%% to other work: its ratio is unsure",
+				     w->walk->label, 100 * w->st->lost_share);
+			continue;
+		}
+		fix = rerun_fix(p, r, 0);
+		disturbed_count(w->st, count, sizeof(count));
+		disturbed_why(w->st, why, sizeof(why));
+		/* "scan: warning: disturbed: " ITEM "; " FIX */
+		if (26 + strlen(w->walk->label) + strlen(count) + strlen(why) + 32 +
+		    strlen(fix) > WARNING_COLUMNS)
+			snprintf(why, sizeof(why), "retiming stopped");
+		warning_fire(W_DISTURBED, s, (double)w->st->disturbed / w->st->nr_samples,
+			     fix, "%s lost >%.0f%% %s to other work (%s)", w->walk->label,
+			     100 * LOST_SHARE, count, why);
 	}
 }
 
@@ -7682,6 +7977,7 @@ static void set_up(struct lru_model *m, const struct params *p)
 	double start = now();
 
 	map_model(m, p);
+	m->start_s = start;
 	if (p->out.verbose >= 3)
 		fprintf(p->out.text, "Allocated memmap for %lu pages in %fs\n", m->nr_pages, now() - start);
 	if (p->out.verbose >= 2)

@@ -300,3 +300,52 @@ x" ;;
 		esac
 	done
 }
+
+# nap: a short pause where sleep takes fractions, a second elsewhere.
+nap() {
+	sleep 0.1 2>/dev/null || sleep 1
+}
+
+# state PID: the process's state letter (T stopped, Z exited), or
+# nothing; read by the shell, as it is read ten times a second.
+state() {
+	stat_line=
+	{ IFS= read -r stat_line <"/proc/$1/stat"; } 2>/dev/null
+	stat_line=${stat_line##*) }
+	echo "${stat_line%% *}"
+}
+
+# run_stopped ARGS...: run $stop_scan (a build with the stop seam,
+# -DSCAN_STOP_IN_WALK: t-original.sh, t-retime.sh); each time it stops,
+# leave it stopped a moment, then continue it.  Sets rc and stops.
+# shellcheck disable=SC2154 # stop_scan: set by the file that builds it
+run_stopped() {
+	echo "$stop_scan $*" >"$tmp/cmd"
+	"$stop_scan" "$@" >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	stops=0
+	polls=0
+	while [ "$polls" -lt 1200 ]; do	# 2 minutes at most: a hang
+		case $(state "$pid") in
+		T)
+			stops=$((stops + 1))
+			nap
+			kill -CONT "$pid"
+			;;
+		Z | '') break ;;
+		esac
+		polls=$((polls + 1))
+		nap
+	done
+	kill -CONT "$pid" 2>/dev/null
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid"
+	rc=$?
+}
+
+# walk_col FILE WALK NAME: column NAME of WALK's row in a CSV.
+walk_col() {
+	awk -F, -v walk="$2" -v name="$3" '
+	NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "walk") w = i; if ($i == name) c = i }; next }
+	w && c && $w == walk { print $c }' "$1"
+}
