@@ -86,7 +86,7 @@ check "--format=json, stopped: ListLRU's disturbed is 1" \
 run_stopped -c 0.01 -r 1 -s 5 --strict --expect=cache-sized,short-walk,noisy
 check "--strict, stopped: exit 5" [ "$rc" -eq 5 ]
 check "--strict, stopped: the line says what lets it pass, in words" \
-	err_has '^scan: warning: disturbed: ListLRU lost >5% in (both walks|all [0-9]+ walks|[0-9]+ of [0-9]+ walks) to other work \([^)]+\); to pass --strict: an idle machine$'
+	err_has '^scan: warning: disturbed: ListLRU lost >5% in (its one walk|both walks|all [0-9]+ walks|[0-9]+ of [0-9]+ walks) to other work \([^)]+\); to pass --strict: an idle machine$'
 
 # Not stopped, nothing is timed again either, and each mark and warning
 # agree (whether or not this host disturbed a walk).
