@@ -183,16 +183,22 @@ scripts/report.sh -n 1 -c 0.01 -r 1 --kernel-like >"$tmp/klone" 2>"$tmp/klone.er
 check "report --kernel-like: one model, said on stderr" \
 	sh -c "grep -q '^report.sh: --kernel-like given: one model in the block' '$tmp/klone.err' && ! grep -q '^kernel-like ' '$tmp/klone'"
 # the kernel's own ratio, from scan-kernel's CSV, with or without its
-# scanner column
+# scanner column (a CSV from before that column had compaction's)
 scripts/report.sh -n 1 -c 0.01 -r 1 --kernel=tests/kernel-ratio.csv >"$tmp/kr" 2>/dev/null
 joined "$tmp/kr" >"$tmp/krj"
 check "report --kernel: the kernel's ratio, its working set and host" \
-	grep -Eq "^kernel's own: ratio ListLRU 1\.58 \(scan-kernel: 64\.0 MiB working set, (this host|host 168833b5, not this one)\)$" "$tmp/krj"
+	grep -Eq "^kernel's own: ratio ListLRU 1\.58 \(scan-kernel: compaction as the pfn scanner, 64\.0 MiB working set, (this host|host 168833b5, not this one)\)$" "$tmp/krj"
 awk -F, -v OFS=, '{ print $0, NR == 1 ? "scanner" : "compaction" }' tests/kernel-ratio.csv >"$tmp/scanner.csv"
 scripts/report.sh -n 1 -c 0.01 -r 1 --one-model --kernel="$tmp/scanner.csv" >"$tmp/ks" 2>/dev/null
 joined "$tmp/ks" >"$tmp/ksj"
 check "report --kernel: a CSV with a scanner column names the pfn scanner" \
 	grep -q "^kernel's own: ratio ListLRU 1.58 (scan-kernel: compaction as the pfn scanner, " "$tmp/ksj"
+awk -F, -v OFS=, '{ print $0, NR == 1 ? "scanner" : "offline" }' tests/kernel-ratio.csv >"$tmp/offline.csv"
+scripts/report.sh -n 1 -c 0.01 -r 1 --one-model --kernel="$tmp/offline.csv" >"$tmp/ko" 2>/dev/null
+joined "$tmp/ko" >"$tmp/koj"
+check "report --kernel: memory-block offline named as the pfn scanner, and read back by collect" \
+	sh -c "grep -q \"^kernel's own: ratio ListLRU 1.58 (scan-kernel: memory-block offline as the pfn scanner, \" '$tmp/koj' &&
+		scripts/collect.sh '$tmp/ko' | grep -q 'kernel.s own ListLRU 1.58'"
 scripts/report.sh -n 1 -c 0.01 -r 1 --kernel=tests/kernel-noratio.csv >"$tmp/kn" 2>/dev/null
 joined "$tmp/kn" >"$tmp/knj"
 check "report --kernel: no ratio in the CSV, said why" grep -q "^kernel's own: no ratio (scan-kernel: " "$tmp/knj"
