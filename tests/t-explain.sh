@@ -180,7 +180,7 @@ run_cmd scripts/explain.sh -c 0.01 --kernel="$tmp/k-here.csv" -g "$tmp/k.svg"
 check "explain --kernel: exit 0, a last row after step 9: the kernel's 1.58, x the step before" \
 	sh -c "[ $rc -eq 0 ] && grep -Eq '^10 kernel \\(measured\\) +1\\.58 x[0-9.]+$' '$tmp/out'"
 check "explain --kernel: its size and host under it, no other-host note" \
-	sh -c "tr '\\n' ' ' <'$tmp/out' | grep -Eq 'from $tmp/k-here.csv, +a +64 +MiB +working +set +on +host +$host' && ! grep -q 'another machine' '$tmp/out'"
+	sh -c "tr '\\n' ' ' <'$tmp/out' | grep -Eq 'from +$tmp/k-here.csv, +a +64 +MiB +working +set +on +host +$host' && ! grep -q 'another machine' '$tmp/out'"
 check "explain --kernel: within 72 columns" sh -c "! awk 'length > 72' '$tmp/out' | grep -q ."
 if have python3; then
 	check "explain --kernel -g: the SVG parses; a last bar, the kernel's, ListLRU alone, named" python3 -c '

@@ -59,7 +59,7 @@ while IFS= read -r spec; do
 	path_of "$spec"
 	case $path in */*) mkdir -p "$tmp/r/${path%/*}" ;; esac
 	cp "$tmp/kpf" "$tmp/r/$path"
-	(cd "$tmp/r" && "$top/scripts/report.sh" -n 1 -r 1 "--memmap-from=$path") \
+	(cd "$tmp/r" && "$top/scripts/report.sh" -n 1 -r 1 --one-model "--memmap-from=$path") \
 		>>"$tmp/blocks" 2>"$tmp/err" || { failed=$((failed + 1)); echo "# report.sh failed on $spec"; }
 	echo >>"$tmp/blocks"
 	printf '%s\n' "--memmap-from=$path" |
