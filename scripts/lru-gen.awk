@@ -1,0 +1,68 @@
+# lru-gen.awk - the per-generation counts of MGLRU's debugfs file
+# /sys/kernel/debug/lru_gen_full, for kernel.sh's aging walk.  The file
+# (lru_gen_seq_show() and lru_gen_seq_show_full() in mm/vmscan.c;
+# Documentation/admin-guide/mm/multigen_lru.rst) holds, per memcg and
+# node, a line per generation and, under it, a line per tier and one of
+# the page-table walk's counts:
+#
+#   memcg  MEMCG_ID  MEMCG_PATH
+#    node  NODE_ID
+#            SEQ  AGE_MS  ANON_PAGES  FILE_PAGES
+#                   TIER  Nr Ne Np  Nr Ne Np      (rep, RTx or xxx)
+#                         NT NY NF NA             (the walk's counts)
+#
+# The walk's counts are each a number and a letter: T leaf PTEs read, Y
+# of them young, F non-leaf entries found in the Bloom filter, A added
+# to it; capitals where the generation is the youngest (one history),
+# small letters for older ones (CONFIG_LRU_GEN_STATS), x where none are
+# kept (this format since the 6.12 kernels: four counts; other letters
+# of older kernels are ignored).
+#
+# Prints a line per generation that has counts:
+#   memcg ID node N gen SEQ leaf_total T leaf_young Y nonleaf_found F nonleaf_added A
+# and a last line summing them:
+#   total leaf_total T leaf_young Y nonleaf_found F nonleaf_added A
+# With -v memcg=ID only that memcg's generations count.
+function counted(tok,   c) {
+	c = substr(tok, length(tok), 1)
+	return c ~ /^[TYFAtyfa]$/ ? tolower(c) : ""
+}
+function flush_gen() {
+	if (!have)
+		return
+	printf "memcg %s node %s gen %s leaf_total %d leaf_young %d nonleaf_found %d nonleaf_added %d\n",
+		cg, node, gen, n["t"], n["y"], n["f"], n["a"]
+	tot["t"] += n["t"]; tot["y"] += n["y"]; tot["f"] += n["f"]; tot["a"] += n["a"]
+	have = 0
+}
+BEGIN { split("", tot); split("", n) }
+$1 == "memcg" { flush_gen(); cg = $2; next }
+$1 == "node" { flush_gen(); node = $2; next }
+# a generation: SEQ AGE_MS ANON FILE, all numbers
+NF >= 4 && $0 ~ /^[ \t0-9]+$/ { flush_gen(); gen = $1; next }
+# the walk's counts: every field a number and a letter
+{
+	k = 0
+	for (i = 1; i <= NF; i++)
+		if ($i ~ /^[0-9]+[A-Za-z]$/)
+			k++
+	if (!NF || k != NF)
+		next		# a tier's line starts with its number
+	if (memcg != "" && cg != memcg)
+		next
+	split("", n)
+	for (i = 1; i <= NF; i++) {
+		c = counted($i)
+		if (c != "") {
+			n[c] = substr($i, 1, length($i) - 1) + 0
+			have = 1
+		}
+	}
+	if (have)
+		flush_gen()
+}
+END {
+	flush_gen()
+	printf "total leaf_total %d leaf_young %d nonleaf_found %d nonleaf_added %d\n",
+		tot["t"], tot["y"], tot["f"], tot["a"]
+}
