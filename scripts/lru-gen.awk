@@ -22,12 +22,13 @@
 #   memcg ID node N gen SEQ leaf_total T leaf_young Y nonleaf_found F nonleaf_added A
 # and a last line summing them:
 #   total leaf_total T leaf_young Y nonleaf_found F nonleaf_added A
-# With -v memcg=ID only that memcg's generations count.
-function counted(tok,   c) {
+# With memcg=ID (-v, or ENVIRON["lru_gen_memcg"] under run_awk) only
+# that memcg's generations count.
+function lru_gen_counted(tok,   c) {
 	c = substr(tok, length(tok), 1)
 	return c ~ /^[TYFAtyfa]$/ ? tolower(c) : ""
 }
-function flush_gen() {
+function lru_gen_flush() {
 	if (!have)
 		return
 	printf "memcg %s node %s gen %s leaf_total %d leaf_young %d nonleaf_found %d nonleaf_added %d\n",
@@ -35,11 +36,16 @@ function flush_gen() {
 	tot["t"] += n["t"]; tot["y"] += n["y"]; tot["f"] += n["f"]; tot["a"] += n["a"]
 	have = 0
 }
-BEGIN { split("", tot); split("", n) }
-$1 == "memcg" { flush_gen(); cg = $2; next }
-$1 == "node" { flush_gen(); node = $2; next }
+BEGIN {
+	split("", tot)
+	split("", n)
+	if (memcg == "")
+		memcg = ENVIRON["lru_gen_memcg"]
+}
+$1 == "memcg" { lru_gen_flush(); cg = $2; next }
+$1 == "node" { lru_gen_flush(); node = $2; next }
 # a generation: SEQ AGE_MS ANON FILE, all numbers
-NF >= 4 && $0 ~ /^[ \t0-9]+$/ { flush_gen(); gen = $1; next }
+NF >= 4 && $0 ~ /^[ \t0-9]+$/ { lru_gen_flush(); gen = $1; next }
 # the walk's counts: every field a number and a letter
 {
 	k = 0
@@ -52,17 +58,17 @@ NF >= 4 && $0 ~ /^[ \t0-9]+$/ { flush_gen(); gen = $1; next }
 		next
 	split("", n)
 	for (i = 1; i <= NF; i++) {
-		c = counted($i)
+		c = lru_gen_counted($i)
 		if (c != "") {
 			n[c] = substr($i, 1, length($i) - 1) + 0
 			have = 1
 		}
 	}
 	if (have)
-		flush_gen()
+		lru_gen_flush()
 }
 END {
-	flush_gen()
+	lru_gen_flush()
 	printf "total leaf_total %d leaf_young %d nonleaf_found %d nonleaf_added %d\n",
 		tot["t"], tot["y"], tot["f"], tot["a"]
 }

@@ -101,6 +101,9 @@ check "lru-gen.awk: the total" \
 awk -v memcg=42 -f scripts/lru-gen.awk tests/lru-gen-full.txt >"$tmp/gen"
 check "lru-gen.awk: one memcg" \
 	grep -qx 'total leaf_total 65536 leaf_young 6554 nonleaf_found 33 nonleaf_added 32' "$tmp/gen"
+lru_gen_memcg=42 awk -f scripts/lib.awk -f scripts/lru-gen.awk tests/lru-gen-full.txt >"$tmp/gen"
+check "lru-gen.awk: the memcg from the environment, after lib.awk (run_awk)" \
+	grep -qx 'total leaf_total 65536 leaf_young 6554 nonleaf_found 33 nonleaf_added 32' "$tmp/gen"
 printf 'memcg 1 /\n node 0\n 3 10 20 30\n' | awk -f scripts/lru-gen.awk >"$tmp/gen"
 check "lru-gen.awk: no counts, a zero total" \
 	grep -qx 'total leaf_total 0 leaf_young 0 nonleaf_found 0 nonleaf_added 0' "$tmp/gen"
