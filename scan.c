@@ -7423,9 +7423,15 @@ static void print_pagetable_even(const struct output *out, const struct lru_mode
 	}
 	share = (double)m->lru_pages / m->nr_pages;
 	even = pagetable_even(r->walk[0].time.median * 1e9, fixed, young, y);
-	if (even > 0)
+	if (even >= 1)
+		fprintf(out->text, "break-even of PageTable: it beats Physical at any young share at %.3g%% of pages on the LRU\n",
+			100 * share);
+	else if (even > 0 && share / pw->ratio.median < 1)
 		fprintf(out->text, "break-even of PageTable: it beats Physical below %.3g%% young PTEs at %.3g%% of pages on the LRU, and below %.3g%% on the LRU at %.3g%% young\n",
 			100 * even, 100 * share, 100 * share / pw->ratio.median, 100 * y);
+	else if (even > 0)
+		fprintf(out->text, "break-even of PageTable: it beats Physical below %.3g%% young PTEs at %.3g%% of pages on the LRU, and at any LRU share at %.3g%% young\n",
+			100 * even, 100 * share, 100 * y);
 	else
 		fprintf(out->text, "break-even of PageTable: Physical wins at any young share (reading the PTEs alone takes longer)\n");
 	for (l = 1; l < r->nr; l++) {
