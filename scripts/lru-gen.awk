@@ -20,7 +20,11 @@
 #
 # Prints a line per generation that has counts:
 #   memcg ID node N gen SEQ leaf_total T leaf_young Y nonleaf_found F nonleaf_added A
-# and a last line summing them:
+# a line per memcg and node with its youngest generation (max_seq, what
+# "+ MEMCG_ID NODE_ID MAX_GEN" written to /sys/kernel/debug/lru_gen
+# names to force an aging walk):
+#   youngest memcg ID node N gen SEQ
+# and a last line summing the counts:
 #   total leaf_total T leaf_young Y nonleaf_found F nonleaf_added A
 # With memcg=ID (-v, or ENVIRON["lru_gen_memcg"] under run_awk) only
 # that memcg's generations count.
@@ -45,7 +49,13 @@ BEGIN {
 $1 == "memcg" { lru_gen_flush(); cg = $2; next }
 $1 == "node" { lru_gen_flush(); node = $2; next }
 # a generation: SEQ AGE_MS ANON FILE, all numbers
-NF >= 4 && $0 ~ /^[ \t0-9]+$/ { lru_gen_flush(); gen = $1; next }
+NF >= 4 && $0 ~ /^[ \t0-9]+$/ {
+	lru_gen_flush()
+	gen = $1
+	if (memcg == "" || cg == memcg)
+		youngest[cg " node " node] = gen	# max_seq: the last one
+	next
+}
 # the walk's counts: every field a number and a letter
 {
 	k = 0
@@ -69,6 +79,8 @@ NF >= 4 && $0 ~ /^[ \t0-9]+$/ { lru_gen_flush(); gen = $1; next }
 }
 END {
 	lru_gen_flush()
+	for (k in youngest)
+		printf "youngest memcg %s gen %s\n", k, youngest[k]
 	printf "total leaf_total %d leaf_young %d nonleaf_found %d nonleaf_added %d\n",
 		tot["t"], tot["y"], tot["f"], tot["a"]
 }

@@ -98,6 +98,8 @@ check "lru-gen.awk: memcg 1's youngest generation" \
 	grep -qx 'memcg 1 node 0 gen 2 leaf_total 262144 leaf_young 26214 nonleaf_found 130 nonleaf_added 64' "$tmp/gen"
 check "lru-gen.awk: the total" \
 	grep -qx 'total leaf_total 327680 leaf_young 32768 nonleaf_found 163 nonleaf_added 96' "$tmp/gen"
+check "lru-gen.awk: each memcg's youngest generation, for lru_gen's aging" \
+	sh -c "grep -qx 'youngest memcg 1 node 0 gen 2' '$tmp/gen' && grep -qx 'youngest memcg 42 node 0 gen 6' '$tmp/gen'"
 awk -v memcg=42 -f scripts/lru-gen.awk tests/lru-gen-full.txt >"$tmp/gen"
 check "lru-gen.awk: one memcg" \
 	grep -qx 'total leaf_total 65536 leaf_young 6554 nonleaf_found 33 nonleaf_added 32' "$tmp/gen"
