@@ -317,6 +317,49 @@ struct xa_node {
 	void *slots[XA_SLOTS];
 };
 
+/*
+ * The PageTable walk's page tables, as x86-64's: 8-byte entries, 512 to
+ * a 4 KiB table, a PMD table above each process's PTE tables, in
+ * virtual order (MGLRU's aging: walk_pmd_range(), walk_pte_range()):
+ *
+ *   PMD table  | none | table --+ | leaf: an order-9 folio | ...
+ *                               v
+ *   PTE table  | pfn P A | pfn P | none | pfn P A | ...  (virtual order)
+ *                  |                        |
+ *                  v   a young one's struct page, by pfn, in the memmap
+ */
+#define PT_ENTRIES	512
+#define PT_PRESENT	(1ULL << 0)	/* _PAGE_PRESENT */
+#define PT_ACCESSED	(1ULL << 5)	/* _PAGE_ACCESSED: the MMU sets it */
+#define PT_PSE		(1ULL << 7)	/* _PAGE_PSE: the PMD entry maps 2 MiB */
+#define PT_TOUCHED	(1ULL << 9)	/* a software bit: in the model's young
+					 * set, which is re-marked after a walk */
+#define PT_PFN_SHIFT	12
+#define PT_ADDR		(~0xfffULL)	/* a non-leaf entry: its table */
+/* A folio's MGLRU generation, as LRU_GEN_MASK holds it (gen + 1): the
+ * walk moves a young folio from OLD to NEW.  Bits 32-33 where a long
+ * has them; on 32-bit systems bits 29-30, the list index's top. */
+#define PG_GEN_SHIFT	(ULONG_MAX > 0xffffffffUL ? 32 : 29)
+#define PG_GEN		(3UL << PG_GEN_SHIFT)
+#define PG_GEN_OLD	(1UL << PG_GEN_SHIFT)
+#define PG_GEN_NEW	(2UL << PG_GEN_SHIFT)
+
+/* What prepare_pagetable() built, and what the walk must find. */
+struct pt_model {
+	uint64_t *pmd;		/* the PMD tables, one after another */
+	unsigned long nr_pmd_tables;
+	unsigned long nr_pte_tables; /* below them */
+	unsigned long nr_leaf;	/* PMD entries that map a folio */
+	unsigned long nr_mapped; /* LRU folios mapped */
+	unsigned long nr_unmapped; /* LRU folios not (page cache) */
+	unsigned long nr_ptes;	/* present PTEs */
+	unsigned long nr_young_ptes; /* young PTEs and leaf PMDs */
+	unsigned long nr_young_tables; /* PTE tables with a young PTE */
+	unsigned long nr_young;	/* young folios: the walk visits these */
+	unsigned long young_sum; /* and sums their ages to this */
+	unsigned long zero_pfn;	/* the zero page's pfn (no PTE maps it) */
+};
+
 enum thp_mode { THP_SYSTEM, THP_ALWAYS, THP_NEVER };
 static const char *const thp_names[] = {
 	[THP_SYSTEM] = "system", [THP_ALWAYS] = "always", [THP_NEVER] = "never",
@@ -396,6 +439,12 @@ struct work_knobs {
 	unsigned long chunk;	/* folios taken from a list per turn */
 	double rmap_share;	/* share of folios that are mapped */
 	int rmap_hops;		/* dependent misses per mapped folio */
+	/* the PageTable walk's (the other walks never read them) */
+	double pt_mapped;	/* share of LRU folios mapped by a PTE or PMD */
+	double pt_young;	/* share of mapped PTEs young */
+	double pt_young_tables;	/* share of PTE tables holding the young */
+	double pt_adjacent;	/* next PTE maps the next mapped folio */
+	int pt_nonleaf;		/* an old PMD entry skips its table */
 };
 
 /* How the walks are run and timed. */
@@ -508,6 +557,7 @@ struct lru_model {
 	int retimes_futile;	/* and those no cleaner than what they replaced */
 	double walk_start_s;	/* now() as the first round began */
 	double expect_s;	/* the run's wall, as expect_run() saw it */
+	struct pt_model pt;	/* the PageTable walk's, when it is walked */
 };
 
 /* Where walk_list is in one list: kept in the model, one per list of
@@ -2496,6 +2546,10 @@ struct walk {
 	double (*bytes)(const struct params *p, int worst);
 	void (*prepare)(struct lru_model *m, struct region *r,
 			struct rng *rng, int fault);
+	/* a walk that visits some of the folios: what it must return, and
+	 * its untimed work after each timed walk (re-marking, checks) */
+	struct walk_result (*expect)(const struct lru_model *m);
+	void (*after)(struct lru_model *m);
 };
 
 /* The kernels and the XArray's structure, defined below the table. */
@@ -2506,6 +2560,12 @@ static struct walk_result walk_xarray(const struct lru_model *m, int share);
 static double xarray_bytes(const struct params *p, int worst);
 static void prepare_xarray(struct lru_model *m, struct region *r,
 			   struct rng *rng, int fault);
+static struct walk_result walk_pagetable(const struct lru_model *m, int share);
+static double pagetable_bytes(const struct params *p, int worst);
+static void prepare_pagetable(struct lru_model *m, struct region *r,
+			      struct rng *rng, int fault);
+static struct walk_result pagetable_expect(const struct lru_model *m);
+static void pagetable_remark(struct lru_model *m);
 
 static const struct walk walks[] = {
 	{ "physical", "Physical", "Physical", walk_physical,
@@ -2521,6 +2581,13 @@ static const struct walk walks[] = {
 	  "the same pointers in a 64-way radix tree", .bound = BOUND_RANDOM,
 	  .region_name = "XArray nodes", .bytes = xarray_bytes,
 	  .prepare = prepare_xarray },
+	/* MGLRU's aging: only young PTEs lead to a struct page, so it
+	 * visits the young folios, not every one (pagetable_expect()) */
+	{ "pagetable", "PageTable", "PageTable", walk_pagetable,
+	  "page tables in virtual order, young PTEs' folios (MGLRU aging)",
+	  .bound = BOUND_RANDOM, .region_name = "page tables",
+	  .bytes = pagetable_bytes, .prepare = prepare_pagetable,
+	  .expect = pagetable_expect, .after = pagetable_remark },
 };
 
 #define NR_WALKS	((int)ARRAY_SIZE(walks))
@@ -2591,6 +2658,330 @@ static void prepare_xarray(struct lru_model *m, struct region *r,
 	if (fault)
 		run_parallel(fault_part, &job, setup_threads(m));
 	build_xarray(m, r->addr, nodes, rng);
+}
+
+/*
+ * The PageTable walk's page tables.  The mapped folios (--mapped of the
+ * walked LRU folios, drawn in pfn order) go into virtual order in runs:
+ * a PTE maps the next mapped folio in pfn order with the chance
+ * --pte-adjacent, else a run ends, and the runs are shuffled.  The
+ * order is cut into PT_PROCS processes, each starting a PMD table of
+ * its own.  A folio of order 9 or more is a PMD leaf (order 10 two
+ * leaves, where x86 has no single entry for it); a smaller one takes
+ * 2^order PTEs, aligned as mTHP's addresses are, so none crosses a PTE
+ * table.  --young-tables of the PTE tables hold the young folios, each
+ * young there with the chance --young over --young-tables; a young
+ * folio's PTEs all have the accessed bit, and so does its table's PMD
+ * entry, as the MMU sets it in the entries it walks through.
+ */
+#define PT_PROCS	16	/* processes: PMD tables enough for -t's shares */
+
+/* PMD tables, at most, over pte PTE tables and n pages' leaves: each
+ * process may leave one partly filled. */
+static double pagetable_pmd_tables(double pte, double n)
+{
+	return (pte + n / PT_ENTRIES) / PT_ENTRIES + PT_PROCS + 1;
+}
+
+/* The tables for n mapped pages: waste is PTE slots per page, 1.1 as
+ * expected, 3 at worst (alignment can double the slots, and each leaf
+ * may close a PTE table early). */
+static double pagetable_bytes(const struct params *p, int worst)
+{
+	double n = p->layout.nr_pages, waste = 3, pte;
+
+	if (!worst) {
+		n *= p->layout.lru_fraction * p->work.pt_mapped;
+		waste = 1.1;
+	}
+	pte = waste * n / PT_ENTRIES + PT_PROCS + 1;
+	return (pte + pagetable_pmd_tables(3.0 * p->layout.nr_pages / PT_ENTRIES + PT_PROCS + 1,
+					   p->layout.nr_pages) + 1) * 4096;
+}
+
+/* Where the builder is: the next free table, the current PMD table and
+ * entry, the current PTE table, and whether its folios may be young. */
+struct pt_cursor {
+	struct lru_model *m;
+	struct region *r;
+	char *next;		/* the next free PTE table */
+	uint64_t *pmd;		/* the current PMD table */
+	unsigned long pmd_i;	/* its next free entry */
+	uint64_t *pte;		/* the current PTE table, NULL if closed */
+	unsigned long pte_i;
+	uint64_t *pte_pmd;	/* the PMD entry that points to it */
+	int hot;		/* its folios may be young */
+	struct rng rng;
+};
+
+static uint64_t *pt_table(struct pt_cursor *c, char **at)
+{
+	char *t = *at;
+
+	if (t + 4096 > (char *)c->r->addr + c->r->len)
+		die("self-check failed: the page tables outgrew their region");
+	*at = t + 4096;
+	memset(t, 0, 4096);
+	return (uint64_t *)t;
+}
+
+/* The next PMD entry, in a new PMD table if this one is full (or a
+ * process starts one); align: entries a leaf needs, aligned. */
+static uint64_t *pt_pmd_entry(struct pt_cursor *c, unsigned long align)
+{
+	struct pt_model *pt = &c->m->pt;
+	char *at;
+
+	c->pmd_i = (c->pmd_i + align - 1) & ~(align - 1);
+	if (!c->pmd || c->pmd_i + align > PT_ENTRIES) {
+		at = (char *)(pt->pmd + pt->nr_pmd_tables * PT_ENTRIES);
+		c->pmd = pt_table(c, &at);
+		pt->nr_pmd_tables++;
+		c->pmd_i = 0;
+	}
+	return &c->pmd[c->pmd_i];
+}
+
+/* The folio at head pfn is young: count it, and its ages. */
+static void pt_young_folio(struct pt_model *pt, const struct folio *folio)
+{
+	pt->nr_young++;
+	pt->young_sum += folio->age;
+}
+
+/* Point a large folio's tails at their head, as compound_head does
+ * (in lru.next's place); an 8-byte descriptor points to the folio. */
+static void pt_tails(struct lru_model *m, unsigned long pfn, int order,
+		     struct folio *folio)
+{
+	unsigned long i;
+
+	for (i = 1; i < 1UL << order; i++) {
+		unsigned long *word = desc_word(m, pfn + i);
+
+		if (m->desc_size == MEMDESC_SIZE)
+			*word = PD_TAIL | (uintptr_t)folio;
+		else
+			((struct folio *)word)->next =
+				(struct folio *)((uintptr_t)folio | 1);
+	}
+}
+
+/* Map the folio at head pfn at the cursor. */
+static void pt_map(struct pt_cursor *c, unsigned long pfn)
+{
+	struct lru_model *m = c->m;
+	struct pt_model *pt = &m->pt;
+	const struct work_knobs *w = &m->work;
+	int order = PD_ORDER(*desc_word(m, pfn));
+	struct folio *folio = pfn_folio(m, pfn);
+	unsigned long n = 1UL << order, i;
+	uint64_t young = 0, *e;
+
+	folio->flags = (folio->flags & ~PG_GEN) | PG_GEN_OLD;
+	pt_tails(m, pfn, order, folio);
+	if (order >= PAGEBLOCK_ORDER) {		/* PMD leaves */
+		c->pte = NULL;
+		if (rng_unit(&c->rng) < w->pt_young)
+			young = PT_ACCESSED | PT_TOUCHED;
+		e = pt_pmd_entry(c, n / PT_ENTRIES);
+		for (i = 0; i < n / PT_ENTRIES; i++)
+			e[i] = (uint64_t)(pfn + i * PT_ENTRIES) << PT_PFN_SHIFT |
+			       PT_PRESENT | PT_PSE | young;
+		c->pmd_i += n / PT_ENTRIES;
+		pt->nr_leaf += n / PT_ENTRIES;
+		pt->nr_young_ptes += young ? n / PT_ENTRIES : 0;
+		if (young)
+			pt_young_folio(pt, folio);
+		return;
+	}
+	c->pte_i = (c->pte_i + n - 1) & ~(n - 1);
+	if (!c->pte || c->pte_i + n > PT_ENTRIES) {
+		c->pte_pmd = pt_pmd_entry(c, 1);
+		c->pte = pt_table(c, &c->next);
+		*c->pte_pmd = (uintptr_t)c->pte | PT_PRESENT;
+		c->pmd_i++;
+		c->pte_i = 0;
+		c->hot = rng_unit(&c->rng) < w->pt_young_tables;
+		pt->nr_pte_tables++;
+	}
+	if (c->hot && rng_unit(&c->rng) * w->pt_young_tables < w->pt_young)
+		young = PT_ACCESSED | PT_TOUCHED;
+	for (i = 0; i < n; i++)
+		c->pte[c->pte_i++] = (uint64_t)(pfn + i) << PT_PFN_SHIFT |
+				     PT_PRESENT | young;
+	pt->nr_ptes += n;
+	if (!young)
+		return;
+	if (!(*c->pte_pmd & PT_TOUCHED))
+		pt->nr_young_tables++;
+	*c->pte_pmd |= PT_ACCESSED | PT_TOUCHED;
+	pt->nr_young_ptes += n;
+	pt_young_folio(pt, folio);
+}
+
+/* The walked LRU folios' head pfns in pfn order, each mapped with the
+ * chance --mapped; *nr says how many. */
+static unsigned long *pt_mapped_pfns(struct lru_model *m, struct rng *rng,
+				     unsigned long *nr)
+{
+	unsigned long *pfns = malloc((m->nr_lru + 1) * sizeof(*pfns));
+	unsigned long pfn, w;
+
+	if (!pfns)
+		die("out of memory for the page tables");
+	*nr = 0;
+	for (pfn = 0; pfn < m->nr_pages; pfn += 1UL << PD_ORDER(w)) {
+		w = *desc_word(m, pfn);
+		if ((w & PD_TYPE) == PD_FOLIO &&
+		    (pfn_folio(m, pfn)->flags & (PG_LRU | PG_MEMCG)) == PG_LRU &&
+		    rng_unit(rng) < m->work.pt_mapped)
+			pfns[(*nr)++] = pfn;
+	}
+	return pfns;
+}
+
+/* Virtual order: runs of pfn order, cut with the chance 1 - adjacent,
+ * in a shuffled order. */
+static unsigned long *pt_virtual_order(const unsigned long *pfns,
+				       unsigned long nr, double adjacent,
+				       struct rng *rng)
+{
+	unsigned long *start = malloc((nr + 1) * sizeof(*start));
+	unsigned long *order = malloc((nr + 1) * sizeof(*order));
+	unsigned char *cut = calloc(nr + 1, 1);
+	unsigned long runs = 0, i, j, k, t, out = 0;
+
+	if (!start || !order || !cut)
+		die("out of memory for the page tables");
+	for (i = 0; i < nr; i++)
+		if (!i || rng_unit(rng) >= adjacent) {
+			start[runs++] = i;
+			cut[i] = 1;
+		}
+	cut[nr] = 1;
+	for (i = runs; i > 1; i--) {	/* Fisher-Yates */
+		j = rng_below(rng, i);
+		t = start[i - 1];
+		start[i - 1] = start[j];
+		start[j] = t;
+	}
+	for (k = 0; k < runs; k++) {
+		i = start[k];
+		do
+			order[out++] = pfns[i++];
+		while (!cut[i]);
+	}
+	free(start);
+	free(cut);
+	return order;
+}
+
+/* Build the page tables in region r, after the LRU is linked: PMD
+ * tables first (room for the most there can be), PTE tables after. */
+static void prepare_pagetable(struct lru_model *m, struct region *r,
+			      struct rng *rng, int fault)
+{
+	struct pt_model *pt = &m->pt;
+	struct pt_cursor c = { m, r, NULL, NULL, 0, NULL, 0, NULL, 0, *rng };
+	unsigned long *pfns, *order, nr, i, proc;
+	double pmd_room = pagetable_pmd_tables(3.0 * m->nr_pages / PT_ENTRIES + PT_PROCS + 1,
+					       m->nr_pages) + 1;
+
+	(void)fault;	/* written in order here: every table faults in */
+	c.rng.s[0] ^= 0x9e3779b97f4a7c15ULL;	/* a stream of its own */
+	memset(pt, 0, sizeof(*pt));
+	pt->zero_pfn = m->nr_pages;	/* past the memmap: no PTE maps it */
+	pt->pmd = r->addr;
+	c.next = (char *)r->addr + (size_t)pmd_room * 4096;
+	pfns = pt_mapped_pfns(m, &c.rng, &nr);
+	order = pt_virtual_order(pfns, nr, m->work.pt_adjacent, &c.rng);
+	pt->nr_mapped = nr;
+	pt->nr_unmapped = m->nr_lru - nr;
+	for (proc = 0; proc < PT_PROCS; proc++) {
+		unsigned long start, end;
+
+		split(nr, proc, PT_PROCS, &start, &end);
+		c.pmd = NULL;	/* a process starts its own PMD table */
+		c.pte = NULL;
+		for (i = start; i < end; i++)
+			pt_map(&c, order[i]);
+	}
+	if (pt->nr_pmd_tables > pmd_room)
+		die("self-check failed: the PMD tables outgrew their room");
+	free(pfns);
+	free(order);
+	r->used = c.next - (char *)r->addr;
+}
+
+/* What the PageTable walk must return: the young folios, summed. */
+static struct walk_result pagetable_expect(const struct lru_model *m)
+{
+	struct walk_result r = { m->pt.young_sum, m->pt.nr_young, 0 };
+
+	return r;
+}
+
+/* Re-mark one entry the model holds young after a walk: the walk must
+ * have cleared its accessed bit; the workload touches it again. */
+static void pt_remark_entry(uint64_t *e)
+{
+	if (*e & PT_ACCESSED)
+		die("self-check failed: PageTable left a young entry young");
+	*e |= PT_ACCESSED;
+}
+
+/* A young folio's generation after a walk: the walk must have moved it
+ * to NEW; it goes back to OLD, as if aging had moved on since. */
+static unsigned long pt_remark_folio(const struct lru_model *m, uint64_t e)
+{
+	unsigned long pfn = e >> PT_PFN_SHIFT;
+	struct folio *folio;
+
+	if ((*desc_word(m, pfn) & PD_TYPE) != PD_FOLIO)
+		return 0;	/* a tail: its head's entry counts */
+	folio = pfn_folio(m, pfn);
+	if ((folio->flags & PG_GEN) != PG_GEN_NEW)
+		die("self-check failed: PageTable did not update a young folio's generation");
+	folio->flags = (folio->flags & ~PG_GEN) | PG_GEN_OLD;
+	return 1;
+}
+
+/*
+ * After each timed walk, untimed: check that every young entry was
+ * cleared and every young folio moved to the new generation, once; then
+ * the workload touches the same pages again (the accessed bits are set
+ * again, the folios are back in the older generation), so that every
+ * timed walk finds the same young set.
+ */
+static void pagetable_remark(struct lru_model *m)
+{
+	struct pt_model *pt = &m->pt;
+	unsigned long t, i, j, folios = 0;
+	uint64_t *pmd, *pte;
+
+	for (t = 0; t < pt->nr_pmd_tables; t++) {
+		pmd = pt->pmd + t * PT_ENTRIES;
+		for (i = 0; i < PT_ENTRIES; i++) {
+			if (!(pmd[i] & PT_TOUCHED))
+				continue;
+			if (pmd[i] & PT_PSE) {
+				pt_remark_entry(&pmd[i]);
+				folios += pt_remark_folio(m, pmd[i]);
+				continue;
+			}
+			pmd[i] |= PT_ACCESSED;	/* cleared or not (--nonleaf-young) */
+			pte = (uint64_t *)(uintptr_t)(pmd[i] & PT_ADDR);
+			for (j = 0; j < PT_ENTRIES; j++)
+				if (pte[j] & PT_TOUCHED) {
+					pt_remark_entry(&pte[j]);
+					folios += pt_remark_folio(m, pte[j]);
+				}
+		}
+	}
+	if (folios != pt->nr_young)
+		die("self-check failed: PageTable moved %lu young folios, expected %lu",
+		    folios, pt->nr_young);
 }
 
 /* ==== Per-folio work ==================================================== */
@@ -3009,6 +3400,124 @@ static NOINLINE struct walk_result walk_xarray(const struct lru_model *m,
 					       int share)
 {
 	return WITH_WORK(m, xarray, m, share);
+}
+
+/*
+ * MGLRU's aging walk (mm/vmscan.c: walk_pmd_range(), walk_pte_range(),
+ * get_pte_pfn(), get_pfn_folio(), walk_update_folio()) over the share's
+ * PMD tables, in virtual order.  Per PMD entry: none, skip; a leaf (a
+ * PMD-mapped folio) is one entry; else, where the MMU sets the accessed
+ * bit in non-leaf entries (x86) and --nonleaf-young is on, an old entry
+ * skips its PTE table whole, a young one is cleared.  Per PTE: present,
+ * not the zero page, young; then the folio by pfn (a struct page line
+ * in no particular order; a tail's compound_head leads to its head),
+ * its LRU flag and memcg checked, the accessed bit cleared, and the
+ * generation updated once per run of PTEs of one folio, with a cmpxchg
+ * on its flags as folio_update_gen() does.  It sums the ages and counts
+ * the young folios; --access and --rmap are reclaim's work, not aging's.
+ */
+static ALWAYS_INLINE struct folio *pt_folio(const struct lru_model *m,
+					    unsigned long pfn, size_t size)
+{
+	unsigned long *word = (unsigned long *)(m->descs + pfn * size);
+	unsigned long w = *word;
+
+	if (size == MEMDESC_SIZE)
+		return PD_FOLIO_PTR(w);
+	if ((w & PD_TYPE) == PD_TAIL)
+		return (struct folio *)((uintptr_t)((struct folio *)word)->next & ~1UL);
+	return (struct folio *)word;
+}
+
+/* folio_update_gen(): move the folio to the new generation. */
+static ALWAYS_INLINE void pt_update_gen(struct folio *folio)
+{
+	unsigned long old = folio->flags;
+#ifdef __GNUC__
+	while (!__atomic_compare_exchange_n(&folio->flags, &old,
+					    (old & ~PG_GEN) | PG_GEN_NEW, 0,
+					    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+		;
+#else
+	folio->flags = (old & ~PG_GEN) | PG_GEN_NEW;
+#endif
+}
+
+/* One young entry's folio: checked, its entry cleared, and, if it is
+ * not the folio of the entry before, its generation updated. */
+#define PT_YOUNG(m, e, entry, size, last, sum, visits)			\
+	do {								\
+		struct folio *folio_ = pt_folio(m, (e) >> PT_PFN_SHIFT, size); \
+									\
+		if ((folio_->flags & (PG_LRU | PG_MEMCG)) != PG_LRU)	\
+			break;						\
+		*(entry) = (e) & ~PT_ACCESSED;				\
+		if (folio_ != (last)) {					\
+			(last) = folio_;				\
+			pt_update_gen(folio_);				\
+			(sum) += folio_->age;				\
+			(visits)++;					\
+		}							\
+	} while (0)
+
+static ALWAYS_INLINE struct walk_result pagetable(const struct lru_model *m,
+						  int share, size_t size,
+						  int nonleaf)
+{
+	unsigned long sum = 0, visits = 0, t, end, i, j;
+	const unsigned long zero_pfn = m->pt.zero_pfn;
+	struct folio *last;
+	uint64_t *pmd, *pte, e;
+
+	split(m->pt.nr_pmd_tables, share, m->nr_shares, &t, &end);
+	for (; t < end; t++) {
+		pmd = m->pt.pmd + t * PT_ENTRIES;
+		last = NULL;
+		for (i = 0; i < PT_ENTRIES; i++) {
+			e = pmd[i];
+			if (!(e & PT_PRESENT))
+				continue;
+			if (e & PT_PSE) {
+				if (e & PT_ACCESSED)
+					PT_YOUNG(m, e, &pmd[i], size, last, sum, visits);
+				continue;
+			}
+			if (nonleaf) {
+				if (!(e & PT_ACCESSED))
+					continue;
+				pmd[i] = e & ~PT_ACCESSED;
+			}
+			pte = (uint64_t *)(uintptr_t)(e & PT_ADDR);
+			OPAQUE(pte);
+			last = NULL;
+			for (j = 0; j < PT_ENTRIES; j++) {
+				e = pte[j];
+				if (!(e & PT_PRESENT) || !(e & PT_ACCESSED) ||
+				    e >> PT_PFN_SHIFT == zero_pfn)
+					continue;
+				PT_YOUNG(m, e, &pte[j], size, last, sum, visits);
+			}
+			last = NULL;
+		}
+	}
+	return result(sum, visits, 0);
+}
+
+/* One loop per descriptor size and non-leaf mode: no choice per entry. */
+static NOINLINE struct walk_result walk_pagetable(const struct lru_model *m,
+						  int share)
+{
+	int nonleaf = m->work.pt_nonleaf;
+
+	switch (m->desc_size) {
+	case 32:
+		return nonleaf ? pagetable(m, share, 32, 1) : pagetable(m, share, 32, 0);
+	case MEMDESC_SIZE:
+		return nonleaf ? pagetable(m, share, MEMDESC_SIZE, 1) :
+				 pagetable(m, share, MEMDESC_SIZE, 0);
+	default:
+		return nonleaf ? pagetable(m, share, 64, 1) : pagetable(m, share, 64, 0);
+	}
 }
 
 /* ==== Threads =========================================================== */
@@ -4017,6 +4526,12 @@ static double timed_once(struct lru_model *m, struct team *team, int w,
 		st->relink_s += now() - t0;
 		untimed += now() - t0;
 	}
+	if (walks[w].after) {	/* counted as relinking */
+		t0 = now();
+		walks[w].after(m);
+		st->relink_s += now() - t0;
+		untimed += now() - t0;
+	}
 	if (!st->nr_samples)
 		st->first_untimed = untimed;
 	return t;
@@ -4401,7 +4916,8 @@ static struct walk_result expected_result(const struct lru_model *m)
 static void check_result(const struct lru_model *m, int w,
 			 struct walk_result got)
 {
-	struct walk_result want = expected_result(m);
+	struct walk_result want = walks[w].expect ? walks[w].expect(m) :
+				  expected_result(m);
 
 	if (got.sum != want.sum || got.visits != want.visits)
 		die("self-check failed: %s summed %lu over %lu folios, expected %lu over %lu",
@@ -4565,6 +5081,10 @@ struct option_spec {
 static option_setter set_count, set_verbose, set_folios, set_rmap, set_struct_page,
 	set_walks, set_pfns, set_expect, show_help, show_version, show_fields;
 
+/* --nonleaf-young: off, or on where the MMU sets non-leaf accessed
+ * bits (arch_has_hw_nonleaf_pmd_young()). */
+static const char *const pt_nonleaf_names[] = { "off", "on", NULL };
+
 static const struct option_spec options[] = {
 	{ 'c', NULL, "N|auto", CUSTOM(layout.nr_pages, set_count),
 	  .help = "N million pages (default 1); auto: not cache-sized" },
@@ -4668,6 +5188,20 @@ static const struct option_spec options[] = {
 	  .help = "realistic values for every knob not given" },
 	{ 0, "original", NULL, FLAG(run.original), .csv = "original",
 	  .help = "the 2023 protocol: walks once, no flush, system THP" },
+	/* the PageTable walk's (--walks=pagetable); docs/model.md */
+	{ 0, "mapped", "F", REAL(work.pt_mapped, 0, 1, 1), .above = 1, .show_def = 1,
+	  .kernel_like = "0.5",		/* as --rmap's mapped half */
+	  .help = "PageTable: share of LRU folios in page tables" },
+	{ 0, "young", "F", REAL(work.pt_young, 0, 1, 1), .show_def = 1,
+	  .kernel_like = "0.1",		/* a working set's hot tenth */
+	  .help = "PageTable: share of mapped PTEs young" },
+	{ 0, "young-tables", "F", REAL(work.pt_young_tables, 0, 1, 1), .above = 1,
+	  .show_def = 1, .help = "PageTable: share of PTE tables holding the young" },
+	{ 0, "pte-adjacent", "F", REAL(work.pt_adjacent, 0, 1, 0), .show_def = 1,
+	  .kernel_like = "0.875",	/* --locality 8's runs */
+	  .help = "PageTable: chance a PTE maps the next mapped pfn" },
+	{ 0, "nonleaf-young", "on|off", CHOICE(work.pt_nonleaf, pt_nonleaf_names, 1),
+	  .show_def = 1, .help = "PageTable: an old PMD entry skips its table (x86)" },
 	{ 0, "fields", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_fields,
 	  .help = "list the CSV and JSON columns and exit" },
 	{ 'h', "help", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_help,
@@ -7038,11 +7572,13 @@ static void print_ktap(const struct answer *a)
 	for (s = 0; s < a->r->nr; s++) {
 		const struct walk_report *w = &a->r->walk[s];
 
+		struct walk_result want = w->walk->expect ? w->walk->expect(m) : sum;
+
 		printf("# %s: median %.*f s, %.2f ns/%s over %d timed walks; summed %lu over %lu folios, as the model\n",
 		       w->walk->label, spread_decimals(w->time.median, w->time.min, w->time.max),
 		       w->time.median, w->walk_ns,
 		       w->walk->bound == BOUND_STREAM ? "page" : "folio", w->st->nr_samples,
-		       sum.sum, sum.visits);
+		       want.sum, want.visits);
 		if (s) {
 			int d = spread_decimals(w->ratio.median, w->ratio.min, w->ratio.max);
 
@@ -7174,6 +7710,8 @@ static void print_break_even(const struct output *out, const struct lru_model *m
 	int s;
 
 	for (s = 1; s < r->nr; s++) {
+		if (r->walk[s].walk->expect)	/* see print_pagetable_even() */
+			continue;
 		even = share / r->walk[s].ratio.median;
 		if (even < 1)
 			fprintf(out->text, "break-even vs %s: Physical wins above %.3g%% of pages on the LRU\n",
@@ -7267,6 +7805,111 @@ static void print_model_note(const struct params *p)
 		     words);
 	else
 		note("model: %s; kernel-like figure: --kernel-like; the kernel's own: scan-kernel", words);
+}
+
+/*
+ * The PageTable walk's lines.  What it saw (-v), the unmapped page
+ * cache it cannot see (stderr: a reclaimer must still find those on
+ * the LRU), and where it breaks even.  Its time is split into PTE reads
+ * at this core's stream limit (8 entries to a line) and the rest, per
+ * young folio; at another young share the young part scales with it
+ * (the tables read held fixed), at another LRU share both parts do,
+ * where Physical's time follows the pfns and ListLRU's the LRU's
+ * folios (docs/model.md, The page-table walk).
+ */
+static int pagetable_report(const struct reports *r)
+{
+	int s;
+
+	for (s = 0; s < r->nr; s++)
+		if (r->walk[s].walk->fn == walk_pagetable)
+			return s;
+	return -1;
+}
+
+static void print_pagetable_model(const struct lru_model *m, const struct params *p)
+{
+	const struct pt_model *pt = &m->pt;
+	const struct work_knobs *w = &p->work;
+
+	if (!pt->pmd)
+		return;
+	fprintf(p->out.text, "pagetable: %d processes, %lu PMD tables, %lu PTE tables (%lu with a young PTE), %lu PMD leaves, non-leaf accessed bit %s\n",
+		PT_PROCS, pt->nr_pmd_tables, pt->nr_pte_tables, pt->nr_young_tables,
+		pt->nr_leaf, pt_nonleaf_names[w->pt_nonleaf]);
+	fprintf(p->out.text, "pagetable: %lu of %lu LRU folios mapped (--mapped=%g), %lu young in %lu young entries (--young=%g, --young-tables=%g, --pte-adjacent=%g)\n",
+		pt->nr_mapped, m->nr_lru, w->pt_mapped, pt->nr_young, pt->nr_young_ptes,
+		w->pt_young, w->pt_young_tables, w->pt_adjacent);
+}
+
+/* Entries the walk reads: every PMD entry of its tables, and every PTE
+ * of the tables it does not skip. */
+static double pagetable_reads(const struct lru_model *m)
+{
+	const struct pt_model *pt = &m->pt;
+	unsigned long tables = m->work.pt_nonleaf ? pt->nr_young_tables : pt->nr_pte_tables;
+
+	return (double)(pt->nr_pmd_tables + tables) * PT_ENTRIES;
+}
+
+/* The young share at which PageTable takes time t, from its parts. */
+static double pagetable_even(double t, double fixed, double young, double y)
+{
+	return young > 0 ? y * (t - fixed) / young : INFINITY;
+}
+
+static void print_pagetable_even(const struct output *out, const struct lru_model *m,
+				 const struct reports *r)
+{
+	int s = pagetable_report(r), l;
+	const struct walk_report *pw;
+	double per_pte, fixed, young, y = m->work.pt_young, even, share;
+
+	if (s < 0)
+		return;
+	pw = &r->walk[s];
+	per_pte = m->bound_ns[BOUND_STREAM] * 64 / m->desc_size / 8;
+	fixed = per_pte * pagetable_reads(m);
+	young = pw->time.median * 1e9 - fixed;
+	fprintf(out->text, "PageTable: %.0f entries read, %.2f ns each at this core's stream limit; %lu young folios, %.2f ns each beside\n",
+		pagetable_reads(m), per_pte, m->pt.nr_young,
+		m->pt.nr_young ? young / m->pt.nr_young : 0);
+	if (per_pte <= 0 || young <= 0 || !m->pt.nr_young) {
+		fprintf(out->text, "break-even of PageTable: not known (no stream limit, or no time beside its reads)\n");
+		return;
+	}
+	share = (double)m->lru_pages / m->nr_pages;
+	even = pagetable_even(r->walk[0].time.median * 1e9, fixed, young, y);
+	if (even >= 1)
+		fprintf(out->text, "break-even of PageTable: it beats Physical at any young share at %.3g%% of pages on the LRU\n",
+			100 * share);
+	else if (even > 0 && share / pw->ratio.median < 1)
+		fprintf(out->text, "break-even of PageTable: it beats Physical below %.3g%% young PTEs at %.3g%% of pages on the LRU, and below %.3g%% on the LRU at %.3g%% young\n",
+			100 * even, 100 * share, 100 * share / pw->ratio.median, 100 * y);
+	else if (even > 0)
+		fprintf(out->text, "break-even of PageTable: it beats Physical below %.3g%% young PTEs at %.3g%% of pages on the LRU, and at any LRU share at %.3g%% young\n",
+			100 * even, 100 * share, 100 * y);
+	else
+		fprintf(out->text, "break-even of PageTable: Physical wins at any young share (reading the PTEs alone takes longer)\n");
+	for (l = 1; l < r->nr; l++) {
+		if (r->walk[l].walk->fn != walk_list)
+			continue;
+		even = pagetable_even(r->walk[l].time.median * 1e9, fixed, young, y);
+		if (even >= 1)
+			fprintf(out->text, "break-even of PageTable: it beats ListLRU at any young share, at any LRU share (both follow it)\n");
+		else
+			fprintf(out->text, "break-even of PageTable: it beats ListLRU below %.3g%% young PTEs, at any LRU share (both follow it)\n",
+				100 * (even > 0 ? even : 0));
+	}
+}
+
+/* The LRU folios the page tables do not map: said on stderr. */
+static void print_pagetable_unmapped(const struct lru_model *m, const struct params *p)
+{
+	if (!m->pt.pmd || !m->pt.nr_unmapped || p->out.quiet)
+		return;
+	fprintf(stderr, "scan: note: PageTable sees %lu of %lu LRU folios: %lu are unmapped page cache, which no page table leads to and a reclaimer must still find on the LRU\n",
+		m->pt.nr_mapped, m->nr_lru, m->pt.nr_unmapped);
 }
 
 /* ==== The host (appendix) =============================================== */
@@ -7993,6 +8636,7 @@ static void set_up(struct lru_model *m, const struct params *p)
 		fprintf(p->out.text, "--kernel-like set:%s\n", *p->preset ? p->preset : " nothing (every knob given)");
 	print_memmap(m, p);
 	print_model(m, p);
+	print_pagetable_model(m, p);
 	flush_results(0);	/* the setup lines now, before a long run */
 }
 
@@ -8026,6 +8670,8 @@ static void report(const struct lru_model *m, const struct params *p,
 	}
 	if (out->verbose >= 1)
 		print_break_even(out, m, &r);
+	if (out->verbose >= 1)
+		print_pagetable_even(out, m, &r);
 	check_warnings(m, p, &mc, &r);
 	if (out->format == FORMAT_TEXT || out->verbose)
 		print_ratios(out, &r);
@@ -8035,6 +8681,7 @@ static void report(const struct lru_model *m, const struct params *p,
 		print_model_note(p);	/* with the text lines, wherever they go */
 	if (!out->quiet)
 		print_warnings();
+	print_pagetable_unmapped(m, p);
 }
 
 int main(int argc, char **argv)

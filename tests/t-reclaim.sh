@@ -59,12 +59,12 @@ check "--walks: XArray time line" out_has '^XArray scan in [0-9]+\.[0-9]{6}s$'
 
 run -c 0.01 -r 1 -v --kernel-like
 check "--kernel-like: says what it set" \
-	out_has '^--kernel-like set: --memmap-thp=always --lru-fraction=0\.85 --non-lru=pageblock --folios=0:65,2:5,4:5,9:25 --locality=8 --access=isolate --lists=40 --chunk=32 --rmap=0\.5:3$'
+	out_has '^--kernel-like set: --memmap-thp=always --lru-fraction=0\.85 --non-lru=pageblock --folios=0:65,2:5,4:5,9:25 --locality=8 --access=isolate --lists=40 --chunk=32 --rmap=0\.5:3 --mapped=0\.5 --young=0\.1 --pte-adjacent=0\.875$'
 check "--kernel-like: applied" \
 	out_has '^work: access isolate, ' '^lists: .*, 40 lists per thread, taken 32 at a time$'
 run -c 0.01 -r 1 -v --lists=4 --kernel-like --folio-order=2
 check "--kernel-like: explicit options win" \
-	out_has '^--kernel-like set: --memmap-thp=always --lru-fraction=0\.85 --non-lru=pageblock --locality=8 --access=isolate --chunk=32 --rmap=0\.5:3$'
+	out_has '^--kernel-like set: --memmap-thp=always --lru-fraction=0\.85 --non-lru=pageblock --locality=8 --access=isolate --chunk=32 --rmap=0\.5:3 --mapped=0\.5 --young=0\.1 --pte-adjacent=0\.875$'
 check "--kernel-like: explicit values used" out_has 'folios 2:100,'
 run -c 0.01 -r 1 -vvv --kernel-like
 check "--kernel-like: totals exact" totals_exact
