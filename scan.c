@@ -4556,7 +4556,7 @@ static const char *lost_to(const struct disturbance *d)
 }
 
 /* Why a disturbed walk or try is not timed again. */
-enum retime_stop { RETIME_GO, RETIME_CAP, RETIME_ALIKE, RETIME_BUDGET };
+enum retime_stop { RETIME_GO, RETIME_CAP, RETIME_ALIKE, RETIME_BUDGET, RETIME_CLEAN };
 
 /*
  * Whether to time again a walk or try that just lost `lost` of its wall
@@ -4582,6 +4582,38 @@ static enum retime_stop retime_stop(const struct lru_model *m, int tries,
 	return RETIME_GO;
 }
 
+/* The least disturbed timing of a walk or try so far, and the share of
+ * its wall it lost (shares are <= 1: 2 is none yet). */
+struct retiming {
+	double before;
+	double kept;
+};
+
+/* What the timing t, begun at t0 after `tries` retimes, says of its
+ * retiming (time_walk(), try_bound()): RETIME_CLEAN, or retime_stop()'s
+ * verdict; the run's retiming tallies and *rt kept up to date. */
+static enum retime_stop retime_after(struct lru_model *m, struct retiming *rt,
+				     int tries, double t, double t0,
+				     const struct disturbance *d)
+{
+	enum retime_stop why;
+	double share;
+
+	if (tries)
+		m->retime_s += now() - t0;
+	if (!disturbed(d, t)) {
+		m->retimes_clean += tries > 0;
+		return RETIME_CLEAN;
+	}
+	share = d->lost < t ? d->lost / t : 1;
+	if (share < rt->before)
+		rt->kept = t;
+	why = retime_stop(m, tries, share, rt->before, now() - t0);
+	m->retimes_futile += tries && why == RETIME_ALIKE;
+	rt->before = share < rt->before ? share : rt->before;
+	return why;
+}
+
 /* Time walk w, again while something else took its CPU and retiming
  * is worth it (retime_stop()): a stopped or preempted walk would print
  * a wrong figure.  Kept disturbed, the least disturbed timing counts. */
@@ -4590,31 +4622,23 @@ static double time_walk(struct lru_model *m, struct team *team, int w,
 			struct walk_stats *st)
 {
 	struct disturbance d;
-	double t, t0, kept = 0, before = 2, share;	/* shares are <= 1 */
+	struct retiming rt = { 2, 0 };
 	enum retime_stop why;
+	double t, t0;
 	int tries;
 
 	for (tries = 0;; tries++) {
 		t0 = now();
 		t = timed_once(m, team, w, cache, res, st, &d);
-		if (tries)
-			m->retime_s += now() - t0;
-		if (!disturbed(&d, t)) {
-			m->retimes_clean += tries > 0;
+		why = retime_after(m, &rt, tries, t, t0, &d);
+		if (why == RETIME_CLEAN)
 			return t;
-		}
-		share = d.lost < t ? d.lost / t : 1;
-		if (share < before)
-			kept = t;
-		why = retime_stop(m, tries, share, before, now() - t0);
-		m->retimes_futile += tries && why == RETIME_ALIKE;
 		if (why != RETIME_GO) {
 			st->disturbed++;
 			st->kept_alike += why == RETIME_ALIKE;
 			st->kept_budget += why == RETIME_BUDGET;
-			return kept;
+			return rt.kept;
 		}
-		before = share < before ? share : before;
 		st->retimed++;
 		st->preempted += d.switches > 0;
 		st->stolen += !d.switches && d.stolen >= d.lost;
@@ -4629,7 +4653,8 @@ static void try_bound(struct lru_model *m, struct team *team, enum bound b,
 {
 	struct disturbance d;
 	struct walk_result res;
-	double start = now(), t, t0, kept = 0, before = 2, share;
+	struct retiming rt = { 2, 0 };
+	double start = now(), t, t0;
 	enum retime_stop why;
 	int retimes;
 
@@ -4640,23 +4665,14 @@ static void try_bound(struct lru_model *m, struct team *team, enum bound b,
 		if (cache == CACHE_COLD)
 			flush_bound(m, b);
 		t = timed_call(team, bounds[b].name, bounds[b].fn, &res, &d);
-		if (retimes)
-			m->retime_s += now() - t0;
-		if (!disturbed(&d, t)) {
-			m->retimes_clean += retimes > 0;
+		why = retime_after(m, &rt, retimes, t, t0, &d);
+		if (why == RETIME_CLEAN)
 			break;
-		}
-		share = d.lost < t ? d.lost / t : 1;
-		if (share < before)
-			kept = t;
-		why = retime_stop(m, retimes, share, before, now() - t0);
-		m->retimes_futile += retimes && why == RETIME_ALIKE;
 		if (why != RETIME_GO) {
 			m->bound_kept[b]++;
-			t = kept;
+			t = rt.kept;
 			break;
 		}
-		before = share < before ? share : before;
 	}
 	m->bound_s[b][m->bound_tries[b]++] = t;
 	m->calibrate_s += now() - start;
