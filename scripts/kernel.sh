@@ -380,6 +380,12 @@ fi
 say_line "$me: a $((size / mib)) MiB working set ($said) of order-0 page cache, in a memory cgroup v$cgv ($cgroot/$name) and a trace instance ($tracing/instances/$name); reclaims half of it, then $pfn_plan; on CPU $cpu, $lru_words"
 [ -z "$damon_running" ] ||
 	say_line "$me: DAMON's paddr walk not used: a kdamond that scan-kernel did not start is running (kdamond$damon_running), never touched"
+# the third contender, MGLRU's aging walk (scan --walks=pagetable)
+if [ ! -r /sys/kernel/mm/lru_gen/enabled ]; then
+	say_line "$me: MGLRU's page-table walk not timed: this kernel has no CONFIG_LRU_GEN"
+else
+	say_line "$me: MGLRU's page-table walk not timed: scan-kernel does not time it yet (scripts/lru-gen.awk reads lru_gen_full)"
+fi
 if [ -n "$check" ]; then
 	[ -z "$unmounted" ] ||
 		say_line "$me: tracefs is not mounted at $tracing: a run mounts it (its tracepoints are not checked here)"
