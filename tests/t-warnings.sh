@@ -51,7 +51,7 @@ stderr_codes >"$tmp/err-codes"
 awk 'NR == FNR { seen[$0] = 1; next } $0 in seen' "$tmp/row-codes" "$tmp/codes" >"$tmp/csv-codes"
 check "csv: the rows' codes, together, are stderr's lines' codes" cmp -s "$tmp/csv-codes" "$tmp/err-codes"
 check "text: a line per cause, in the table's order" in_table_order "$tmp/err-codes"
-check "text: every line under 100 columns" sh -c "! awk 'length > 99' '$tmp/err' | grep -q ."
+check "text: every line under 120 columns (WARNING_COLUMNS)" sh -c "! awk 'length > 119' '$tmp/err' | grep -q ."
 
 # JSON: the walks' codes, and the top-level warnings with their lines.
 run -c 0.01 -r 3 -s 1 --format=json
