@@ -315,6 +315,46 @@ state() {
 	echo "${stat_line%% *}"
 }
 
+# unit_tests NAME WHAT LABEL: tests/unit-NAME.c (a C program that
+# includes scan.c and prints TAP) built and run: checks that WHAT's unit
+# built, ran to its end and gave a line for each case of its plan, then
+# one check a line, named "LABEL: " and the line's own words.  False
+# where it could not be built (no compiler: skipped, said).
+unit_tests() {
+	if ! have "${CC:-cc}"; then
+		skip "$2 unit" "no C compiler (${CC:-cc})"
+		return 1
+	fi
+	if ! "${CC:-cc}" -O0 -pthread -I. -o "$tmp/unit-$1" "tests/unit-$1.c" 2>"$tmp/cc.err"; then
+		cp "$tmp/cc.err" "$tmp/err"
+		check "$2 unit builds" false
+		return 1
+	fi
+	"$tmp/unit-$1" >"$tmp/unit.out" 2>"$tmp/err"
+	check "$2 unit ran to its end" [ "$?" -eq 0 ]
+	unit_plan=$(sed -n '1s/^1\.\.//p' "$tmp/unit.out")
+	grep '^\(not \)\{0,1\}ok ' "$tmp/unit.out" >"$tmp/cases"
+	check "$2 unit: a line a case of its plan" [ "$(grep -c '' "$tmp/cases")" -eq "${unit_plan:-0}" ]
+	while IFS= read -r unit_line; do
+		case $unit_line in
+		"ok "*) check "$3: ${unit_line#ok [0-9]* }" true ;;
+		*) check "$3: ${unit_line#not ok [0-9]* }" false ;;
+		esac
+	done <"$tmp/cases"
+}
+
+# stop_seam: $stop_scan, a build with the stop seam
+# (-DSCAN_STOP_IN_WALK='"list"': scan stops itself as its timing of
+# ListLRU starts); false, a failed check, where it does not build.
+stop_seam() {
+	if ! build stop-list "${CC:-cc}" -O0 -pthread '-DSCAN_STOP_IN_WALK="list"'; then
+		cp "$fixture.log" "$tmp/err"
+		check "the stop seam builds" false
+		return 1
+	fi
+	stop_scan=$fixture/scan
+}
+
 # run_stopped ARGS...: run $stop_scan (a build with the stop seam,
 # -DSCAN_STOP_IN_WALK: t-original.sh, t-retime.sh); each time it stops,
 # leave it stopped a moment, then continue it.  Sets rc and stops.

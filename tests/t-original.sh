@@ -13,12 +13,7 @@ if ! have "${CC:-cc}"; then
 	skip "--original: a stopped walk is marked" "no C compiler (${CC:-cc}) to build the seam"
 	exit 0
 fi
-if ! build stop-list "${CC:-cc}" -O0 -pthread '-DSCAN_STOP_IN_WALK="list"'; then
-	cp "$fixture.log" "$tmp/err"
-	check "the seam builds" false
-	exit 0
-fi
-stop_scan=$fixture/scan
+stop_seam || exit 0
 if [ ! -r /proc/self/stat ]; then
 	skip "--original: a stopped walk is marked" "no /proc to see the process stop"
 	exit 0

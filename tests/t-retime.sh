@@ -9,39 +9,13 @@
 # once, never again.  No timing is asserted.
 . tests/lib.sh
 
-if ! have "${CC:-cc}"; then
-	skip "retiming: unit and stopped walks" "no C compiler (${CC:-cc})"
-	exit 0
-fi
-if ! "${CC:-cc}" -O0 -pthread -I. -o "$tmp/unit-retime" tests/unit-retime.c \
-	2>"$tmp/cc.err"; then
-	cp "$tmp/cc.err" "$tmp/err"
-	check "retime_stop() unit builds" false
-	exit 0
-fi
-"$tmp/unit-retime" >"$tmp/unit.out" 2>"$tmp/err"
-check "retime_stop() unit ran to its end" [ "$?" -eq 0 ]
-plan=$(sed -n '1s/^1\.\.//p' "$tmp/unit.out")
-check "retime_stop() unit: a line a case of its plan" \
-	[ "$(grep -c '^\(not \)\{0,1\}ok ' "$tmp/unit.out")" -eq "${plan:-0}" ]
-grep '^\(not \)\{0,1\}ok ' "$tmp/unit.out" >"$tmp/cases"
-while IFS= read -r line; do
-	case $line in
-	"ok "*) check "retime: ${line#ok [0-9]* }" true ;;
-	*) check "retime: ${line#not ok [0-9]* }" false ;;
-	esac
-done <"$tmp/cases"
+unit_tests retime "retime_stop()" retime || exit 0
 
 if [ ! -r /proc/self/stat ]; then
 	skip "retiming: a stopped walk" "no /proc to see the process stop"
 	exit 0
 fi
-if ! build stop-list "${CC:-cc}" -O0 -pthread '-DSCAN_STOP_IN_WALK="list"'; then
-	cp "$fixture.log" "$tmp/err"
-	check "the stop seam builds" false
-	exit 0
-fi
-stop_scan=$fixture/scan
+stop_seam || exit 0
 
 item="ListLRU lost >5% in both walks to other work \\(retiming's 15% spent\\)"
 run_stopped -c 0.01 -r 2 -vv -s 5
