@@ -2,7 +2,8 @@
 # /proc/kpageflags (one 64-bit value a line), with ENVIRON["cgroups"], a
 # file of the same pfns' memcg inodes (/proc/kpagecgroup), one a line,
 # read a line for a line.  Prints "FOLIOS ORDER0 LARGE LO HI": the LRU
-# folios of the memcg whose inode is ENVIRON["ino"], how many are order
+# folios of the memcg whose inode is ENVIRON["ino"] (of every memcg,
+# and no cgroups file read, where ino is not given), how many are order
 # 0 and how many larger, and the first and last pfn that holds one.
 # With ENVIRON["blocks_out"] and ENVIRON["block_pfns"], it also writes
 # "BLOCK FOLIOS" there for each memory block of block_pfns pfns that
@@ -11,12 +12,12 @@
 # 16 COMPOUND_TAIL.
 function bit(v, b) { return int(v / 2 ^ b) % 2 }
 BEGIN {
-	cgroups = ENVIRON["cgroups"]; ino = ENVIRON["ino"] + 0
+	cgroups = ENVIRON["cgroups"]; ino = ENVIRON["ino"]
 	blocks_out = ENVIRON["blocks_out"]; block_pfns = ENVIRON["block_pfns"] + 0
 }
 {
 	pfn = NR - 1
-	if ((getline cg < cgroups) <= 0 || cg + 0 != ino)
+	if (ino != "" && ((getline cg < cgroups) <= 0 || cg + 0 != ino + 0))
 		next
 	v = $1 + 0
 	if (!bit(v, 5) || bit(v, 16))

@@ -491,7 +491,9 @@ fig() {
 make_movable() {
 	made=0
 	mm_want=$((size / (block_pfns * 4096) + 2))
-	od -An -v -t u8 -w8 /proc/kpageflags | block_pfns=$block_pfns run_awk kernel-lru >"$tmp/lru-blocks" ||
+	: >"$tmp/lru-blocks" || tmp_fail "the blocks that hold LRU folios"
+	od -An -v -t u8 -w8 /proc/kpageflags |
+		blocks_out=$tmp/lru-blocks block_pfns=$block_pfns run_awk kernel-set >/dev/null ||
 		tmp_fail "the blocks that hold LRU folios"
 	mm_tries=0
 	# shellcheck disable=SC2012 # sysfs names: memoryN
@@ -503,7 +505,7 @@ make_movable() {
 		[ "$(cat "$mm_path/state" 2>/dev/null)" = online ] || continue
 		mm_zone=$(cat "$mm_path/valid_zones" 2>/dev/null)
 		case $mm_zone in DMA32 | Normal) ;; *) continue ;; esac
-		! grep -qx "$mm_block" "$tmp/lru-blocks" || continue
+		! grep -q "^$mm_block " "$tmp/lru-blocks" || continue
 		mm_tries=$((mm_tries + 1))
 		offlined=$mm_block
 		# shellcheck disable=SC2016 # the inner shell's
@@ -671,8 +673,10 @@ pfn_offline() {
 		[ "$(cat "$memory/memory$b/state" 2>/dev/null)" = online ] || continue
 		dd if=/proc/kpageflags of="$tmp/blocks/$first" bs=$((8 * block_pfns)) skip="$b" count=1 2>/dev/null ||
 			tmp_fail "a block's page flags"
-		echo "$first $(od -An -v -t u8 -w8 "$tmp/blocks/$first" | run_awk kernel-lru)" >>"$tmp/block-folios" ||
+		od -An -v -t u8 -w8 "$tmp/blocks/$first" | run_awk kernel-set >"$tmp/set" ||
 			tmp_fail "a block's folios"
+		read -r n _ <"$tmp/set"
+		echo "$first $n" >>"$tmp/block-folios" || tmp_fail "a block's folios"
 		offline_tried=$((offline_tried + 1))
 		offlined=$b
 		if ! offline_block "$b" "$first"; then

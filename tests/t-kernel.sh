@@ -124,21 +124,25 @@ check "kernel-report.awk offline: the CSV's scanner column says offline on every
 
 # kernel-set.awk: the working set's LRU folios (bit 5) of memcg 7, and
 # with block_pfns, how many in each block: pfns 0 and 2 are, 3 is
-# another memcg's, 1 is no folio.  Compaction gives no block_pfns: the
-# same first line, exit 0, no blocks written (it once exited 1 there).
-kernel_set() {	# kernel_set BLOCK_PFNS
+# another memcg's, 1 is no folio; with no memcg named, every memcg's
+# (3 folios, pfns 0 to 3: make_movable's and a block's count).
+# Compaction gives no block_pfns: the same first line, exit 0, no
+# blocks written (it once exited 1 there).
+kernel_set() {	# kernel_set BLOCK_PFNS INO WANT: its first line is WANT
 	printf '32\n0\n32\n32\n' >"$tmp/set-flags" && printf '7\n7\n7\n9\n' >"$tmp/set-cgroups" &&
 	rm -f "$tmp/set-blocks" &&
-	cgroups=$tmp/set-cgroups ino=7 blocks_out=$tmp/set-blocks block_pfns=$1 \
+	cgroups=$tmp/set-cgroups ino=$2 blocks_out=$tmp/set-blocks block_pfns=$1 \
 		awk -f scripts/lib.awk -f scripts/kernel-set.awk <"$tmp/set-flags" >"$tmp/set" &&
-	[ "$(cat "$tmp/set")" = "2 2 0 0 2" ]
+	[ "$(cat "$tmp/set")" = "$3" ]
 }
 # shellcheck disable=SC2016 # eval's
 check "kernel-set.awk: 2 folios of the memcg, one in each block of 2 pfns" \
-	eval 'kernel_set 2 && [ "$(sort "$tmp/set-blocks" | tr "\n" " ")" = "0 1 1 1 " ]'
+	eval 'kernel_set 2 7 "2 2 0 0 2" && [ "$(sort "$tmp/set-blocks" | tr "\n" " ")" = "0 1 1 1 " ]'
+check "kernel-set.awk with no memcg named: the LRU folios of every memcg, 3, pfns 0 to 3" \
+	kernel_set 0 "" "3 3 0 0 3"
 # shellcheck disable=SC2016 # eval's
 check "kernel-set.awk without blocks (compaction): exit 0, no blocks file" \
-	eval 'kernel_set 0 && [ ! -e "$tmp/set-blocks" ]'
+	eval 'kernel_set 0 7 "2 2 0 0 2" && [ ! -e "$tmp/set-blocks" ]'
 
 # a raw file that stops short is an error, not a shorter figure
 head -n 40 tests/kernel-trace.raw >"$tmp/short.raw"
