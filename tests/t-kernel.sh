@@ -217,6 +217,10 @@ cgroup_dir() {
 }
 cgroot=$(cgroup_dir)
 tracing=/sys/kernel/tracing
+# tracefs there, or one kernel.sh can mount there (and unmounts after)
+tracefs_here() {
+	[ -d "$tracing/instances" ] || grep -qw tracefs /proc/filesystems 2>/dev/null
+}
 # blocks: each memory block's state and zones, to compare before and
 # after (kernel.sh takes blocks offline and moves some to ZONE_MOVABLE).
 blocks() {
@@ -254,7 +258,7 @@ stop_midway() {
 }
 if [ "$(id -u)" -ne 0 ]; then
 	skip "kernel.sh --check" "not root"
-elif [ ! -d "$tracing/instances" ] || [ -z "$cgroot" ] || [ ! -w /proc/sys/vm/compact_memory ] ||
+elif ! tracefs_here || [ -z "$cgroot" ] || [ ! -w /proc/sys/vm/compact_memory ] ||
     [ "$(stat -f -c %T /var/tmp)" = tmpfs ]; then
 	skip "kernel.sh --check" "no tracefs at $tracing, no memory cgroup, no compaction, or /var/tmp on tmpfs"
 else
@@ -262,7 +266,7 @@ else
 fi
 if [ "$(id -u)" -ne 0 ]; then
 	skip "kernel.sh stopped midway" "not root"
-elif [ ! -d "$tracing/instances" ] || [ -z "$cgroot" ]; then
+elif ! tracefs_here || [ -z "$cgroot" ]; then
 	skip "kernel.sh stopped midway" "no tracefs at $tracing or no memory cgroup"
 elif [ "$(stat -f -c %T "$tmp")" = tmpfs ] || ! env --default-signal=INT true 2>/dev/null; then
 	skip "kernel.sh stopped midway" "$tmp is on tmpfs, or env has no --default-signal"
