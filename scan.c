@@ -5206,18 +5206,20 @@ static const struct option_spec options[] = {
 	  .help = "the 2023 protocol: walks once, no flush, system THP" },
 	/* the PageTable walk's (--walks=pagetable); docs/model.md */
 	{ 0, "mapped", "F", REAL(work.pt_mapped, 0, 1, 1), .above = 1, .show_def = 1,
-	  .kernel_like = "0.5",		/* as --rmap's mapped half */
+	  .csv = "mapped", .kernel_like = "0.5",	/* as --rmap's mapped half */
 	  .help = "PageTable: share of LRU folios in page tables" },
 	{ 0, "young", "F", REAL(work.pt_young, 0, 1, 1), .show_def = 1,
-	  .kernel_like = "0.1",		/* a working set's hot tenth */
+	  .csv = "young", .kernel_like = "0.1",	/* a working set's hot tenth */
 	  .help = "PageTable: share of mapped PTEs young" },
 	{ 0, "young-tables", "F", REAL(work.pt_young_tables, 0, 1, 1), .above = 1,
-	  .show_def = 1, .help = "PageTable: share of PTE tables holding the young" },
+	  .show_def = 1, .csv = "young_tables",
+	  .help = "PageTable: share of PTE tables holding the young" },
 	{ 0, "pte-adjacent", "F", REAL(work.pt_adjacent, 0, 1, 0), .show_def = 1,
-	  .kernel_like = "0.875",	/* --locality 8's runs */
+	  .csv = "pte_adjacent", .kernel_like = "0.875",	/* --locality 8's runs */
 	  .help = "PageTable: chance a PTE maps the next mapped pfn" },
 	{ 0, "nonleaf-young", "on|off", CHOICE(work.pt_nonleaf, pt_nonleaf_names, 1),
-	  .show_def = 1, .help = "PageTable: an old PMD entry skips its table (x86)" },
+	  .show_def = 1, .csv = "nonleaf_young",
+	  .help = "PageTable: an old PMD entry skips its table (x86)" },
 	{ 0, "fields", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_fields,
 	  .help = "list the CSV and JSON columns and exit" },
 	{ 'h', "help", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_help,
