@@ -68,6 +68,10 @@ function axis_name(c) {
 	if (c == "rmap_hops") return "rmap hops per mapped folio"
 	if (c == "struct_page") return "struct page size (bytes)"
 	if (c == "memcg_share") return "target memcg share of LRU folios"
+	if (c == "young") return "share of mapped PTEs young (--young)"
+	if (c == "mapped") return "share of LRU folios mapped (--mapped)"
+	if (c == "young_tables") return "share of PTE tables holding the young (--young-tables)"
+	if (c == "pte_adjacent") return "chance a PTE maps the next mapped pfn (--pte-adjacent)"
 	return c
 }
 # The options the rows share, as scan options, where not the default.
@@ -86,6 +90,13 @@ function shared_options(    n, k, o, s, kv, v) {
 	}
 	if (csv_has("rmap_share") && xcol != "rmap_share" && !varies["rmap_share"] && first["rmap_share"] + 0)
 		s = s " --rmap=" first["rmap_share"] ":" first["rmap_hops"]
+	# the PageTable walk's knobs, where it is drawn (the others ignore them)
+	n = ("PageTable" in nwalk) ? split("mapped=--mapped=1 young=--young=1 young_tables=--young-tables=1 pte_adjacent=--pte-adjacent=0 nonleaf_young=--nonleaf-young=on", kv, " ") : 0
+	for (k = 1; k <= n; k++) {
+		split(kv[k], o, "=")
+		if (csv_has(o[1]) && o[1] != xcol && !varies[o[1]] && first[o[1]] != o[3])
+			s = s " " o[2] "=" first[o[1]]
+	}
 	return s
 }
 # A bad row stops the chart: one line naming the file and the line.

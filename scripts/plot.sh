@@ -11,9 +11,11 @@
 #/ cache (a cache-sized run).  The title names the machine, the subtitle
 #/ scan's version, THP and the options the rows share.  --x COLUMN plots
 #/ against another column (a knob such as lru_fraction, locality, lists
-#/ or threads); memory is on a log axis, any other x axis is when all its
-#/ values are positive and span more than 20 times.  The CSV comes from
-#/ scan --format=csv or scripts/sweep.sh -o.  Needs an awk with math
+#/ or threads, or young: the PageTable walk's ratio against the share of
+#/ PTEs young, from sweep.sh --axis=young -o); memory is on a log axis,
+#/ any other x axis is when all its values are positive and span more
+#/ than 20 times.  The CSV comes from scan --format=csv or
+#/ scripts/sweep.sh -o.  Needs an awk with math
 #/ (log): gawk, mawk or a BusyBox built with it; AWK= picks one.
 set -eu
 case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch

@@ -1,9 +1,10 @@
 # sweep-rows.awk - one run's CSV from scan, with the sweep's column run
 # (-v run) after scan's (its warnings column among them); ENVIRON
-# want: the header of the runs before ("" for the first), what: its -c.
+# want: the header of the runs before ("" for the first), what: the
+# run, as -c 0.5 or --young=0.1.
 BEGIN { want = ENVIRON["want"]; what = ENVIRON["what"] }
 function fail(msg) {
-	print "sweep.sh: -c " what ": " plain(msg) > "/dev/stderr"
+	print "sweep.sh: " what ": " plain(msg) > "/dev/stderr"
 	bad = 1
 	exit 1
 }

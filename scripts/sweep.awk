@@ -1,10 +1,12 @@
 # sweep.awk - sweep.sh's table from a sweep's CSV (FS ","): a row per
-# size, a column per walk compared (the median over the runs with their
-# range when there are several), then a footnote of scan's warnings (the
-# codes from its warnings column, each code's line from ENVIRON wfile,
-# the runs' stderr, if any).  ENVIRON csv: the file's name for messages.
+# size (or young share), a column per walk compared (the median over the
+# runs with their range when there are several), then a footnote of
+# scan's warnings (the codes from its warnings column, each code's line
+# from ENVIRON wfile, the runs' stderr, if any).  ENVIRON csv: the
+# file's name for messages; axis: size or young, or "" to tell from the
+# rows.  The file is given twice: the first reading finds the axis.
 # Stops at the first row that is not a sweep's, naming it.
-BEGIN { csv = ENVIRON["csv"] }
+BEGIN { csv = ENVIRON["csv"]; axis = ENVIRON["axis"] }
 function fail(msg) {
 	printf "sweep.sh: %s line %d: %s\n", plain(csv), FNR, plain(msg) > "/dev/stderr"
 	bad = 1
@@ -25,10 +27,22 @@ function median(k, m,    v, i) {	# of ratio[k, 1..m]; lo, hi too
 	return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
 }
 length($0) > 65536 { fail("a line of over 64 KiB: not scan's CSV") }
+# the first reading: a young sweep's rows share one size and differ in
+# their young share
+NR == FNR {
+	if (FNR == 1)
+		csv_header()
+	else if (csv_has("young") && csv_field("walk") != "walk") {
+		sizes_seen += !(csv_field("pages") in at_pages); at_pages[csv_field("pages")] = 1
+		shares_seen += !(csv_field("young") in at_share); at_share[csv_field("young")] = 1
+	}
+	next
+}
+FNR == 1 && axis == "" { axis = sizes_seen == 1 && shares_seen > 1 ? "young" : "size" }
 FNR == 1 {
 	csv_header()
 	nf = NF
-	n = split("walk label pages memory_bytes speedup", need, " ")
+	n = split("walk label pages memory_bytes speedup" (axis == "young" ? " young" : ""), need, " ")
 	for (i = 1; i <= n; i++)
 		if (!csv_has(need[i])) {
 			printf "sweep.sh: %s has no column %s: not scan's CSV\n", plain(csv), need[i] > "/dev/stderr"
@@ -44,7 +58,7 @@ NF != nf { fail(NF " fields where the header has " nf) }
 	if (!(pages > 0)) fail("pages is 0")
 	if (!(speedup > 0)) fail("speedup is 0: not a ratio")
 	if (csv_field("label") == "") fail("an empty label")
-	size = pages / 1e6
+	size = axis == "young" ? number("young") : pages / 1e6
 	if (!(size in seen)) {
 		seen[size] = 1
 		order[++nsizes] = size
@@ -101,7 +115,7 @@ function footnote(    c, s, at, how) {
 				at = at (at == "" ? "at " : ", ") order[s]
 		how[c] = at
 	}
-	warn_footnote(ENVIRON["wfile"], "scan warned (the sizes, -c, that gave each):", how)
+	warn_footnote(ENVIRON["wfile"], "scan warned (the " (axis == "young" ? "young shares, --young," : "sizes, -c,") " that gave each):", how)
 }
 END {
 	if (bad)
@@ -111,7 +125,7 @@ END {
 		exit 1
 	}
 	wide = runs > 1 ? 26 : 14
-	printf "%10s %12s", "-c", "memory"
+	printf "%10s %12s", axis == "young" ? "young" : "-c", "memory"
 	for (l = 1; l <= nlabels; l++)
 		printf " %" wide "s", "vs " label[l]
 	printf "\n"

@@ -214,3 +214,19 @@ NR == 1 { csv_header(); print; next }
 { for (c in csv_col) if (c ~ /^speedup/) $csv_col[c] = NR % 2 ? "2" : "2.0000000000000004"; print }
 AWK
 check "plot: ratios an ulp apart: drawn" sh -c "scripts/plot.sh '$tmp/yulp.csv' >'$tmp/yulp.svg' && ! grep -q nan '$tmp/yulp.svg'"
+
+# --x young: the PageTable walk's ratio against the young share, from a
+# young sweep's CSV; its knobs the rows share join the options line
+scripts/sweep.sh --axis=young -c 0.01 -r 1 -o "$tmp/young.csv" 0.01 0.1 1 >/dev/null 2>&1 ||
+	echo "# sweep.sh --axis=young failed: the checks below have no CSV"
+scripts/plot.sh --x young "$tmp/young.csv" >"$tmp/young.svg"
+check "plot --x young: exit 0, a line per walk, a point per walk and share" \
+	sh -c "[ $? -eq 0 ] && [ \$(grep -c '<polyline' '$tmp/young.svg') -eq 2 ] && [ \$(grep -c '<circle.*<title>' '$tmp/young.svg') -eq 6 ]"
+check "plot --x young: the PageTable walk drawn, the axis named" \
+	sh -c "grep -q '>PageTable</text>' '$tmp/young.svg' && grep -q '>share of mapped PTEs young (--young) (log scale)<' '$tmp/young.svg'"
+"$SCAN" -c 0.01 -r 1 --walks=pagetable --mapped=0.5 --pte-adjacent=0.25 --format=csv >"$tmp/knobs.csv" 2>/dev/null
+check "plot: the PageTable knobs the rows share, other than the defaults, as options" \
+	sh -c "scripts/plot.sh '$tmp/knobs.csv' | tr -d '\\n' | sed 's|</text><text[^>]*>| |g' | grep -q 'options: --mapped=0.5 --pte-adjacent=0.25'"
+"$SCAN" -c 0.01 -r 1 --young=0.5 --format=csv >"$tmp/nopt.csv" 2>/dev/null
+check "plot: without the PageTable walk, its knobs are not options" \
+	sh -c "! scripts/plot.sh '$tmp/nopt.csv' | grep -q -- '--young='"

@@ -160,7 +160,7 @@ cp "$SCAN" "$tmp/inst/bin/scan"
 check "installed scan-sweep -h: its installed name, no scripts/ path" \
 	sh -c "grep -q '^usage: scan-sweep \\[-h\\]' '$tmp/h' && ! grep -q 'scripts/' '$tmp/h' && ! grep -q 'default ./scan' '$tmp/h'"
 check "installed scan-sweep -h: a second synopsis keeps the indent of usage:" \
-	grep -q '^       scan-sweep \[-h\] --from=FILE.csv$' "$tmp/h"
+	grep -q '^       scan-sweep \[-h\] \[--axis=size|young\] --from=FILE.csv$' "$tmp/h"
 check "installed scan-sweep -h: the scan beside it" \
 	grep -qx "scan: $tmp/inst/bin/scan (beside scan-sweep)" "$tmp/h"
 (unset SCAN; "$tmp/inst/bin/scan-explain" -h) >"$tmp/h"
@@ -219,3 +219,43 @@ awk -F, -v OFS=, "$(cat scripts/lib.awk)"'NR == 1 { csv_header(); print; next }
 	{ $csv_col["speedup"] = 0; print }' "$tmp/sweep.csv" >"$tmp/p.zero.csv"
 check "sweep --from: a speedup of 0 refused, naming the line" \
 	sh -c "scripts/sweep.sh --from='$tmp/p.zero.csv' >/dev/null 2>'$tmp/p.err'; [ \$? -eq 1 ] && grep -q 'line 2: speedup is 0' '$tmp/p.err'"
+
+# --axis=young: scan's --young swept at one size, the PageTable walk
+# added, a row a share; the CSV's young column is the axis, and --from
+# reads such a CSV back as a young sweep
+scripts/sweep.sh --axis=young -c 0.01 -r 1 -o "$tmp/young.csv" 0.05 0.5 1 >"$tmp/young" 2>"$tmp/young.err"
+rc=$?
+check "sweep --axis=young: exit 0, the plan says the shares and the size" \
+	sh -c "[ $rc -eq 0 ] && head -n 1 '$tmp/young.err' | grep -q '^sweep: 3 young shares (--young), each at -c 0.01 ('"
+check "sweep --axis=young: progress names each share" \
+	sh -c "grep '^sweep: --young=' '$tmp/young.err' | sed 's/ (.*//' | tr '\\n' ' ' | grep -qx 'sweep: --young=0.05 sweep: --young=0.5 sweep: --young=1 '"
+check "sweep --axis=young: every run at the one size, each share once, a PageTable row each" \
+	[ "$(csv_col "$tmp/young.csv" pages | sort -u)/$(csv_col "$tmp/young.csv" young | sort -u | tr '\n' ' ')/$(csv_col "$tmp/young.csv" walk | grep -c '^pagetable$')" = "10000/0.05 0.5 1 /3" ]
+check "sweep --axis=young: a header young, a column a walk compared" \
+	grep -Eq '^ +young +memory +vs ListLRU +vs PageTable$' "$tmp/young"
+check "sweep --axis=young: a row a share" \
+	sh -c "grep -Ec '^ +(0\\.05|0\\.5|1) +[0-9.]+ [KM]iB +[0-9.]+ +[0-9.]+( +[a-z][a-z -]*)?\$' '$tmp/young' | grep -qx 3"
+check "sweep --axis=young: the footnote names shares, not sizes" \
+	sh -c "! grep -q '^scan warned' '$tmp/young' || grep -q '^scan warned (the young shares, --young, that gave each):' '$tmp/young'"
+scripts/sweep.sh --from="$tmp/young.csv" >"$tmp/young.again"
+check "sweep --from: a young sweep's CSV read back a row a share" \
+	sh -c "cut -d: -f1 '$tmp/young' >'$tmp/y1' && cut -d: -f1 '$tmp/young.again' >'$tmp/y2' && cmp -s '$tmp/y1' '$tmp/y2'"
+check "sweep --axis=size --from: the same CSV as one size" \
+	sh -c "scripts/sweep.sh --axis=size --from='$tmp/young.csv' | grep -Eq '^ +0\\.01 +[0-9.]+ [KM]iB .*\\(.*, 3\\)'"
+check "sweep --from: a size sweep with the young column stays a size sweep" \
+	sh -c "scripts/sweep.sh --from='$tmp/sweep.csv' | grep -Eq '^ +-c +memory '"
+# the walks: added where none are named, refused where pagetable is left out
+printf '#!/bin/sh\necho "$*" >>%s/args\nexec %s "$@"\n' "$tmp" "$SCAN" >"$tmp/args.sh"
+chmod +x "$tmp/args.sh"
+SCAN="$tmp/args.sh" scripts/sweep.sh --axis=young -c 0.01 -r 1 1 >/dev/null 2>&1
+check "sweep --axis=young: --walks=list,pagetable where none are named" \
+	grep -q -- '^-c 0.01 --young=1 .*--walks=list,pagetable' "$tmp/args"
+check "sweep --axis=young: walks without pagetable refused, one line" \
+	one_line 2 scripts/sweep.sh --axis=young --walks=list,array 0.1
+check "sweep --axis=young: a --young of the user's refused, one line" \
+	one_line 2 scripts/sweep.sh --axis=young --young=0.2 0.1
+check "sweep --axis=young: a share over 1, one line" one_line 2 scripts/sweep.sh --axis=young 1.5
+check "sweep --axis=young: a share of 0, one line" one_line 2 scripts/sweep.sh --axis=young 0
+check "sweep --axis=young: -c that is not a size, one line" one_line 2 scripts/sweep.sh --axis=young -c x 0.1
+check "sweep --axis=other: one line" one_line 2 scripts/sweep.sh --axis=locality 1
+check "sweep: -c without --axis=young still refused, one line" one_line 2 scripts/sweep.sh -c 1 0.01
