@@ -2,7 +2,10 @@
 # a bar a step and walk, from the step before to this one; with ENVIRON
 # kernel_csv (explain-kernel.awk), a last bar, "kernel (measured)", from
 # the last step's ListLRU ratio to scan-kernel's, and a line under the
-# chart saying where it comes from, or why there is no such bar.
+# chart saying where it comes from, or why there is no such bar.  With
+# --walk=pagetable the second walk is PageTable (no bar where a step has
+# none: the original), and a line under the chart a step of its knobs
+# gives the value and its source (ENVIRON sources).
 function y(v) { return T + H - (lg(v) - lg(lo_)) / (lg(hi_) - lg(lo_)) * H }
 # head(text, size): text in lines that fit the chart's width at font
 # size (sans-serif: about 0.6 of the size a character), into hl[], hs[].
@@ -18,7 +21,8 @@ END {
 	n = order[nsteps]
 	for (i = 1; i <= nsteps; i++)
 		for (j = 1; j <= 2; j++) {
-			s = order[i]; w = j == 1 ? "list" : "array"
+			s = order[i]; w = j == 1 ? "list" : second
+			if (r[s, w] == "") continue	# no bar
 			if (!(r[s, w] > 0)) r[s, w] = 1e-3
 			if (nruns < 2 || !(lo[s, w] > 0)) lo[s, w] = hi[s, w] = r[s, w]
 		}
@@ -27,6 +31,7 @@ END {
 		sub_ = sub_ "; the median of " nruns " runs, whiskers their range"
 	lo_ = 1; hi_ = 1
 	for (k in r) {
+		if (r[k] == "") continue
 		if (lo[k] < lo_) lo_ = lo[k]
 		if (hi[k] > hi_) hi_ = hi[k]
 	}
@@ -40,6 +45,12 @@ END {
 			if (km_ratio > hi_) hi_ = km_ratio
 		}
 		nfoot = wrap(measured_words(n + 1), 110, "", "    ", foot)
+	}
+	while (ENVIRON["sources"] != "" && (getline line < ENVIRON["sources"]) > 0) {
+		split(line, f, "|")	# STEP|--KNOB=VALUE|SOURCE
+		m = wrap(f[1] " " f[2] ": " f[3], 110, "", "    ", more)
+		for (i = 1; i <= m; i++)
+			foot[++nfoot] = more[i]
 	}
 	lo_ /= 1.3; hi_ *= 1.3
 	L = 70; H = 320; bw = 66; R = 20
@@ -67,13 +78,15 @@ END {
 		printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", L, L + nb * bw, y(t[i]), y(t[i]), L - 4, y(t[i]) + 4, t[i]
 	printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"black\" stroke-dasharray=\"5 4\"/>\n", L, L + nb * bw, y(1), y(1)
 	printf "<text transform=\"translate(18 %d) rotate(-90)\" text-anchor=\"middle\">times faster: Physical over each walk (log scale)</text>\n", T + H / 2
-	split("list array", ws, " "); split("#c33 #36c", col, " ")
+	split("list " second, ws, " "); split("#c33 #36c", col, " ")
 	for (s = 1; s <= n; s++) {
 		for (j = 1; j <= 2; j++) {
-			w = ws[j]; from = s > 1 ? r[s - 1, w] : r[s, w]
+			w = ws[j]; from = s > 1 && r[s - 1, w] != "" ? r[s - 1, w] : r[s, w]
+			if (r[s, w] == "")
+				continue
 			x = L + (s - 1) * bw + 8 + (j - 1) * 26
 			top = y(r[s, w] > from ? r[s, w] : from); bot = y(r[s, w] > from ? from : r[s, w])
-			printf "<rect x=\"%d\" y=\"%.1f\" width=\"24\" height=\"%.1f\" fill=\"%s\" fill-opacity=\"0.75\"><title>%s %s: %g</title></rect>\n", x, top, bot - top + 1, col[j], esc(name[s]), w == "list" ? "ListLRU" : "ArrayLRU", r[s, w]
+			printf "<rect x=\"%d\" y=\"%.1f\" width=\"24\" height=\"%.1f\" fill=\"%s\" fill-opacity=\"0.75\"><title>%s %s: %g</title></rect>\n", x, top, bot - top + 1, col[j], esc(name[s]), w == "list" ? "ListLRU" : second_name, r[s, w]
 			printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2.5\"/>\n", x, x + 24, y(r[s, w]), y(r[s, w]), col[j]
 			printf "<text x=\"%d\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"9\">%.3g</text>\n", x + 12, (r[s, w] >= from ? y(r[s, w]) - 4 : y(r[s, w]) + 11), r[s, w]
 			if (hi[s, w] > lo[s, w])	# the range over the runs
@@ -86,7 +99,7 @@ END {
 	for (i = 1; i <= nfoot; i++)
 		printf "<text x=\"%d\" y=\"%d\" xml:space=\"preserve\">%s</text>\n", L, T + H + 96 + 14 * i, esc(foot[i])
 	printf "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"#c33\"/><text x=\"%d\" y=\"%d\">ListLRU</text>\n", L, ly - 9, L + 14, ly
-	printf "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"#36c\"/><text x=\"%d\" y=\"%d\">ArrayLRU</text>\n", L + 80, ly - 9, L + 94, ly
+	printf "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"#36c\"/><text x=\"%d\" y=\"%d\">%s</text>\n", L + 80, ly - 9, L + 94, ly, second_name
 	printf "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"black\" stroke-dasharray=\"5 4\"/>", L + 170, L + 195, ly - 4, ly - 4
 	printf "<text x=\"%d\" y=\"%d\">1x: the physical walk wins above</text>\n</svg>\n", L + 200, ly
 }

@@ -5,7 +5,14 @@
 # separated) and the first row kept; llc[s, w, k] and dtlb[s, w, k] the
 # misses a page or folio of run k where scan counted them (counted: any);
 # scan's warnings (lib.awk's warn_*) with had[code, s] and warned[s] for
-# the steps that gave them.
+# the steps that gave them.  The walks are ListLRU and, beside it,
+# second (ENVIRON second: array, or pagetable with --walk=pagetable),
+# second_name its label; a step without a walk's rows (the original has
+# no PageTable walk) has r[s, w] "".
+BEGIN {
+	second = ENVIRON["second"] == "pagetable" ? "pagetable" : "array"
+	second_name = second == "pagetable" ? "PageTable" : "ArrayLRU"
+}
 FNR == 1 && FILENAME ~ /all.csv$/ { csv_header(); next }
 FILENAME !~ /all.csv$/ { next }
 # the misses scan counted, where it counted them: per step and walk, a
@@ -35,8 +42,12 @@ csv_field("walk") == "physical" { next }
 function settle(    s, w, i, j, k, x, q) {	# medians and ranges
 	for (i = 1; i <= nsteps; i++)
 		for (j = 1; j <= 2; j++) {
-			s = order[i]; w = j == 1 ? "list" : "array"
+			s = order[i]; w = j == 1 ? "list" : second
 			k = cnt[s, w]
+			if (!k) {
+				r[s, w] = lo[s, w] = hi[s, w] = ""
+				continue
+			}
 			for (q = 1; q <= k; q++)
 				x[q] = all[s, w, q]
 			sort_values(x, k)

@@ -1,12 +1,16 @@
 # explain-table.awk - explain.sh's table (after explain-gather.awk): a row
-# a step, ListLRU then ArrayLRU, x the step before; a row marked ! had
-# warnings, a footnote under it gives each code with its steps and scan's
-# line (ENVIRON wfile: "STEP|LINE", each step's stderr).
+# a step, ListLRU then ArrayLRU (or PageTable), x the step before; a row
+# marked ! had warnings, a footnote under it gives each code with its
+# steps and scan's line (ENVIRON wfile: "STEP|LINE", each step's
+# stderr); with --walk=pagetable, the source of each of its knobs' values
+# (ENVIRON sources: "STEP|--KNOB=VALUE|SOURCE").
 # v in at most 5 characters below 100000, never in e-notation
 function num(v) {
 	return sprintf(v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : v >= 1 ? "%.2f" : "%.3f", v)
 }
 function cell(s, w) {
+	if (r[s, w] == "")	# no such walk at this step
+		return sprintf("%6s %5s %-11s", "-", "", "")
 	return sprintf("%6s %5s %-11s", num(r[s, w]), change(r[s, w], s > 1 ? r[s - 1, w] : 0),
 	    num(lo[s, w]) "-" num(hi[s, w]))
 }
@@ -63,11 +67,11 @@ function misses(s, w,    l, d) {
 # (Physical) or folio, the median over the runs.
 function print_misses(    i, s) {
 	print "LLC/dTLB read misses a page (Physical) or folio, as scan counted:"
-	printf "%2s %-18s %-13s %-13s %s\n", "", "adds", "Physical", "List", "Array"
+	printf "%2s %-18s %-13s %-13s %s\n", "", "adds", "Physical", "List", short
 	for (i = 1; i <= nsteps; i++) {
 		s = order[i]
 		printf "%2d %-18s %-13s %-13s %s\n", s, name[s], misses(s, "physical"),
-		    misses(s, "list"), misses(s, "array")
+		    misses(s, "list"), misses(s, second)
 	}
 }
 function say(text, lead,    n, i, line) {	# text wrapped at 72
@@ -75,7 +79,20 @@ function say(text, lead,    n, i, line) {	# text wrapped at 72
 	for (i = 1; i <= n; i++)
 		print line[i]
 }
+# sources(): with --walk=pagetable, a line per step of its knobs: the
+# value it sets and where that comes from
+function sources(    line, f, said) {
+	while (ENVIRON["sources"] != "" && (getline line < ENVIRON["sources"]) > 0) {
+		split(line, f, "|")
+		if (!said++) {
+			print "PT: PageTable, MGLRU's page-table walk; the original had none."
+			print "Its steps, from scan's defaults to --kernel-like's values:"
+		}
+		say(f[2] ": " f[3], sprintf("%4d", f[1]))
+	}
+}
 END {
+	short = second == "pagetable" ? "PT" : "Array"
 	settle()
 	# each code's line, as the first step that gave it said it
 	while (ENVIRON["wfile"] != "" && (getline line < ENVIRON["wfile"]) > 0) {
@@ -89,14 +106,15 @@ END {
 	sub(/^ /, "", pages)
 	printf "scan explain: %s pages on %s\n", pages ~ / / ? "unequal (" pages ")" : pages, plain(csv_field("cpu"))
 	printf "%2s %-18s %6s %5s %-11s %6s %5s %s\n", "", "adds", "List", "step",
-	    (nruns > 1 ? "runs" : "range"), "Array", "step", (nruns > 1 ? "runs" : "range")
+	    (nruns > 1 ? "runs" : "range"), short, "step", (nruns > 1 ? "runs" : "range")
 	for (i = 1; i <= nsteps; i++) {
 		s = order[i]
-		row = sprintf("%2d %-18s %s %s", s, name[s], cell(s, "list"), cell(s, "array"))
+		row = sprintf("%2d %-18s %s %s", s, name[s], cell(s, "list"), cell(s, second))
 		# the mark goes in the gap after the name (a ratio is 5 wide at most)
 		print warned[s] ? substr(row, 1, 21) "!" substr(row, 23) : row
 	}
 	measured(order[nsteps])
+	sources()
 	if (nruns > 1)
 		printf "each ratio: the median of %d runs (processes); runs: their range\n", nruns
 	if (counted)

@@ -3,7 +3,8 @@
 #/ knob at a time.
 #/
 #/ usage: scripts/explain.sh [-h] [-c N] [-n N] [-o FILE.csv] [-g FILE.svg]
-#/                           [--kernel=FILE.csv] [SCAN_OPTION...]
+#/                           [--walk=array|pagetable] [--kernel=FILE.csv]
+#/                           [SCAN_OPTION...]
 #/
 #/ Runs scan once per step, each step adding one thing to the last:
 #/
@@ -26,6 +27,16 @@
 #/                         working set and host, from scan-kernel -o's
 #/                         --kernel=FILE.csv; not a run of scan
 #/
+#/ --walk=pagetable sets MGLRU's page-table walk beside ListLRU in place
+#/ of ArrayLRU (every step from 2 runs --walks=list,pagetable; the
+#/ original had no such walk, so step 1 has none), and after the last
+#/ step run adds its knobs, each from scan's default to --kernel-like's
+#/ value, a line under the table giving the value's source:
+#/
+#/     mapped share      + --mapped (default 1: every LRU folio mapped)
+#/     young share       + --young (default 1: every mapped PTE young)
+#/     PTE adjacency     + --pte-adjacent (default 0)
+#/
 #/ The values are --kernel-like's, read from scan itself (-v).  Prints a
 #/ table within 72 columns: both ratios, their range over rounds and the
 #/ change from the step before; a ! after a step's name marks scan's
@@ -40,7 +51,8 @@
 #/ again): the table gives their median and range, the CSV a run column
 #/ (1..N).  -o keeps every step's CSV rows (a step column first, run
 #/ last); -g draws an SVG waterfall of the ListLRU and
-#/ ArrayLRU ratios, log axis, 1x marked, the machine in its title.  Both
+#/ ArrayLRU (or PageTable) ratios, log axis, 1x marked, the machine in
+#/ its title.  Both
 #/ are checked before the first run and written whole or not at all.
 #/ Further options go to every step, after explain.sh's own (e.g. -s 5,
 #/ -t 2; not those --original refuses, such as -r).  --memcg=INODE needs
@@ -55,7 +67,7 @@ case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps,
 # shellcheck source=scripts/scan-env.sh
 . "$env"
 
-size=4 sized="" runs=1 csv="" svg="" file=""
+size=4 sized="" runs=1 csv="" svg="" file="" second=array	# second: the walk beside ListLRU
 memcg_share="" memcg_ino="" memcg_from=""	# each a whole --memcg... word
 measured=""	# --kernel's FILE.csv
 need_arg() {	# need_arg OPTION COUNT: the option has its value
@@ -76,6 +88,8 @@ while [ $# -gt 0 ]; do
 	--memcg-from=?*) memcg_from=$1 ;;
 	--kernel=?*) measured=${1#--kernel=} ;;
 	--kernel=) usage_error "--kernel='': give scan-kernel's CSV (its -o)" ;;
+	--walk=array | --walk=pagetable) second=${1#--walk=} ;;
+	--walk*) usage_error "$1: give --walk=array or --walk=pagetable" ;;
 	*) break ;;
 	esac
 	shift
@@ -130,6 +144,7 @@ knob() {	# knob NAME...: the preset's --NAME=VALUE words (scan's own)
 # of the user's (file: --memmap-from=FILE; memcg: the --memcg options).
 # The user's values are never in this file: they stay words.
 steps="$tmp/steps"
+: >"$tmp/sources"	# --walk=pagetable: STEP|--KNOB=VALUE|its source
 {
 	echo "1|original|--original|"
 	echo "2|rounds/cold cache|--memmap-thp=system|"
@@ -156,7 +171,26 @@ steps="$tmp/steps"
 	fi
 	n=$((n + 1))
 	[ -z "$file" ] || n=$((n + 1))
-	[ -z "$memcg" ] || echo "$n|memcg target|$last memcg"
+	if [ -n "$memcg" ]; then
+		echo "$n|memcg target|$last memcg"
+		last="$last memcg" n=$((n + 1))
+	fi
+	# --walk=pagetable: its knobs, a step each, on the last step run
+	if [ "$second" = pagetable ]; then
+		pt_knobs=${last%%|*} pt_uses=${last#*|}
+		while IFS='|' read -r name knobs source; do
+			# shellcheck disable=SC2086 # knobs is a list of names
+			pt_knobs="$pt_knobs$(knob $knobs)"
+			echo "$n|$name|$pt_knobs|$pt_uses"
+			# shellcheck disable=SC2086 # knobs is a list of names
+			echo "$n|$(knob $knobs)|$source" >>"$tmp/sources"
+			n=$((n + 1))
+		done <<-'EOF'
+		mapped share|mapped|anonymous and mapped file folios against unmapped page cache, the same half as --rmap's; an assumption, not a measurement
+		young share|young|a hot tenth of the mapped memory between two aging walks; an assumption, no published figure (lru_gen_full's young and total PTE counts measure it: scan-kernel reads them where the kernel has CONFIG_LRU_GEN)
+		PTE adjacency|pte-adjacent|runs of 8 pfn-adjacent folios in virtual order, as --locality=8 in LRU order: one process's faults take a per-CPU batch of pages in pfn order
+		EOF
+	fi
 } >"$steps"
 nsteps=$(grep -c . "$steps")
 
@@ -176,6 +210,8 @@ step() {	# step N NAME KNOBS USES RUN [SCAN_OPTION...]: run scan, keep its rows
 			[ -z "$m" ] || set -- "$@" "$m"
 		done ;;
 	esac
+	# the original fixes its walks; every other step times PageTable too
+	[ "$second" != pagetable ] || [ "$n" -eq 1 ] || set -- "$@" --walks=list,pagetable
 	set -- "$@" --format=csv
 	while [ "$k" -gt 0 ]; do
 		set -- "$@" "$1"
@@ -183,6 +219,7 @@ step() {	# step N NAME KNOBS USES RUN [SCAN_OPTION...]: run scan, keep its rows
 		k=$((k - 1))
 	done
 	with=$knobs
+	[ "$second" != pagetable ] || [ "$n" -eq 1 ] || with="$with --walks=list,pagetable"
 	case $uses in *file*) with="$with --memmap-from=$file" ;; esac
 	case $uses in *memcg*) with="$with $memcg_share $memcg_ino $memcg_from" ;; esac
 	rc=0
@@ -237,13 +274,14 @@ done
 [ -z "$csv" ] || output_put "$tmp/all.csv" "$csv"
 
 warning_codes
+second=$second sources=$tmp/sources \
 kernel_csv=$kernel_csv kernel_name=$measured wfile=$tmp/warnings \
     run_awk "explain-gather explain-kernel explain-table" -F, \
 	"$tmp/all.csv" >"$tmp/table.raw" || { scratch_ok; exit 1; }
 awk '{ sub(/ *$/, ""); print }' "$tmp/table.raw" >"$tmp/table" || { scratch_ok; exit 1; }
 stdout_put "$tmp/table"
 
-[ -z "$svg" ] || kernel_csv=$kernel_csv kernel_name=$measured \
+[ -z "$svg" ] || second=$second sources=$tmp/sources kernel_csv=$kernel_csv kernel_name=$measured \
     run_awk "explain-gather explain-kernel explain-chart" -F, "$tmp/all.csv" \
 	>"$tmp/chart.svg" || { scratch_ok; exit 1; }
 [ -z "$svg" ] || output_put "$tmp/chart.svg" "$svg"

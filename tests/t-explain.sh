@@ -226,3 +226,38 @@ check "explain --kernel: a speedup of inf refused with the file and line" \
 check "explain --kernel: a CSV over 64 KiB refused, exit 1, one line" \
 	one_line 1 env SCAN="$tmp/marks" scripts/explain.sh -c 0.01 --kernel="$tmp/k-big.csv"
 check "explain --kernel refusals: no scan run" [ ! -e "$tmp/ran" ]
+
+# --walk=pagetable: PageTable beside ListLRU, none at step 1 (the
+# original had no such walk), then its knobs a step each, from scan's
+# defaults to --kernel-like's values, each value's source under the table
+scripts/explain.sh -c 0.01 --walk=pagetable -o "$tmp/pt.csv" -g "$tmp/pt.svg" >"$tmp/pt" 2>"$tmp/pt.err"
+rc=$?
+check "explain --walk=pagetable: exit 0, PT in place of Array" \
+	sh -c "[ $rc -eq 0 ] && grep -Eq '^ +adds +List +step +range +PT +step +range\$' '$tmp/pt'"
+check "explain --walk=pagetable: step 1 without a PageTable figure" \
+	grep -Eq '^ 1 original +!? +[0-9.]+ +[0-9.]+-[0-9.]+ +-$' "$tmp/pt"
+check "explain --walk=pagetable: its knobs' steps after the last step run" \
+	sh -c "grep -Eq '^10 mapped share +!? +[0-9.]' '$tmp/pt' && grep -Eq '^11 young share +!? +[0-9.]' '$tmp/pt' && grep -Eq '^12 PTE adjacency +!? +[0-9.]' '$tmp/pt'"
+# the values, as --kernel-like sets them (scan -v says)
+preset=$("$SCAN" -c 0.001 -r 1 --kernel-like -v 2>&1 | sed -n 's/^--kernel-like set: //p')
+for k in mapped young pte-adjacent; do
+	v=$(printf '%s\n' "$preset" | tr ' ' '\n' | grep "^--$k=")
+	check "explain --walk=pagetable: $v in its step's options and its source under the table" \
+		sh -c "grep '^[0-9]*,' '$tmp/pt.csv' | grep -q -- ' $v ' && grep -Eq '^ +1[0-2] $v: [a-z]' '$tmp/pt'"
+done
+check "explain --walk=pagetable: each step on the one before (the last holds all three)" \
+	sh -c "grep '^12,' '$tmp/pt.csv' | head -n 1 | grep -q -- '--mapped=0.5 --young=0.1 --pte-adjacent=0.875'"
+check "explain --walk=pagetable: steps from 2 time PageTable, step 1 does not" \
+	[ "$(grep -c '^1,[^,]*,[^,]*,pagetable,' "$tmp/pt.csv")/$(grep -c '^[0-9]*,[^,]*,[^,]*,pagetable,' "$tmp/pt.csv")" = "0/11" ]
+check "explain --walk=pagetable: within 72 columns" sh -c "! awk 'length > 72' '$tmp/pt' | grep -q ."
+if have python3; then
+	check "explain --walk=pagetable -g: a bar a step and walk, none for step 1's PageTable; the sources under it" python3 -c '
+import sys, xml.dom.minidom
+d = xml.dom.minidom.parse(sys.argv[1])
+titles = [t.firstChild.data for t in d.getElementsByTagName("title")]
+assert len(titles) == 23 and sum("PageTable" in t for t in titles) == 11, titles
+texts = " ".join(e.firstChild.data for e in d.getElementsByTagName("text") if e.firstChild)
+assert "--young=0.1:" in texts and ">ArrayLRU<" not in open(sys.argv[1]).read(), texts[-300:]
+' "$tmp/pt.svg"
+fi
+check "explain --walk=other: exit 2, one line" one_line 2 scripts/explain.sh --walk=xarray
