@@ -16,7 +16,8 @@
 # to it; capitals where the generation is the youngest (one history),
 # small letters for older ones (CONFIG_LRU_GEN_STATS), x where none are
 # kept (this format since the 6.12 kernels: four counts; other letters
-# of older kernels are ignored).
+# of older kernels are ignored, and their bare zeros where a count is
+# not kept too).
 #
 # Prints a line per generation that has counts:
 #   memcg ID node N gen SEQ leaf_total T leaf_young Y nonleaf_found F nonleaf_added A
@@ -48,8 +49,12 @@ BEGIN {
 }
 $1 == "memcg" { lru_gen_flush(); cg = $2; next }
 $1 == "node" { lru_gen_flush(); node = $2; next }
-# a generation: SEQ AGE_MS ANON FILE, all numbers
-NF >= 4 && $0 ~ /^[ \t0-9]+$/ {
+# a generation: SEQ AGE_MS ANON FILE, all numbers, its SEQ within the
+# first 11 columns (" %10lu"); a tier's line starts at column 12 or
+# later, and kernels before 6.12 printed a tier's or the walk's counts
+# that are not kept as bare zeros, which a generation's test alone took
+# for one
+NF >= 4 && $0 ~ /^[ \t0-9]+$/ && match($0, /^[ \t]*/) && RLENGTH < 11 {
 	lru_gen_flush()
 	gen = $1
 	if (memcg == "" || cg == memcg)

@@ -109,3 +109,69 @@ check "lru-gen.awk: the memcg from the environment, after lib.awk (run_awk)" \
 printf 'memcg 1 /\n node 0\n 3 10 20 30\n' | awk -f scripts/lru-gen.awk >"$tmp/gen"
 check "lru-gen.awk: no counts, a zero total" \
 	grep -qx 'total leaf_total 0 leaf_young 0 nonleaf_found 0 nonleaf_added 0' "$tmp/gen"
+# a kernel before 6.12 printed a count it does not keep as a bare 0: a
+# tier's line or the walk's line of bare zeros is not a generation
+printf 'memcg 1 /\n node 0\n          3 10 20 30\n                     0          0          0          0          0          0          0\n                                   0           0           0           0\n' |
+	awk -f scripts/lru-gen.awk >"$tmp/gen"
+check "lru-gen.awk: bare zeros further in than a generation's number are not one" \
+	grep -qx 'youngest memcg 1 node 0 gen 3' "$tmp/gen"
+
+# lru-aging.awk, scan-kernel's timing of the aging walk where the kernel
+# has CONFIG_LRU_GEN, on hand-written fixtures (these hosts have none):
+# tests/lru-gen-aged.txt is tests/lru-gen-full.txt after a walk of memcg
+# 42 at generation 6, written by hand from the same documented format
+# (one history: the counts on the youngest generation, capitals, summed
+# over the walks), and dd's line as GNU dd prints it.  Hand-computed:
+# 131590 - 65536 = 66054 PTEs read, 13150 - 6554 = 6596 young, 198162 ns.
+awk -v memcg=42 -f scripts/lru-gen.awk tests/lru-gen-full.txt >"$tmp/before"
+awk -v memcg=42 -f scripts/lru-gen.awk tests/lru-gen-aged.txt >"$tmp/after"
+printf '1+0 records in\n1+0 records out\n20 bytes copied, 0.000198162 s, 101 kB/s\n' >"$tmp/dd"
+aging() {	# aging STEP ARG...: lru-aging.awk after lib.awk, as run_awk runs it
+	a_step=$1
+	shift
+	awk -f scripts/lib.awk -f scripts/lru-aging.awk -v step="$a_step" "$@"
+}
+aging walk -v node=0 -v gen=6 -v touched=6554 "$tmp/before" "$tmp/after" "$tmp/dd" >"$tmp/walk"
+check "lru-aging.awk: one history: the youngest after less the youngest before, dd's time" \
+	grep -qx 'walk leaf_total 66054 leaf_young 6596 ns 198162 touched 6554' "$tmp/walk"
+# a history a generation (CONFIG_LRU_GEN_STATS): generation 6's own
+# line after the walk holds this walk's counts alone
+printf 'memcg 42 node 0 gen 5 leaf_total 9 leaf_young 1 nonleaf_found 0 nonleaf_added 0\n' >"$tmp/sbefore"
+printf 'memcg 42 node 0 gen 6 leaf_total 66054 leaf_young 6596 nonleaf_found 33 nonleaf_added 32\n' >"$tmp/safter"
+aging walk -v node=0 -v gen=6 -v touched=6554 "$tmp/sbefore" "$tmp/safter" "$tmp/dd" >"$tmp/walk"
+check "lru-aging.awk: a history a generation: generation gen's line after" \
+	grep -qx 'walk leaf_total 66054 leaf_young 6596 ns 198162 touched 6554' "$tmp/walk"
+aging walk -v node=1 -v gen=6 -v touched=1 "$tmp/before" "$tmp/after" "$tmp/dd" >"$tmp/walk"
+check "lru-aging.awk: another node's counts are not this one's" grep -q '^none lru_gen_full shows no walk counts' "$tmp/walk"
+printf 'dd: error writing: Invalid argument\n' >"$tmp/dd.bad"
+aging walk -v node=0 -v gen=6 -v touched=1 "$tmp/before" "$tmp/after" "$tmp/dd.bad" >"$tmp/walk"
+check "lru-aging.awk: no time from dd, said" grep -q '^none dd printed no time' "$tmp/walk"
+# the report: three walks of 3.0, 2.5 and 4.0 ns a PTE once dd's own
+# 21 us (the median of the three floors) is taken off (30.04, 25, 40 a
+# young one), a walk without counts, one under dd's floor; the model's
+# 253280 ns over 65536 PTEs (3.865) and 6410 young folios (39.51)
+{ echo 'walk leaf_total 66054 leaf_young 6596 ns 219162 touched 6554'
+  echo 'floor 2.1e-05'
+  echo 'walk leaf_total 40000 leaf_young 4000 ns 121000 touched 4000'
+  echo 'floor 1.9e-05'
+  echo 'none the walk read no PTE'
+  echo 'walk leaf_total 50000 leaf_young 5000 ns 221000 touched 5000'
+  echo 'floor 3.0e-05'
+  echo 'walk leaf_total 50000 leaf_young 5000 ns 20000 touched 5000'; } >"$tmp/walks"
+aging report -v node=0 -v share=0.1 -v bytes=268435456 -v model_s=0.00025328 \
+	-v model_ptes=65536 -v model_young=6410 -v command='scan -c 0.065536 --young=0.1' "$tmp/walks" >"$tmp/report"
+check "lru-aging.awk: the walks, the working set, the share" \
+	grep -qx "MGLRU's aging walk: 4 walks of a 256 MiB anonymous working set in a memory cgroup of its own, node 0, 10% of its pages touched before each (5138 a walk)" "$tmp/report"
+check "lru-aging.awk: the kernel's medians and quartiles a PTE read and a young PTE, dd's own time off" \
+	grep -qx '  kernel: 51513 leaf PTEs read a walk, 5149 young (10%): 3 ns per PTE read (IQR 2.75-3.5), 30 ns per young PTE (IQR 27.5-35)' "$tmp/report"
+check "lru-aging.awk: the walks left out said" \
+	sh -c "grep -qx '  left out: 1 walk without counts: the walk read no PTE' '$tmp/report' && grep -qx \"  left out: 1 walk no longer than dd's own time, or with no young PTE\" '$tmp/report'"
+check "lru-aging.awk: how it was timed, dd's own time" \
+	grep -qx "  timed: dd's clock around its write to lru_gen (the aging runs in that write), 170 us a walk (median), less dd's own 21 us (the same write to /dev/null)" "$tmp/report"
+check "lru-aging.awk: the model's figures and kernel/model" \
+	sh -c "grep -qx '  model: 3.86 ns per PTE read, 39.5 ns per young folio (scan -c 0.065536 --young=0.1)' '$tmp/report' &&
+		grep -qx '  kernel/model: 0.776 per PTE read, 0.76 per young' '$tmp/report'"
+aging report -v node=0 /dev/null >"$tmp/report"
+check "lru-aging.awk: no walk, one line" grep -qx "MGLRU's aging walk: no figure: no walk was timed" "$tmp/report"
+check "scan-kernel --young out of 0 to 1: exit 2, one line" \
+	sh -c "sh scripts/kernel.sh --young=1.5 >/dev/null 2>'$tmp/e'; [ \$? -eq 2 ] && [ \$(wc -l <'$tmp/e') -eq 1 ] && grep -q -- '--young=1.5: give the share' '$tmp/e'"

@@ -1,0 +1,130 @@
+# lru-aging.awk - kernel.sh's timing of MGLRU's aging walk, the page-table
+# walk that "+ MEMCG_ID NODE_ID MAX_GEN" written to
+# /sys/kernel/debug/lru_gen forces (Documentation/admin-guide/mm/
+# multigen_lru.rst; lru_gen_seq_write() and run_aging() in mm/vmscan.c).
+# Two steps, by -v step:
+#
+# step=walk: one walk's counts and time.  Reads, in this order (the last
+# three arguments), what
+# lru-gen.awk printed of lru_gen_full before the write and after it (the
+# memcg's lines), then dd's stderr (its "N bytes copied, S s" line: dd's
+# own clock around its copy, which is the write, and the whole aging runs
+# in the writer's write(2)).  -v node (the node written), gen (MAX_GEN,
+# the youngest generation before the write), touched (the pages the
+# holder touched).  The walk's counts: where lru_gen_full keeps one
+# history (NR_HIST_GENS 1: capitals on the youngest generation, never
+# reset), the youngest line after (gen + 1) less the youngest before
+# (gen); where it keeps one a generation (CONFIG_LRU_GEN_STATS: small
+# letters), generation gen's line after, which holds this walk's alone
+# (reset_mm_stats() cleared it when the walk before ended).  Prints
+#   walk leaf_total T leaf_young Y ns NS touched K
+# or "none WHY" where it cannot say.
+#
+# step=report: the lines of step=walk (a walk a line), and "floor S":
+# dd's time for the same write to /dev/null, taken after each walk, its
+# median dd's own cost, taken off every walk's time (on a VM it was
+# 150-220 us, as long as a walk of 65,536 PTEs); and the model's: -v
+# model_s (scan's PageTable median seconds), model_ptes (its leaf PTEs:
+# PTE tables times 512), model_young (its young folios); share (the
+# share touched), bytes (the working set), node, command (scan's, as
+# words).  Prints the kernel's figures (medians over the walks, with
+# their interquartile range), the model's and kernel/model.
+function none(why) {	# a walk's: "none WHY"; the report's, a line
+	print (step == "report" ? "MGLRU's aging walk: no figure: " : "none ") why
+	done = 1
+	exit
+}
+function counts_of(line, c,    f) {	# "memcg ... leaf_total T leaf_young Y ...": c["t"], c["y"]
+	split(line, f, " ")
+	c["t"] = f[8] + 0
+	c["y"] = f[10] + 0
+}
+step == "walk" { part = FILENAME == ARGV[ARGC - 3] ? 1 : FILENAME == ARGV[ARGC - 2] ? 2 : 3 }
+step == "walk" && part <= 2 && $1 == "memcg" && $3 == "node" && $4 == node {
+	line[part, $6] = $0
+	next
+}
+step == "walk" && part == 3 && match($0, /copied, [0-9.eE+-]+ s/) {
+	secs = substr($0, RSTART + 8, RLENGTH - 10) + 0
+	have_time = 1
+}
+step == "report" && $1 == "walk" {
+	n++
+	t[n] = $3; y[n] = $5; ns[n] = $7
+	ptes += $3; young += $5; touched += $9
+}
+step == "report" && $1 == "none" { nones++; none_why = substr($0, 6) }
+step == "report" && $1 == "floor" { floors[++nfloor] = $2 * 1e9 }
+# q(a, n, p): the p-quantile of a[1..n], sorted (linear between ranks)
+function q(a, n, p,    h, i) {
+	h = (n - 1) * p + 1
+	i = int(h)
+	return i >= n ? a[n] : a[i] + (h - i) * (a[i + 1] - a[i])
+}
+function walk_end(    after, before, t, y) {
+	if (!have_time)
+		none("dd printed no time (its line: N bytes copied, S s): a dd that is not GNU's?")
+	if (secs <= 0)
+		none("dd timed the write at 0 s")
+	if ((2, gen) in line) {		# a history a generation
+		counts_of(line[2, gen], after)
+		t = after["t"]; y = after["y"]
+	} else if ((2, gen + 1) in line) {	# one history, on the youngest
+		counts_of(line[2, gen + 1], after)
+		before["t"] = before["y"] = 0
+		if ((1, gen) in line)
+			counts_of(line[1, gen], before)
+		t = after["t"] - before["t"]; y = after["y"] - before["y"]
+	} else
+		none("lru_gen_full shows no walk counts for generation " gen " or " gen + 1 " of node " node)
+	if (t <= 0)
+		none("the walk read no PTE (lru_gen_full's leaf count did not grow)")
+	printf "walk leaf_total %d leaf_young %d ns %.0f touched %d\n", t, y, secs * 1e9, touched
+}
+function report_end(    k, a, b, m, m_pte, m_young, pte_mid, young_mid, floor_ns, under) {
+	if (!n)
+		none("no walk was timed" (nones ? ": " none_why : ""))
+	sort_values(floors, nfloor)
+	floor_ns = nfloor ? q(floors, nfloor, 0.5) : 0
+	for (k = 1; k <= n; k++) {
+		if (ns[k] <= floor_ns || !y[k]) {	# no time of its own, or nothing young
+			under++
+			continue
+		}
+		a[++m] = (ns[k] - floor_ns) / t[k]
+		b[m] = (ns[k] - floor_ns) / y[k]
+	}
+	if (!m)
+		none(n " walk" (n == 1 ? "" : "s") " timed, none over dd's own time (" sprintf("%.3g", floor_ns / 1000) " us) with a young PTE")
+	sort_values(a, m)
+	sort_values(b, m)
+	sort_values(ns, n)
+	pte_mid = q(a, m, 0.5); young_mid = q(b, m, 0.5)
+	printf "MGLRU's aging walk: %d walk%s of a %s anonymous working set in a memory cgroup of its own, node %s, %.3g%% of its pages touched before each (%d a walk)\n",
+	    n, n == 1 ? "" : "s", human(bytes, "%.3g"), node, share * 100, touched / n
+	printf "  kernel: %d leaf PTEs read a walk, %d young (%.3g%%): %.3g ns per PTE read (IQR %.3g-%.3g), %.3g ns per young PTE (IQR %.3g-%.3g)\n",
+	    ptes / n, young / n, ptes ? young / ptes * 100 : 0, pte_mid, q(a, m, 0.25), q(a, m, 0.75),
+	    young_mid, q(b, m, 0.25), q(b, m, 0.75)
+	if (nones)
+		printf "  left out: %d walk%s without counts: %s\n", nones, nones == 1 ? "" : "s", none_why
+	if (under)
+		printf "  left out: %d walk%s no longer than dd's own time, or with no young PTE\n", under, under == 1 ? "" : "s"
+	printf "  timed: dd's clock around its write to lru_gen (the aging runs in that write), %.3g us a walk (median), less dd's own %.3g us (the same write to /dev/null)\n",
+	    q(ns, n, 0.5) / 1000, floor_ns / 1000
+	if (!(model_s > 0) || !(model_ptes > 0) || !(model_young > 0)) {
+		print "  model: no figure (scan gave no PageTable time, PTE tables or young folios)"
+		return
+	}
+	m_pte = model_s * 1e9 / model_ptes
+	m_young = model_s * 1e9 / model_young
+	printf "  model: %.3g ns per PTE read, %.3g ns per young folio (%s)\n", m_pte, m_young, command
+	printf "  kernel/model: %.3g per PTE read, %.3g per young\n", pte_mid / m_pte, young_mid / m_young
+}
+END {
+	if (done)
+		exit
+	if (step == "walk")
+		walk_end()
+	else
+		report_end()
+}
