@@ -4,6 +4,7 @@
 #/
 #/ usage: sudo scripts/kernel.sh [-h] [--check] [-m SIZE] [-d DIR] [-o FILE.csv]
 #/                               [-k DIR] [--scanner=offline|compaction|damon]
+#/                               [--young=F]
 #/
 #/ As root on a live kernel, in a memory cgroup and a trace instance of
 #/ its own (scan-kernel-PID), it:
@@ -33,7 +34,16 @@
 #/  4. replays the same memory in scan (--memmap-from, --access=isolate):
 #/     Physical ns/page over the pfns the kernel's pfn scanner timed,
 #/     ListLRU ns/folio over the working set's folios in their traced
-#/     order.
+#/     order;
+#/  5. where the kernel has CONFIG_LRU_GEN with MGLRU and its page-table
+#/     walk on, and debugfs: times MGLRU's aging walk 5 times, each in a
+#/     fresh memory cgroup (scan-kernel-PID-aging) holding anonymous
+#/     memory (SIZE's power of two of pages, at most 1G) of which
+#/     --young's share is read before "+ MEMCG NODE GEN 1 1" is written
+#/     to /sys/kernel/debug/lru_gen (dd's clock around the write, less
+#/     dd's own): ns per PTE read and per young PTE from lru_gen_full's
+#/     counts, beside scan --walks=list,pagetable at the same PTEs and
+#/     young share.  Elsewhere one line says why not (CONFIG_LRU_GEN).
 #/ It prints each figure as a median with its interquartile range and
 #/ event count, "Kernel: physical scan is X faster than ListLRU" (X = the
 #/ LRU scanner's ns per folio times the LRU folios a pfn of the timed
@@ -54,6 +64,7 @@
 #/                the default where memory blocks can go offline),
 #/                compaction (the default elsewhere), damon (DAMON's
 #/                paddr walk: refused, see scan-kernel(1))
+#/   --young=F    step 5's share of pages read before each walk (0.1)
 #/   --check      check that it can work here with these options, say
 #/                what it would do, and stop: nothing made but a scratch
 #/                directory in TMPDIR, removed; tracefs not mounted
