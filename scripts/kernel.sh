@@ -522,7 +522,10 @@ aging_one() {
 	[ -n "$age_gen" ] || fail "no generation of memcg $age_id on node $age_node in $debugfs/lru_gen_full"
 	age_write "$age_gen" "$tmp/dd.err" ||
 		fail "cannot write to $debugfs/lru_gen: $(why "$tmp/dd.err")"
-	echo "touch $young_share" >"$tmp/age.in" || fail "the aging walk's working set ended: $(why "$tmp/cmd.err")"
+	# (a FIFO's open waits for its reader: bounded, should the holder have died)
+	# shellcheck disable=SC2016 # the inner shell's
+	timeout 60 sh -c 'echo "$1" >"$2"' sh "touch $young_share" "$tmp/age.in" ||
+		fail "the aging walk's working set ended: $(why "$tmp/cmd.err")"
 	read -r _ age_touched <&8 || fail "the aging walk's working set ended: $(why "$tmp/cmd.err")"
 	lru_gen_memcg=$age_id run_awk lru-gen "$debugfs/lru_gen_full" >"$tmp/age.before" || tmp_fail "lru_gen_full"
 	age_gen=$(age_youngest)

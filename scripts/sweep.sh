@@ -137,7 +137,7 @@ scratch
 # The options for scan, tried on one page first: a usage error in them is
 # one line and exit 2 before any plan or progress is printed.
 rc=0
-"$scan" -c 0.000001 -r 1 ${axis:+--young=1} "$@" --format=csv >/dev/null 2>"$tmp/err" || rc=$?
+"$scan" -c 0.000001 -r 1 "$@" --format=csv >/dev/null 2>"$tmp/err" || rc=$?
 if [ "$rc" -eq 2 ]; then
 	command_line "$@"
 	usage_error "scan refused the options: $line: $(grep -m 1 . "$tmp/err" || echo 'exit 2, no message')"
