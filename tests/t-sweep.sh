@@ -167,7 +167,7 @@ check "installed scan-sweep -h: the scan beside it" \
 check "installed scan-explain -h: how it finds scan, not 'default ./scan'" \
 	sh -c "! grep -q 'default ./scan' '$tmp/h' && grep -q '(default: scan beside this script' '$tmp/h'"
 check "installed scan-explain -h: the synopsis's second line still under its options" \
-	sh -c "sed -n '/^usage: scan-explain/{n;p;}' '$tmp/h' | grep -q '^                    \\[--kernel=FILE.csv\\] \\[SCAN_OPTION'"
+	sh -c "sed -n '/^usage: scan-explain/{n;p;}' '$tmp/h' | grep -q '^                    \\[--walk=array|pagetable\\] \\[--kernel=FILE.csv\\]\$'"
 here=$(pwd)
 (unset SCAN; cd "$tmp" && sh "$here/scripts/sweep.sh" -r 1 0.01) >/dev/null 2>"$tmp/e"
 check "source-tree sweep from another directory finds the built scan" \
