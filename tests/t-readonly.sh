@@ -1,6 +1,7 @@
 #!/bin/sh
-# A read-only output is refused: collect.sh -o, sweep.sh -o and explain.sh
-# -o/-g on a file of mode 444 exit 1 with one line, nothing on stdout,
+# A read-only output is refused: collect.sh -o, sweep.sh -o, explain.sh
+# -o/-g and results.sh's files (before its runs) on a file of mode 444
+# exit 1 with one line, nothing on stdout,
 # and leave the file as it was, its bytes and its mode, as "echo >FILE"
 # would be refused.  Root, whose writes the kernel never refuses, is
 # refused too (scan-env.sh's out_writable: no write bit at all).  The
