@@ -18,8 +18,8 @@
  * It is the successor of scan.c 1.1 (Matthew Wilcox, 2023) and keeps its
  * command line and output lines by default; its options model what the
  * original left out (LRU share, folio sizes, LRU order, per-folio work,
- * several lists, threads, rmap walks, smaller descriptors).  README.md
- * documents every option and output line.
+ * several lists, threads, rmap walks, smaller descriptors).  scan.1
+ * documents every option, docs/output.md every line and column.
  *
  * usage: scan [-c MILLIONS | -m SIZE] [-s SEED] [-r ROUNDS] [-t THREADS]
  *             [-v...] [--option=VALUE...]
@@ -2521,15 +2521,21 @@ static void build_model(struct lru_model *m, const struct params *p,
  * time_label in the time lines ("%s scan in"), as the original printed
  * them.  To add a walk:
  *
- *   1. write its kernel above, walk_NAME(m, share): a template taking
- *      the per-folio work as constants (see WITH_WORK) and summing ages
- *      and folios over its share, as the others do;
+ *   1. write its kernel in Walk kernels (below: it needs Per-folio
+ *      work's visit()), walk_NAME(m, share): a template taking the
+ *      per-folio work as constants (see WITH_WORK) and summing ages and
+ *      folios over its share, as the others do; declare it with the
+ *      others beside the table;
  *   2. if it reads a structure of its own, write bytes (what the
  *      structure takes, expected and worst case) and prepare (build it
  *      in its region, after the LRU is linked); the region is mapped,
  *      counted by the fit check, named in the refusal, flushed before
  *      each timed walk and freed for you;
- *   3. add its row here, with the limit try_bound() measures.
+ *   3. add its row here, with the limit try_bound() measures (at most
+ *      NR_WALKS_MAX rows);
+ *   4. name it in scan.1 (DESCRIPTION and --walks), README's table of
+ *      walks, docs/output.md (the walk and bound columns) and a section
+ *      of docs/model.md: no test holds those to the table.
  *
  * Usage, --walks, timing, the self-check, the bounds and every output
  * line read the table; tests/t-codegen.sh finds walk_* kernels by name.
@@ -4162,8 +4168,11 @@ static void calibrate_done(struct lru_model *m)
  * group, which the PMU may share with other users: then it counts part
  * of the time and its counts are scaled.  The software events form a
  * group of their own and count everywhere, so the path is tested on
- * machines without a PMU.  To add an event: its id in enum counter_id,
- * its row here, its column in the field table.
+ * machines without a PMU.  To add an event: its id in enum counter_id
+ * (Data model), its row here, its column as the field table's recipe
+ * says (a getter calling counted()); then scan.1's COUNTERS, the event
+ * in docs/method.md, and for a hardware event tests/t-counters.sh's
+ * list of them and the "those four" of counted_share's meaning.
  */
 #define COUNTER_UNBUILT	(-1)	/* built without perf_event_open */
 #define COUNTER_IDLE	(-2)	/* open, but it never counted */
@@ -5034,14 +5043,15 @@ static void check_build(const struct lru_model *m, const struct params *p, int b
  *      memmap holds), work_knobs (what a walk does: the model copies
  *      them, so walks read m->work) or run_knobs (how the run goes);
  *   2. its row here: kind, field, limits, default, help, and what it
- *      is: .csv its column (the field table's recipe says where it
- *      goes), .model if off its default the walks measure code
+ *      is: .csv its column (and its KNOB row at the end of the field
+ *      table, as its recipe says), .model if off its default the walks measure code
  *      (plain_knobs()), .kernel_like its preset value, .file_decides
  *      if a --memmap-from file sets it, .original_fixes if --original
  *      rules it out;
  *   3. its use, where the layout, a walk or the run needs it;
  *   4. its line in scan.1 (tests/t-knobs.sh holds every option -h lists
- *      to scan.1, and every column to an option).
+ *      to scan.1, and every column to an option), its column's line in
+ *      docs/output.md, and its kernel reference in docs/model.md.
  *
  * A -v line about it or a check across options (check_params()) only
  * where a reader needs one.
@@ -5096,8 +5106,8 @@ struct option_spec {
 #define CHOICE(f, n, d)	.kind = OPT_CHOICE, FIELD(f), .names = n, .def = d
 #define FILE_NAME(f)	.kind = OPT_FILE, FIELD(f)
 
-/* The custom rows' readers, defined below the table; --fields' with the
- * field table. */
+/* The custom rows' readers, defined below the table; --fields' in CSV,
+ * JSON and KTAP. */
 static option_setter set_count, set_verbose, set_folios, set_rmap, set_struct_page,
 	set_walks, set_pfns, set_expect, show_help, show_version, show_fields;
 
@@ -6571,9 +6581,12 @@ static void print_ratios(const struct output *out, const struct reports *r)
  * would not fit).  To add a cause:
  *
  *   1. its enum and its row, placed by importance, with a new code;
- *   2. its check in check_warnings(), or where it shows, by warning_fire();
+ *   2. its check in check_warnings(), or where it shows, by warning_fire()
+ *      (from Part I through a wrapper declared there, as
+ *      warn_thp_refused());
  *   3. its code in the warnings column's meaning (the field table), in
- *      the same place; its row in docs/output.md's table of warnings.
+ *      the same place; its row in docs/output.md's table of warnings and
+ *      its entry in scan.1's WARNINGS.
  */
 enum warning_cause {
 	W_CACHE_SIZED, W_SHORT_WALK, W_DISTURBED, W_THP_SHORT, W_THP_REFUSED,
@@ -7308,21 +7321,24 @@ static void print_pagetable_unmapped(const struct lru_model *m, const struct par
  * meaning.  Scripts read the columns by name, other readers by place,
  * so none moves.  To add a column:
  *
- *   1. write its getter below the table: a number (NAN when unknown,
+ *   1. write its getter below the table, and name it in the list of
+ *      getters just above the table: a number (NAN when unknown,
  *      written empty, JSON's null) or a text (any bytes: CSV writes a
  *      comma, quote, backslash, control or byte of no UTF-8 in it as
  *      \xNN, so it needs no quoting, and JSON escapes it as JSON must);
  *   2. add its row at the end: name, scope, meaning, then NUMBER(its
  *      printf format, getter) or TEXT(getter);
- *   3. its line in docs/output.md.
+ *   3. its line in docs/output.md's table of columns, in this order
+ *      (tests/t-knobs.sh holds the two to one order).
  *
  * A knob's column comes from its row of the option table: .csv names
- * it, and its value and meaning come from that row.  The knobs' columns
- * that were there before this table are placed in it by KNOB(the field
- * of struct params), with a getter where the grammar is custom; a knob
- * added since needs no row here, and its column follows this table's,
- * in the option table's order (give it a KNOB row at the end before a
- * column is added after it, so that it does not move).
+ * it, and its value and meaning come from that row.  Its place is a
+ * KNOB(the field of struct params) row here, at the end as any column's;
+ * a knob of a custom grammar (OPT_CUSTOM) needs KNOB_AS(the field, its
+ * getter, its meaning) instead, or a CSV run dies on an internal error.
+ * (A .csv knob with no row here would follow the table's columns in the
+ * option table's order, and move when another is added: give each its
+ * row.)
  */
 enum field_scope { SCOPE_RUN, SCOPE_MACHINE, SCOPE_KNOB, SCOPE_WALK };
 static const char *const scope_names[] = {
@@ -7491,6 +7507,12 @@ static const struct field fields[] = {
 	/* the warning table's codes, in its order (tests/t-warnings.sh) */
 	{ "warnings", SCOPE_WALK, "warnings fired for the run or this walk, spaces between, most important first: cache-sized short-walk disturbed thp-short thp-refused code-bound noisy limit-beaten",
 	  TEXT(get_warnings) },
+	/* the PageTable walk's knobs */
+	KNOB(work.pt_mapped),
+	KNOB(work.pt_young),
+	KNOB(work.pt_young_tables),
+	KNOB(work.pt_adjacent),
+	KNOB(work.pt_nonleaf),
 };
 
 #define NR_FIELDS	((int)ARRAY_SIZE(fields))
