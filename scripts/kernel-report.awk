@@ -6,8 +6,9 @@
 # isolated folios: a ratio can be formed) or "all" (the time over every
 # timed range's pfns: no ratio); ENVIRON scanner names the pfn scanner
 # ("offline": memory-block offline, whose events are blocks, with
-# refused and tried, the blocks that refused and were tried;
-# "compaction"); the rest of ENVIRON is the run's: min_events (the LRU
+# refused and tried, the blocks that refused and were tried; "damon":
+# DAMON's paddr walk, whose events are regions, with tried, the regions
+# its scheme was tried on; "compaction"); the rest of ENVIRON is the run's: min_events (the LRU
 # scanner's), min_pfn (the pfn scanner's), size, cgv, lru_path,
 # lru_words, load_before, load_after, overrun (events the instance's
 # buffer dropped), cpus.  A figure kernel.awk
@@ -57,6 +58,14 @@ END {
 		pfn_tail = "; " ENVIRON["refused"] " of " ENVIRON["tried"] " blocks did not go offline (refused with EBUSY, or stopped), " \
 		    f("pfn_left_out") " preempted, " f("pfn_empty") " with nothing to move"
 		pfn_unit = "blocks"
+	} else if (kind == "took" && scanner == "damon") {
+		pfn = f("pfn_median"); pfn_n = f("pfn_events"); pfn_pfns = f("pfn_pfns")
+		pfn_words = "median over DAMON's regions; IQR " two(f("pfn_q1")) "-" two(f("pfn_q3")) "), " \
+		    two(f("pfn_folio_median")) " ns per LRU folio isolated (IQR " two(f("pfn_folio_q1")) "-" two(f("pfn_folio_q3"))
+		share = f("pfn_pfns") ? sprintf("%.6f", f("pfn_taken") / f("pfn_pfns")) : ""
+		pfn_tail = "; " ENVIRON["tried"] " regions tried, " f("pfn_left_out") " left out (preempted, or ended by a sleep), " \
+		    f("pfn_floor_events") " with none of the cgroup's folios"
+		pfn_unit = "regions"
 	} else if (kind == "took") {
 		pfn = f("pfn_median"); pfn_n = f("pfn_events"); pfn_pfns = f("pfn_pfns")
 		pfn_words = "median over the ranges where it isolated folios; IQR " two(f("pfn_q1")) "-" two(f("pfn_q3"))
@@ -71,6 +80,8 @@ END {
 	}
 	if (scanner == "offline")
 		scanner_words = "memory-block offline: offline_pages()'s walk and isolation, migration apart"
+	else if (scanner == "damon")
+		scanner_words = "DAMON's paddr walk: damon_pa_pageout()'s walk and isolation, reclaim apart"
 	else
 		scanner_words = "compaction's migrate scanner"
 	lru = f("lru_median"); lru_n = f("lru_events")
@@ -79,6 +90,9 @@ END {
 	if (scanner == "offline" && f("pfn_floor_events"))
 		print "  each block walked again once emptied: " two(f("pfn_floor_median")) " ns/pfn (median; IQR " \
 		    two(f("pfn_floor_q1")) "-" two(f("pfn_floor_q3")) "), the walk's floor where it isolates nothing"
+	if (scanner == "damon" && f("pfn_floor_events"))
+		print "  regions walked with none of the cgroup's folios: " two(f("pfn_floor_median")) " ns/pfn (median; IQR " \
+		    two(f("pfn_floor_q1")) "-" two(f("pfn_floor_q3")) ", " f("pfn_floor_events") " regions), the walk's floor"
 	if (lru_n >= min)
 		print "LRU scanner: " two(lru) " ns/folio (median; IQR " two(f("lru_q1")) "-" two(f("lru_q3")) ") over " lru_n \
 		    " batches, " f("lru_folios") " order-0 folios (reclaim's isolation from inactive_file, " ENVIRON["lru_words"] ")"

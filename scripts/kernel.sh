@@ -79,8 +79,11 @@ case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps,
 # $offlined: a block it took offline, or was taking when it stopped;
 # $movable: "BLOCK:ZONE" for each block it moved from its kernel zone
 # ZONE to ZONE_MOVABLE (make_movable), put back as it ends.
-cg="" inst="" work="" child="" offlined="" movable="" mounted=""
+# $damon: DAMON's kdamonds directory once it wrote nr_kdamonds there (its
+# own kdamond 0, the only one), turned off and removed as it ends.
+cg="" inst="" work="" child="" offlined="" movable="" mounted="" damon=""
 memory=${SCAN_MEMORY_SYSFS:-/sys/devices/system/memory}
+damon_sysfs=${SCAN_DAMON_SYSFS:-/sys/kernel/mm/damon/admin}
 # shellcheck disable=SC2317 # run by scan-env.sh's cleanup
 undo() {
 	if [ -n "$child" ]; then
@@ -89,6 +92,8 @@ undo() {
 		child=""
 	fi
 	stuck=""
+	damon_stuck=""
+	damon_off || damon_stuck=$damon
 	for undo_block in $offlined; do
 		block_online "$undo_block" || stuck="$stuck memory$undo_block"
 	done
@@ -122,11 +127,31 @@ undo() {
 		block_back "${undo_block%:*}" || stuck="$stuck memory${undo_block%:*}"
 	done
 	movable=""
-	if [ -n "$stuck" ]; then
+	if [ -n "$stuck$damon_stuck" ]; then
 		[ -z "$tmp" ] || rm -rf "$tmp"
-		say_line "$me: memory block${stuck} not back as it was (online, in its zone): see $memory/memoryN/state and valid_zones"
+		[ -z "$stuck" ] ||
+			say_line "$me: memory block${stuck} not back as it was (online, in its zone): see $memory/memoryN/state and valid_zones"
+		[ -z "$damon_stuck" ] ||
+			say_line "$me: its own kdamond is still there: see $damon_stuck/0/state and $damon_stuck/nr_kdamonds"
 		exit 1
 	fi
+}
+
+# damon_off: its own kdamond off and removed (nr_kdamonds 0); false if it
+# is still there.  Only where it wrote nr_kdamonds, and only while that
+# reads 1: its own, made where it read 0.
+damon_off() {
+	[ -n "$damon" ] || return 0
+	do_tries=0
+	while [ "$(cat "$damon/0/state" 2>/dev/null)" = on ]; do
+		[ "$do_tries" -lt 50 ] || return 1
+		echo off 2>/dev/null >"$damon/0/state" || sleep 0.1
+		do_tries=$((do_tries + 1))
+	done
+	if [ "$(cat "$damon/nr_kdamonds" 2>/dev/null)" = 1 ]; then
+		echo 0 2>/dev/null >"$damon/nr_kdamonds" || return 1
+	fi
+	damon=""
 }
 
 # zone_of N: the zone memory block N had before make_movable moved it,
@@ -277,9 +302,13 @@ if [ ! -d "$tracing/instances" ] && [ -z "${SCAN_TRACEFS:-}" ]; then
 fi
 
 # The pfn scanner: memory-block offline where a block can go offline,
-# else compaction.  DAMON's is named, never used on a kdamond of another's.
-damon_running=""
-for d in /sys/kernel/mm/damon/admin/kdamonds/[0-9]*; do
+# else compaction; DAMON's when asked.  DAMON's sysfs is only read here:
+# a kdamond of another's is never touched, and nr_kdamonds is written
+# only where it reads 0 (a write removes every kdamond's directory, of a
+# kdamond that is off too, and fails while one is on).
+damon_running="" damon_count=""
+[ ! -r "$damon_sysfs/kdamonds/nr_kdamonds" ] || read -r damon_count <"$damon_sysfs/kdamonds/nr_kdamonds" || true
+for d in "$damon_sysfs"/kdamonds/[0-9]*; do
 	[ "$(cat "$d/state" 2>/dev/null)" != on ] || damon_running="$damon_running ${d##*/}"
 done
 has_offline=""
@@ -292,13 +321,16 @@ case $scanner in
 offline) [ -n "$has_offline" ] ||
 	fail "--scanner=offline: no memory blocks at $memory (CONFIG_MEMORY_HOTPLUG, CONFIG_MEMORY_HOTREMOVE)" ;;
 damon)
-	[ -d /sys/kernel/mm/damon/admin ] || fail "--scanner=damon: no DAMON sysfs at /sys/kernel/mm/damon/admin (CONFIG_DAMON_SYSFS, CONFIG_DAMON_PADDR)"
+	[ -n "$damon_count" ] || fail "--scanner=damon: no DAMON sysfs at $damon_sysfs (CONFIG_DAMON_SYSFS, CONFIG_DAMON_PADDR)"
 	[ -z "$damon_running" ] ||
 		fail "--scanner=damon: a kdamond that scan-kernel did not start is running (kdamond$damon_running): it is never touched; use --scanner=offline or compaction"
-	fail "--scanner=damon: DAMON's paddr walk is not timed by scan-kernel yet; use --scanner=offline or compaction" ;;
+	[ "$damon_count" = 0 ] ||
+		fail "--scanner=damon: $damon_count kdamond(s) that scan-kernel did not make are set up, none on: making its own would remove them (nr_kdamonds); use --scanner=offline or compaction" ;;
 esac
 if [ "$scanner" = offline ]; then
 	pfn_events="migrate/mm_migrate_pages_start migrate/mm_migrate_pages page_isolation/test_pages_isolated sched/sched_switch"
+elif [ "$scanner" = damon ]; then
+	pfn_events="damon/damos_before_apply filemap/mm_filemap_delete_from_page_cache vmscan/mm_vmscan_reclaim_pages sched/sched_switch"
 else
 	pfn_events="compaction/mm_compaction_isolate_migratepages compaction/mm_compaction_finished
 		compaction/mm_compaction_begin compaction/mm_compaction_migratepages"
@@ -310,10 +342,11 @@ if [ -z "$unmounted" ]; then
 		[ -d "$tracing/events/$e" ] || fail "this kernel has no ${e%%/*}:${e#*/} tracepoint$(
 			case $e in compaction/*) echo " (CONFIG_COMPACTION)" ;;
 			migrate/*) echo " (CONFIG_MIGRATION)" ;;
-			page_isolation/*) echo " (CONFIG_MEMORY_ISOLATION)" ;; esac)"
+			page_isolation/*) echo " (CONFIG_MEMORY_ISOLATION)" ;;
+			damon/*) echo " (CONFIG_DAMON)" ;; esac)"
 	done
 fi
-[ "$scanner" = offline ] || [ -w /proc/sys/vm/compact_memory ] ||
+[ "$scanner" != compaction ] || [ -w /proc/sys/vm/compact_memory ] ||
 	fail "no /proc/sys/vm/compact_memory (CONFIG_COMPACTION)"
 if [ ! -r /proc/kpageflags ] || [ ! -r /proc/kpagecgroup ]; then
 	fail "no /proc/kpageflags and /proc/kpagecgroup (CONFIG_PROC_PAGE_MONITOR, CONFIG_MEMCG)"
@@ -328,7 +361,7 @@ else
 	fail "no memory cgroup: neither cgroup v2 with the memory controller at /sys/fs/cgroup nor v1 at /sys/fs/cgroup/memory (CONFIG_MEMCG)"
 fi
 command -v taskset >/dev/null 2>&1 || fail "needs taskset (util-linux) to keep the work on one CPU"
-[ "$scanner" = offline ] || command -v fallocate >/dev/null 2>&1 ||
+[ "$scanner" != compaction ] || command -v fallocate >/dev/null 2>&1 ||
 	fail "needs fallocate (util-linux) to make room for compaction"
 need_scan "$me"
 need_math "$me"
@@ -374,6 +407,8 @@ scratch
 name=scan-kernel-$$
 if [ "$scanner" = offline ]; then
 	pfn_plan="takes up to $max_blocks memory blocks of $((block_pfns * 4096 / mib)) MiB that hold the most of it offline and back online, one at a time (moving every page in them)"
+elif [ "$scanner" = damon ]; then
+	pfn_plan="walks what is left of it with DAMON's paddr operations (a kdamond of its own, removed after: a DAMOS pageout scheme kept to the cgroup's folios, which it drops)"
 else
 	pfn_plan="compacts the machine's memory"
 fi
@@ -704,10 +739,105 @@ offline_block() {
 	child=""
 }
 
-if [ "$scanner" = offline ]; then
+# pfn_damon: DAMON's paddr walk over what reclaim left of the working set
+# (the snapshot "after"), by a kdamond of its own: a DAMOS pageout scheme
+# on every region, whose damon_pa_pageout() (mm/damon/paddr.c) walks
+# the region's pfns, stepping over each folio, and isolates each LRU
+# folio (folio_isolate_lru(), one at a time) before reclaim_pages()
+# drops them; of DAMON's actions it is the one that walks and isolates
+# (lru_prio and lru_deprio move folios between lists without isolating,
+# stat walks only where a filter asks, migrate_hot and migrate_cold need
+# a second node).  Two memcg filters let the walk take only the cgroup's
+# folios: every other folio is walked over and left as it was.
+# damos_before_apply marks each region's start (kernel.awk).
+pfn_damon() {
+	pd_pfns=$((hi + 1 - lo))
+	pd_regions=$((pd_pfns / 1024))	# regions of 4 MiB or more, for a median
+	[ "$pd_regions" -le 32 ] || pd_regions=32
+	[ "$pd_regions" -ge 3 ] || fail "--scanner=damon: the working set spans $pd_pfns pfns: too few for 3 regions of DAMON's"
+	pd_kd=$damon_sysfs/kdamonds
+	# read again just before: none of another's, since the check above
+	[ "$(cat "$pd_kd/nr_kdamonds" 2>/dev/null)" = 0 ] ||
+		fail "--scanner=damon: a kdamond that scan-kernel did not make appeared: never touched"
+	damon=$pd_kd
+	put 1 "$pd_kd/nr_kdamonds"
+	put 1 "$pd_kd/0/contexts/nr_contexts"
+	pd_ctx=$pd_kd/0/contexts/0
+	grep -qw paddr "$pd_ctx/avail_operations" 2>/dev/null ||
+		fail "--scanner=damon: DAMON has no physical address space operations here (CONFIG_DAMON_PADDR)"
+	put paddr "$pd_ctx/operations"
+	# a sample each 5 ms, a pass each 100 ms; exactly pd_regions regions:
+	# DAMON splits none while they are over half the most, and merges
+	# none past the total over the fewest
+	put 5000 "$pd_ctx/monitoring_attrs/intervals/sample_us"
+	put 100000 "$pd_ctx/monitoring_attrs/intervals/aggr_us"
+	put "$pd_regions" "$pd_ctx/monitoring_attrs/nr_regions/min"
+	put "$pd_regions" "$pd_ctx/monitoring_attrs/nr_regions/max"
+	put 1 "$pd_ctx/targets/nr_targets"
+	pd_t=$pd_ctx/targets/0/regions
+	put "$pd_regions" "$pd_t/nr_regions"
+	pd_i=0
+	while [ "$pd_i" -lt "$pd_regions" ]; do
+		pd_end=$((lo + (pd_i + 1) * (pd_pfns / pd_regions)))
+		[ "$pd_i" -lt $((pd_regions - 1)) ] || pd_end=$((hi + 1))
+		put $(((lo + pd_i * (pd_pfns / pd_regions)) * 4096)) "$pd_t/$pd_i/start"
+		put $((pd_end * 4096)) "$pd_t/$pd_i/end"
+		pd_i=$((pd_i + 1))
+	done
+	put 1 "$pd_ctx/schemes/nr_schemes"
+	pd_s=$pd_ctx/schemes/0
+	put pageout "$pd_s/action"
+	# every region, every pass; no quota, no watermarks
+	for pd_p in sz/min nr_accesses/min age/min; do put 0 "$pd_s/access_pattern/$pd_p"; done
+	put 18446744073709551615 "$pd_s/access_pattern/sz/max"
+	put 4294967295 "$pd_s/access_pattern/nr_accesses/max"
+	put 4294967295 "$pd_s/access_pattern/age/max"
+	put 0 "$pd_s/apply_interval_us"
+	put 0 "$pd_s/quotas/ms"
+	put 0 "$pd_s/quotas/bytes"
+	put none "$pd_s/watermarks/metric"
+	# the cgroup's folios allowed, every other refused: each folio is
+	# settled by these two, never by the young filter pageout adds after
+	put 2 "$pd_s/filters/nr_filters"
+	[ -e "$pd_s/filters/0/allow" ] ||
+		fail "--scanner=damon: DAMOS filters here have no 'allow' (Linux 6.14 or later): its walk could not be kept to the cgroup's folios"
+	for pd_i in 0 1; do
+		put memcg "$pd_s/filters/$pd_i/type"
+		put "/$name" "$pd_s/filters/$pd_i/memcg_path"
+	done
+	put Y "$pd_s/filters/0/matching"
+	put Y "$pd_s/filters/0/allow"
+	put N "$pd_s/filters/1/matching"
+	put N "$pd_s/filters/1/allow"
+	# shellcheck disable=SC2086 # a list of events
+	events 1 $pfn_events
+	put on "$pd_kd/0/state"
+	# on the traced CPU before its first pass, an aggregation (100 ms) on
+	read -r pd_pid <"$pd_kd/0/pid" 2>/dev/null || pd_pid=""
+	case $pd_pid in '' | *[!0-9]*) fail "--scanner=damon: cannot read its kdamond's pid in $pd_kd/0/pid" ;; esac
+	taskset -p -c "$cpu" "$pd_pid" >/dev/null 2>"$tmp/cmd.err" ||
+		fail "--scanner=damon: cannot keep its kdamond (pid $pd_pid) on CPU $cpu: $(why "$tmp/cmd.err")"
+	# three passes: the first takes the cgroup's folios, the others walk
+	# the emptied regions (the walk's floor); at most 30 s
+	pd_tries=0
+	while [ "$pd_tries" -lt 150 ]; do
+		sleep 0.2
+		put update_schemes_stats "$pd_kd/0/state"
+		read -r pd_tried <"$pd_s/stats/nr_tried" 2>/dev/null || pd_tried=0
+		[ "${pd_tried:-0}" -lt $((3 * pd_regions)) ] || break
+		pd_tries=$((pd_tries + 1))
+	done
+	put off "$pd_kd/0/state"
+	# shellcheck disable=SC2086
+	events 0 $pfn_events
+	damon_off || fail "--scanner=damon: its own kdamond is still there: see $pd_kd/0/state and $pd_kd/nr_kdamonds"
+	damon_tried=${pd_tried:-0}
+}
+
+if [ "$scanner" = offline ] || [ "$scanner" = damon ]; then
 	snapshot after
 	working_set after "$ino"
-	pfn_offline
+	if [ "$scanner" = offline ]; then pfn_offline; else pfn_damon; fi
 else
 	pfn_compaction
 fi
@@ -727,12 +857,12 @@ raw=$tmp/all.raw scanner=$scanner block_folios=$tmp/block-folios run_awk "stats 
 # folios (memory mostly on the LRU, as the model's); where too few were
 # timed, compaction's is the time over the pfns of every timed range,
 # whatever they held.  Offline's events are blocks.
-if [ "$scanner" = offline ]; then
+if [ "$scanner" = offline ] || [ "$scanner" = damon ]; then
 	min_pfn=$min_blocks
 else
 	min_pfn=$min_events
 fi
-if [ "$(fig pfn_events)" -ge "$min_pfn" ] || [ "$scanner" = offline ]; then
+if [ "$(fig pfn_events)" -ge "$min_pfn" ] || [ "$scanner" != compaction ]; then
 	kind=took
 else
 	kind=all
@@ -751,7 +881,9 @@ while read -r first end; do
 	dd if="$tmp/after/kpageflags" bs=$((8 * block)) skip="$first" count=$((end - first)) 2>/dev/null
 done >"$tmp/ranges" || tmp_fail "the pfns to replay"
 if [ ! -s "$tmp/ranges" ]; then
-	[ "$scanner" = offline ] || fail "compaction timed no range: no pfns to replay"
+	[ "$scanner" != compaction ] || fail "compaction timed no range: no pfns to replay"
+	[ "$scanner" != damon ] ||
+		fail "no kernel ratio: DAMON's walk isolated folios in no timed region: $damon_tried regions tried, $(fig pfn_left_out) left out (preempted, or a sleep or lost events inside), $(fig pfn_floor_events) with none of the cgroup's folios"
 	fail "no kernel ratio: no memory block was timed offline: $refused of $offline_tried refused (EBUSY: unmovable pages in them, or CONFIG_MEMORY_HOTREMOVE off), $(fig pfn_left_out) preempted or with events lost, $(fig pfn_empty) with nothing to move"
 fi
 
@@ -774,7 +906,7 @@ fi
 rc=0
 model_lru=$tmp/model-lru.csv model_pfn=$tmp/model-pfn.csv csv_out=$tmp/out.csv \
     kind=$kind min_events=$min_events min_pfn=$min_pfn size=$size cgv=$cgv lru_path=$lru_path \
-    scanner=$scanner refused=${refused:-0} tried=${offline_tried:-0} \
+    scanner=$scanner refused=${refused:-0} tried=${offline_tried:-${damon_tried:-0}} \
     lru_words=$lru_words load_before=$load_before load_after=$load_after \
     overrun=${overrun:-0} cpus=$(getconf _NPROCESSORS_ONLN) \
     run_awk kernel-report "$tmp/figures" >"$tmp/out.txt" || rc=$?
