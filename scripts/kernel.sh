@@ -53,7 +53,9 @@
 #/   --scanner=S  the kernel's pfn scanner: offline (memory-block offline,
 #/                the default where memory blocks can go offline),
 #/                compaction (the default elsewhere), damon (DAMON's
-#/                paddr walk: refused, see scan-kernel(1))
+#/                paddr walk by a kdamond of its own, a DAMOS pageout
+#/                scheme that reclaims the cgroup's folios; refused where
+#/                a kdamond it did not make runs or is set up)
 #/   --check      check that it can work here with these options, say
 #/                what it would do, and stop: nothing made but a scratch
 #/                directory in TMPDIR, removed; tracefs not mounted
