@@ -99,7 +99,9 @@
 # pfn_floor_* over the regions walked with nothing to isolate, and
 # pfn_moved (pages reclaimed); then "took START END", the pfns
 # [START, END) the timed events that took folios covered, merged, in
-# order, and "all START END" for every timed event.
+# order, and "all START END" for every timed event; with "offline" or
+# "damon", "each START END NS" for each timed block or region, its ns
+# per pfn, in the order they were timed.
 
 # hex(s): the value of hex digits s (with or without 0x).
 function hex(s,    i, v) {
@@ -248,6 +250,7 @@ function off_event(name, ev, pid, ns,    s, e) {
 			off_empty++
 		else if (off_state == "moved" && !off_preempted && e > s && off_folios[s] > 0) {
 			pfn_ns[++nr_pfn] = off_ns / (e - s)
+			each[nr_pfn] = s " " e " " pfn_ns[nr_pfn]
 			folio_ns[nr_pfn] = off_ns / off_folios[s]
 			floor_ns[nr_pfn] = (ns - off_moved) / (e - s)
 			pfns += e - s
@@ -293,6 +296,7 @@ function dm_event(name, ev, pid, ns,    n) {
 		n = field(ev, "nr_scanned") + 0
 		if (dm_state == "reclaim" && !dm_broken && n > 0) {
 			pfn_ns[++nr_pfn] = dm_walk / dm_pfns
+			each[nr_pfn] = dm_s " " dm_e " " pfn_ns[nr_pfn]
 			folio_ns[nr_pfn] = dm_walk / n
 			pfns += dm_pfns
 			pfn_taken += n
@@ -406,4 +410,7 @@ END {
 	printf "lru_folios %d\nlru_left_out %d\nlost %d\n", lru_folios, lru_left, lost
 	ranges("took")
 	ranges("all")
+	for (k = 1; k <= nr_pfn; k++)
+		if (k in each)
+			print "each " each[k]
 }

@@ -870,17 +870,27 @@ else
 	kind=all
 fi
 
-# The model's memmap for the pfn scanner: those ranges; offline's, each
-# block as it was just before it went offline; compaction's, whole
-# pageblocks from the snapshot taken before it.
+# replay_of FIRST END: the model's memmap of pfns [FIRST, END) on stdout:
+# offline's, each block in it as it was just before it went offline (a
+# range of several blocks timed one after another holds each); else
+# whole pageblocks from the snapshot taken before the pfn scanner ran.
+replay_of() {
+	if [ "$scanner" = offline ]; then
+		ro_first=$1
+		while [ "$ro_first" -lt "$2" ]; do
+			cat "$tmp/blocks/$ro_first" || return 1
+			ro_first=$((ro_first + block_pfns))
+		done
+		return
+	fi
+	ro_first=$(($1 / block)) ro_end=$((($2 + block - 1) / block))
+	dd if="$tmp/after/kpageflags" bs=$((8 * block)) skip="$ro_first" count=$((ro_end - ro_first)) 2>/dev/null
+}
+
+# The model's memmap for the pfn scanner: those ranges.
 sed -n "s/^$kind //p" "$tmp/figures" |
 while read -r first end; do
-	if [ "$scanner" = offline ]; then
-		cat "$tmp/blocks/$first"
-		continue
-	fi
-	first=$((first / block)) end=$(((end + block - 1) / block))
-	dd if="$tmp/after/kpageflags" bs=$((8 * block)) skip="$first" count=$((end - first)) 2>/dev/null
+	replay_of "$first" "$end" || exit 1
 done >"$tmp/ranges" || tmp_fail "the pfns to replay"
 if [ ! -s "$tmp/ranges" ]; then
 	[ "$scanner" != compaction ] || fail "compaction timed no range: no pfns to replay"
@@ -899,6 +909,24 @@ if ! "$scan" "--memmap-from=$tmp/before/kpageflags" "--memcg-from=$tmp/before/kp
 	scratch_ok
 	fail "scan's model failed: $(head -n 1 "$tmp/model.err")"
 fi
+# Offline's and DAMON's kernel/model, block by block (region by region):
+# each replayed alone beside the kernel's ns/pfn over it ("START END
+# KERNEL MODEL" lines).  The kernel's median block against the model of
+# all of them together set one block's fill of LRU folios against the
+# mean of all fills, which moved kernel/model 1.6x between runs of few
+# blocks; a block against itself does not.
+: >"$tmp/each-model" || tmp_fail "the model of each block"
+if [ "$scanner" != compaction ]; then
+	sed -n 's/^each //p' "$tmp/figures" |
+	while read -r first end k; do
+		replay_of "$first" "$end" >"$tmp/one" || exit 1
+		"$scan" "--memmap-from=$tmp/one" --access=isolate --walks=list --format=csv -q \
+			>"$tmp/one.csv" 2>"$tmp/model.err" || exit 2
+		echo "$first $end $k $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "ns_per_page") c = i; next }
+			$1 == "physical" && c { print $c }' "$tmp/one.csv")"
+	done >"$tmp/each-model" || { scratch_ok; fail "scan's model of one block failed: $(head -n 1 "$tmp/model.err")"; }
+	rm -f "$tmp/one" "$tmp/one.csv"
+fi
 if [ -n "$keep" ]; then
 	mkdir -- "$keep" || fail "cannot make $keep"
 	cp -r -- "$tmp"/. "$keep"/ || fail "cannot keep the traces in $keep"
@@ -906,12 +934,12 @@ fi
 
 # The report and the CSV (kernel-report.awk).
 rc=0
-model_lru=$tmp/model-lru.csv model_pfn=$tmp/model-pfn.csv csv_out=$tmp/out.csv \
+model_lru=$tmp/model-lru.csv model_pfn=$tmp/model-pfn.csv each_model=$tmp/each-model csv_out=$tmp/out.csv \
     kind=$kind min_events=$min_events min_pfn=$min_pfn size=$size cgv=$cgv lru_path=$lru_path \
     scanner=$scanner refused=${refused:-0} tried=${offline_tried:-${damon_tried:-0}} \
     lru_words=$lru_words load_before=$load_before load_after=$load_after \
     overrun=${overrun:-0} cpus=$(getconf _NPROCESSORS_ONLN) \
-    run_awk kernel-report "$tmp/figures" >"$tmp/out.txt" || rc=$?
+    run_awk "stats kernel-report" "$tmp/figures" >"$tmp/out.txt" || rc=$?
 [ "$rc" -ne 3 ] || fail "scan's model gave no Physical ns/page or ListLRU ns/folio: $(head -n 1 "$tmp/model-lru.csv")"
 [ "$rc" -eq 0 ] || tmp_fail "the report"
 stdout_put "$tmp/out.txt"

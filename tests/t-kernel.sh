@@ -93,6 +93,9 @@ for a in awk mawk gawk "busybox awk"; do
 		eval 'is pfn_left_out 1.00 && is pfn_empty 0.00'
 	check "kernel.awk offline ($a): the two blocks as one range to replay" \
 		grep -qx 'took 98304 163840' "$tmp/figures"
+	check "kernel.awk offline ($a): each block timed, its ns/pfn, in the order timed" \
+		eval "sed -n 's/^each //p' '$tmp/figures' | awk '{ printf \"%s %s %.2f\\n\", \$1, \$2, \$3 }' |
+			tr '\\n' ' ' | grep -qx '98304 131072 87.87 131072 163840 37.69 '"
 done
 
 # The report from both excerpts (reclaim's batches and the offline
@@ -107,10 +110,11 @@ report_offline() {
 		awk -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel.awk "$tmp/both.txt" >"$tmp/figures" &&
 	printf 'walk,ns_per_page,ns_per_folio,kernel,host_id,version\nphysical,10.5,,L,h,v\nlist,21,21,L,h,v\n' \
 		>"$tmp/model.csv" &&
-	model_lru=$tmp/model.csv model_pfn=$tmp/model.csv csv_out=$tmp/out.csv kind=took min_events=1 \
-		min_pfn=1 size=536870912 cgv=1 lru_path=classic scanner=offline refused=1 tried=4 \
+	printf '98304 131072 87.8663 29.2888\n131072 163840 37.688 18.844\n' >"$tmp/each-model" &&
+	model_lru=$tmp/model.csv model_pfn=$tmp/model.csv each_model=$tmp/each-model csv_out=$tmp/out.csv \
+		kind=took min_events=1 min_pfn=1 size=536870912 cgv=1 lru_path=classic scanner=offline refused=1 tried=4 \
 		lru_words=classic load_before=0.1 load_after=0.2 overrun=0 cpus=2 \
-		awk -f scripts/lib.awk -f scripts/kernel-report.awk "$tmp/figures" >"$tmp/report"
+		awk -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel-report.awk "$tmp/figures" >"$tmp/report"
 }
 check "kernel-report.awk offline: reads both excerpts" report_offline
 check "kernel-report.awk offline: the ratio 3.1 (2.4 to 4.0) in the digits its interval supports, the scanner named" \
@@ -118,6 +122,11 @@ check "kernel-report.awk offline: the ratio 3.1 (2.4 to 4.0) in the digits its i
 check "kernel-report.awk offline: 89.57 ns per LRU folio, the floor 3.97, 1 of 4 blocks refused" \
 	eval "grep -q '89.57 ns per LRU folio isolated' '$tmp/report' && grep -q 'emptied: 3.97 ns/pfn' '$tmp/report' &&
 		grep -q '1 of 4 blocks did not go offline' '$tmp/report'"
+# kernel/model Physical: each block's own quotient, 87.8663 / 29.2888 = 3
+# and 37.688 / 18.844 = 2, their median 2.50 (quartiles 2.25, 2.75);
+# all together 62.7771 / 10.5 = 5.98.
+check "kernel-report.awk offline: kernel/model Physical 2.50, the median of each block's own, 5.98 all together" \
+	grep -q '^kernel/model: Physical 2.50 (median over 2 blocks, each replayed alone; IQR 2.25-2.75; all together 5.98), ListLRU 13.62, ratio ' "$tmp/report"
 check "kernel-report.awk offline: the CSV's scanner column says offline on every row" \
 	sh -c "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"scanner\") c = i; next }
 		\$c != \"offline\" { bad = 1 } END { exit bad || !c || NR != 5 }' '$tmp/out.csv'"
@@ -158,6 +167,9 @@ for a in awk mawk gawk "busybox awk"; do
 	check "kernel.awk damon ($a): the emptied regions' walk 3 ns/pfn over 3, 2 left out" \
 		eval 'is pfn_floor_median 3.00 && is pfn_floor_q1 2.75 && is pfn_floor_events 3.00 &&
 			is pfn_left_out 2.00'
+	check "kernel.awk damon ($a): each region timed: A, C, D" \
+		eval "sed -n 's/^each //p' '$tmp/figures' | tr '\\n' ' ' |
+			grep -qx '1048576 1052672 60 1056768 1060864 50 1060864 1064960 70 '"
 	check "kernel.awk damon ($a): regions A, and C with D, to replay" \
 		eval "grep -qx 'took 1048576 1052672' '$tmp/figures' && grep -qx 'took 1056768 1064960' '$tmp/figures'"
 done
@@ -173,7 +185,7 @@ report_damon() {
 	model_lru=$tmp/model.csv model_pfn=$tmp/model.csv csv_out=$tmp/out.csv kind=took min_events=1 \
 		min_pfn=1 size=536870912 cgv=1 lru_path=classic scanner=damon refused=0 tried=8 \
 		lru_words=classic load_before=0.1 load_after=0.2 overrun=0 cpus=2 \
-		awk -f scripts/lib.awk -f scripts/kernel-report.awk "$tmp/figures" >"$tmp/report"
+		awk -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel-report.awk "$tmp/figures" >"$tmp/report"
 }
 check "kernel-report.awk damon: reads both excerpts" report_damon
 check "kernel-report.awk damon: the ratio 3.8 (3.3 to 4.3), the scanner named" \
