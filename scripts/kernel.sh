@@ -29,7 +29,10 @@
 #/     compacts the machine's memory (echo 1 >/proc/sys/vm/compact_memory,
 #/     which also moves pages of every process; up to 8 passes),
 #/     timing isolate_migratepages_block() in mm/compaction.c over the
-#/     ranges where it isolated folios;
+#/     ranges where it isolated folios; --scanner=damon instead makes a
+#/     kdamond of its own whose DAMOS pageout scheme walks what reclaim
+#/     left, region by region, and reclaims the cgroup's folios, timing
+#/     damon_pa_pageout()'s walk and isolation in mm/damon/paddr.c;
 #/  4. replays the same memory in scan (--memmap-from, --access=isolate):
 #/     Physical ns/page over the pfns the kernel's pfn scanner timed,
 #/     ListLRU ns/folio over the working set's folios in their traced
@@ -66,7 +69,8 @@
 #/ here (not root, no tracefs, a tracepoint or kernel feature missing,
 #/ no memory cgroup, kernel lockdown: one line, naming the kernel
 #/ configuration), or too few timed events for a figure (1,000 batches
-#/ of the LRU scanner, 3 blocks of offline, 1,000 ranges of compaction:
+#/ of the LRU scanner, 3 blocks of offline or regions of DAMON's, 1,000
+#/ ranges of compaction:
 #/ what was measured is printed first, then why there is no kernel
 #/ ratio), or a memory block it could not put back as it was (named); 128+N ended by signal N, after cleaning
 #/ up.  --check: 0 when it could run, else as above.
@@ -900,11 +904,14 @@ if [ ! -s "$tmp/ranges" ]; then
 fi
 
 # scan's model: ListLRU over the working set as it was, in its traced
-# order; Physical over the pfns the kernel's pfn scanner timed.
-if ! "$scan" "--memmap-from=$tmp/before/kpageflags" "--memcg-from=$tmp/before/kpagecgroup" \
+# order; Physical over the pfns the kernel's pfn scanner timed.  On the
+# CPU the kernel's work ran on: on this 2-vCPU guest the same replay
+# read 15 ns/page on one CPU and 22 on the other, and a model that ran
+# where it fell moved kernel/model by that much from run to run.
+if ! taskset -c "$cpu" "$scan" "--memmap-from=$tmp/before/kpageflags" "--memcg-from=$tmp/before/kpagecgroup" \
 	    "--memcg=$ino" "--lru-order=$tmp/lru-order" "--pfns=$lo:$((hi - lo + 1))" \
 	    --access=isolate --walks=list --format=csv -q >"$tmp/model-lru.csv" 2>"$tmp/model.err" ||
-    ! "$scan" "--memmap-from=$tmp/ranges" --access=isolate --walks=list --format=csv -q \
+    ! taskset -c "$cpu" "$scan" "--memmap-from=$tmp/ranges" --access=isolate --walks=list --format=csv -q \
 	    >"$tmp/model-pfn.csv" 2>"$tmp/model.err"; then
 	scratch_ok
 	fail "scan's model failed: $(head -n 1 "$tmp/model.err")"
@@ -920,7 +927,7 @@ if [ "$scanner" != compaction ]; then
 	sed -n 's/^each //p' "$tmp/figures" |
 	while read -r first end k; do
 		replay_of "$first" "$end" >"$tmp/one" || exit 1
-		"$scan" "--memmap-from=$tmp/one" --access=isolate --walks=list --format=csv -q \
+		taskset -c "$cpu" "$scan" "--memmap-from=$tmp/one" --access=isolate --walks=list --format=csv -q \
 			>"$tmp/one.csv" 2>"$tmp/model.err" || exit 2
 		echo "$first $end $k $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "ns_per_page") c = i; next }
 			$1 == "physical" && c { print $c }' "$tmp/one.csv")"
