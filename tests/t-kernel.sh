@@ -396,6 +396,16 @@ elif ! tracefs_here || [ -z "$cgroot" ] || [ ! -w /proc/sys/vm/compact_memory ] 
 	skip "kernel.sh --check" "no tracefs at $tracing, no memory cgroup, no compaction, or /var/tmp on tmpfs"
 else
 	check "kernel.sh --check: exit 0 and its plan; no cgroup, trace instance or scratch made" check_only
+	# where no kdamond is set up, --check --scanner=damon plans its own,
+	# and still only reads DAMON's sysfs
+	fake_damon "$tmp/damon-none" 0 off
+	damon_tree "$tmp/damon-none" >"$tmp/damon-before"
+	run_cmd env SCAN_DAMON_SYSFS="$tmp/damon-none" sh $ks --check --scanner=damon -m 64M
+	# shellcheck disable=SC2016 # expanded by eval
+	check "kernel.sh --check --scanner=damon, no kdamond set up: exit 0, plans a kdamond of its own" \
+		eval '[ "$rc" -eq 0 ] && err_has "walks what is left of it with DAMON.s paddr operations \\(a kdamond of its own"'
+	damon_tree "$tmp/damon-none" >"$tmp/damon-after"
+	check "kernel.sh --check --scanner=damon: DAMON's sysfs as it was" cmp -s "$tmp/damon-before" "$tmp/damon-after"
 fi
 if [ "$(id -u)" -ne 0 ]; then
 	skip "kernel.sh stopped midway" "not root"
