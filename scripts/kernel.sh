@@ -819,7 +819,7 @@ pfn_damon() {
 	events 1 $pfn_events
 	put on "$pd_kd/0/state"
 	# on the traced CPU before its first pass, an aggregation (100 ms) on
-	read -r pd_pid <"$pd_kd/0/pid" 2>/dev/null || pd_pid=""
+	read -r pd_pid 2>/dev/null <"$pd_kd/0/pid" || pd_pid=""
 	case $pd_pid in '' | *[!0-9]*) fail "--scanner=damon: cannot read its kdamond's pid in $pd_kd/0/pid" ;; esac
 	taskset -p -c "$cpu" "$pd_pid" >/dev/null 2>"$tmp/cmd.err" ||
 		fail "--scanner=damon: cannot keep its kdamond (pid $pd_pid) on CPU $cpu: $(why "$tmp/cmd.err")"
@@ -829,7 +829,7 @@ pfn_damon() {
 	while [ "$pd_tries" -lt 150 ]; do
 		sleep 0.2
 		put update_schemes_stats "$pd_kd/0/state"
-		read -r pd_tried <"$pd_s/stats/nr_tried" 2>/dev/null || pd_tried=0
+		read -r pd_tried 2>/dev/null <"$pd_s/stats/nr_tried" || pd_tried=0
 		[ "${pd_tried:-0}" -lt $((3 * pd_regions)) ] || break
 		pd_tries=$((pd_tries + 1))
 	done
