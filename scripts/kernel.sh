@@ -402,7 +402,7 @@ block=""
 case $block in '' | *[!0-9]* | 0*) block=512 ;; esac
 block_pfns=0
 if [ "$scanner" = offline ]; then
-	read -r block_bytes <"$memory/block_size_bytes" 2>/dev/null || block_bytes=""
+	read -r block_bytes 2>/dev/null <"$memory/block_size_bytes" || block_bytes=""
 	case $block_bytes in
 	'' | *[!0-9a-fA-F]*) fail "cannot read the memory block size in $memory/block_size_bytes" ;;
 	esac
