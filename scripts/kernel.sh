@@ -401,7 +401,14 @@ block=""
 [ ! -r /proc/pagetypeinfo ] || block=$(proc_value /proc/pagetypeinfo "Pages per block:")
 case $block in '' | *[!0-9]* | 0*) block=512 ;; esac
 block_pfns=0
-if [ "$scanner" = offline ]; then
+# DAMON's walk uses the movable blocks too where there are any: its
+# regions then hold the working set, not the whole machine around it
+together=""
+case $scanner in
+offline) together=1 ;;
+damon) [ -z "$has_offline" ] || together=1 ;;
+esac
+if [ -n "$together" ]; then
 	read -r block_bytes 2>/dev/null <"$memory/block_size_bytes" || block_bytes=""
 	case $block_bytes in
 	'' | *[!0-9a-fA-F]*) fail "cannot read the memory block size in $memory/block_size_bytes" ;;
@@ -588,11 +595,13 @@ echo "$kb" 2>/dev/null >"$inst/per_cpu/cpu$cpu/buffer_size_kb" ||
 	fail "the trace buffer cannot be $kb KiB on CPU $cpu"
 put 1 "$inst/tracing_on"
 
-if [ "$scanner" = offline ]; then
+if [ -n "$together" ]; then
 	make_movable
-	if [ "$made" -gt 0 ]; then
+	if [ "$made" -gt 0 ] && [ "$scanner" = damon ]; then
+		say_line "$me: $made memory blocks moved to ZONE_MOVABLE for the working set (page cache goes there first, so DAMON's regions hold it), put back as it ends"
+	elif [ "$made" -gt 0 ]; then
 		say_line "$me: $made memory blocks moved to ZONE_MOVABLE for the working set (nothing unmovable goes there, so they can go offline), put back as it ends"
-	else
+	elif [ "$scanner" = offline ]; then
 		say_line "$me: no memory block could be moved to ZONE_MOVABLE here: the working set goes where the kernel puts it, and a block with an unmovable page in it will refuse to go offline"
 	fi
 fi
@@ -745,6 +754,36 @@ offline_block() {
 	child=""
 }
 
+# damon_regions: "FIRST END" pfns of each region for DAMON, in order, all
+# of one size (so that DAMON merges none): where the working set is in
+# memory blocks (make_movable), each quarter of the blocks that hold the
+# most of what reclaim left (at least 1 pfn in 64, up to 8 blocks);
+# elsewhere its span from lo to hi cut in up to 32 regions of 4 MiB or
+# more.
+damon_regions() {
+	if [ "$block_pfns" -gt 0 ]; then
+		while read -r dr_b dr_n; do
+			[ "$dr_n" -lt $((block_pfns / 64)) ] || echo "$dr_b $dr_n"
+		done <"$tmp/after/blocks" | sort -k2,2nr -k1,1n | head -n 8 | sort -n |
+		while read -r dr_b _; do
+			for dr_q in 0 1 2 3; do
+				echo "$((dr_b * block_pfns + dr_q * block_pfns / 4)) $((dr_b * block_pfns + (dr_q + 1) * block_pfns / 4))"
+			done
+		done
+		return
+	fi
+	dr_pfns=$((hi + 1 - lo))
+	dr_k=$((dr_pfns / 1024))
+	[ "$dr_k" -le 32 ] || dr_k=32
+	dr_i=0
+	while [ "$dr_i" -lt "$dr_k" ]; do
+		dr_end=$((lo + (dr_i + 1) * (dr_pfns / dr_k)))
+		[ "$dr_i" -lt $((dr_k - 1)) ] || dr_end=$((hi + 1))
+		echo "$((lo + dr_i * (dr_pfns / dr_k))) $dr_end"
+		dr_i=$((dr_i + 1))
+	done
+}
+
 # pfn_damon: DAMON's paddr walk over what reclaim left of the working set
 # (the snapshot "after"), by a kdamond of its own: a DAMOS pageout scheme
 # on every region, whose damon_pa_pageout() (mm/damon/paddr.c) walks
@@ -757,10 +796,9 @@ offline_block() {
 # folios: every other folio is walked over and left as it was.
 # damos_before_apply marks each region's start (kernel.awk).
 pfn_damon() {
-	pd_pfns=$((hi + 1 - lo))
-	pd_regions=$((pd_pfns / 1024))	# regions of 4 MiB or more, for a median
-	[ "$pd_regions" -le 32 ] || pd_regions=32
-	[ "$pd_regions" -ge 3 ] || fail "--scanner=damon: the working set spans $pd_pfns pfns: too few for 3 regions of DAMON's"
+	damon_regions >"$tmp/regions" || tmp_fail "DAMON's regions"
+	pd_regions=$(grep -c '' "$tmp/regions")
+	[ "$pd_regions" -ge 3 ] || fail "--scanner=damon: the working set spans $((hi + 1 - lo)) pfns: too few for 3 regions of DAMON's"
 	pd_kd=$damon_sysfs/kdamonds
 	# read again just before: none of another's, since the check above
 	[ "$(cat "$pd_kd/nr_kdamonds" 2>/dev/null)" = 0 ] ||
@@ -783,13 +821,11 @@ pfn_damon() {
 	pd_t=$pd_ctx/targets/0/regions
 	put "$pd_regions" "$pd_t/nr_regions"
 	pd_i=0
-	while [ "$pd_i" -lt "$pd_regions" ]; do
-		pd_end=$((lo + (pd_i + 1) * (pd_pfns / pd_regions)))
-		[ "$pd_i" -lt $((pd_regions - 1)) ] || pd_end=$((hi + 1))
-		put $(((lo + pd_i * (pd_pfns / pd_regions)) * 4096)) "$pd_t/$pd_i/start"
+	while read -r pd_first pd_end; do
+		put $((pd_first * 4096)) "$pd_t/$pd_i/start"
 		put $((pd_end * 4096)) "$pd_t/$pd_i/end"
 		pd_i=$((pd_i + 1))
-	done
+	done <"$tmp/regions"
 	put 1 "$pd_ctx/schemes/nr_schemes"
 	pd_s=$pd_ctx/schemes/0
 	put pageout "$pd_s/action"
