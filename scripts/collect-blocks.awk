@@ -342,6 +342,9 @@ function parse_block(    k, s, t, a, w) {
 		else if (s ~ /^kernel's own: ratio ListLRU /) {
 			split(s, a, " ")
 			put("kernel_ListLRU", a[5])
+			# the pfn scanner that gave it, in report.sh's words
+			if (match(s, /\(scan-kernel: [^,;()]+ as the pfn scanner/))
+				put("kernel_scanner", substr(s, RSTART + 14, RLENGTH - 33))
 		} else if (s ~ /^(between runs|kernel's own): /)
 			;
 		else if (s ~ /^cpu: /)

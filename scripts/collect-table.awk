@@ -162,7 +162,8 @@ function flags(x,    c) {
 	if (copies[x] > blocks[x])
 		c = c (c == "" ? "" : ", ") "posted " copies[x] "x"
 	if (val[x, "kernel_ListLRU"] != "")
-		c = c (c == "" ? "" : ", ") "kernel's own ListLRU " val[x, "kernel_ListLRU"]
+		c = c (c == "" ? "" : ", ") "kernel's own ListLRU " val[x, "kernel_ListLRU"] \
+		    (val[x, "kernel_scanner"] != "" ? " (" val[x, "kernel_scanner"] ")" : "")
 	if (val[x, "note"] != "")
 		c = c (c == "" ? "" : ", ") val[x, "note"]
 	return c == "" ? "-" : c
@@ -298,7 +299,7 @@ function write_csv(    j, x, c, nf, f, line, names) {
 		line = line "," f[c]
 	for (c = 1; c <= nwalks; c++)
 		line = line "," wl[c] "," wl[c] "_min," wl[c] "_max," wl[c] "_ns"
-	print line ",warnings,copies,blocks,note,model,kernel_ListLRU" > csv
+	print line ",warnings,copies,blocks,note,model,kernel_ListLRU,kernel_scanner" > csv
 	for (j = 1; j <= nrows; j++) {
 		x = ord[j]
 		line = nocomma(group(x))
@@ -307,7 +308,7 @@ function write_csv(    j, x, c, nf, f, line, names) {
 		for (c = 1; c <= nwalks; c++)
 			line = line "," val[x, "r_" wl[c]] "," val[x, "lo_" wl[c]] "," val[x, "hi_" wl[c]] "," val[x, "ns_" wl[c]]
 		print line "," nocomma(val[x, "warnings"]) "," copies[x] "," blocks[x] "," nocomma(val[x, "note"]) \
-		    "," nocomma(val[x, "model"]) "," val[x, "kernel_ListLRU"] > csv
+		    "," nocomma(val[x, "model"]) "," val[x, "kernel_ListLRU"] "," nocomma(val[x, "kernel_scanner"]) > csv
 	}
 	close(csv)
 }

@@ -43,7 +43,7 @@ function kernel_read(    path, name, line, n, f, col, row, i, found, v, ranges) 
 			km_kernel = ("kernel" in col) ? plain(f[col["kernel"]]) : ""
 			km_scanner = ("scanner" in col) ? plain(f[col["scanner"]]) : "compaction"
 			km_scanner_words = km_scanner == "offline" ? "memory-block offline" : \
-			    km_scanner == "compaction" ? "compaction" : km_scanner
+			    km_scanner == "damon" ? "DAMON's paddr walk" : km_scanner
 		}
 		if (found || f[col["source"]] != "kernel" || f[col["walk"]] != "list")
 			continue

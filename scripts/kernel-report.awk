@@ -1,19 +1,24 @@
 # kernel-report.awk - kernel.sh's report on stdout and its CSV (into the
 # file ENVIRON csv_out), from kernel.awk's figures ("KEY VALUE" lines,
 # the operand) and scan's CSVs of the model (ENVIRON model_lru: the
-# ListLRU replay; model_pfn: the Physical one).  ENVIRON kind is "took"
+# ListLRU replay; model_pfn: the Physical one; each_model, where set:
+# "START END KERNEL MODEL" for each block or region the pfn scanner
+# timed, its ns/pfn and the model's over it replayed alone).  Needs
+# stats.awk (sort_numbers, median_of) before it.  ENVIRON kind is "took"
 # (the pfn scanner's figure is the median over the ranges where it
 # isolated folios: a ratio can be formed) or "all" (the time over every
 # timed range's pfns: no ratio); ENVIRON scanner names the pfn scanner
 # ("offline": memory-block offline, whose events are blocks, with
-# refused and tried, the blocks that refused and were tried;
-# "compaction"); the rest of ENVIRON is the run's: min_events (the LRU
+# refused and tried, the blocks that refused and were tried; "damon":
+# DAMON's paddr walk, whose events are regions, with tried, the regions
+# its scheme was tried on; "compaction"); the rest of ENVIRON is the run's: min_events (the LRU
 # scanner's), min_pfn (the pfn scanner's), size, cgv, lru_path,
 # lru_words, load_before, load_after, overrun (events the instance's
 # buffer dropped), cpus.  A figure kernel.awk
 # gave none of is 0; values stay as printed where they are copied.  Exit
 # status 3: the model gave no figure; 1: the CSV could not be written.
 BEGIN {
+	each_quotients(ENVIRON["each_model"])
 	kind = ENVIRON["kind"]; min = ENVIRON["min_events"] + 0
 	scanner = ENVIRON["scanner"]; min_pfn = ENVIRON["min_pfn"] + 0
 	model("model_lru", "list", "ns_per_folio kernel host_id version")
@@ -39,6 +44,35 @@ function model(file, walk, columns,    path, line, n, c, i, saved) {
 	FS = " "
 	$0 = saved
 }
+# each_quotients(FILE): nq, q[1..nq] sorted, the kernel's ns/pfn over
+# the model's for each block (region) replayed alone, from FILE's
+# "START END KERNEL MODEL" lines (ENVIRON each_model; none where unset).
+function each_quotients(file,    line, v) {
+	nq = 0
+	if (file == "")
+		return
+	while ((getline line < file) > 0)
+		if (split(line, v, " ") == 4 && v[4] + 0 > 0)
+			q[++nq] = v[3] / v[4]
+	close(file)
+	sort_numbers(q, nq)
+}
+# at(a, n, p): the p-quantile of sorted a[1..n], interpolated.
+function at(a, n, p,    h, k) {
+	h = (n - 1) * p + 1
+	k = int(h)
+	return k >= n ? a[n] : a[k] + (h - k) * (a[k + 1] - a[k])
+}
+# physical_quotient(): kernel/model for the pfn scanner: the median of
+# the blocks' (regions') own quotients where there are any, the all
+# together quotient beside it; else that one alone.
+function physical_quotient(    unit) {
+	if (!nq)
+		return two(pfn / m_pfn)
+	unit = scanner == "damon" ? "regions" : "blocks"
+	return two(median_of(q, nq)) " (median over " nq " " unit ", each replayed alone; IQR " two(at(q, nq, 0.25)) "-" \
+	    two(at(q, nq, 0.75)) "; all together " two(pfn / m_pfn) ")"
+}
 { fig[$1] = $2 }
 function f(key) { return key in fig ? fig[key] : 0 }
 function two(v) { return sprintf("%.2f", v) }
@@ -57,6 +91,14 @@ END {
 		pfn_tail = "; " ENVIRON["refused"] " of " ENVIRON["tried"] " blocks did not go offline (refused with EBUSY, or stopped), " \
 		    f("pfn_left_out") " preempted, " f("pfn_empty") " with nothing to move"
 		pfn_unit = "blocks"
+	} else if (kind == "took" && scanner == "damon") {
+		pfn = f("pfn_median"); pfn_n = f("pfn_events"); pfn_pfns = f("pfn_pfns")
+		pfn_words = "median over DAMON's regions; IQR " two(f("pfn_q1")) "-" two(f("pfn_q3")) "), " \
+		    two(f("pfn_folio_median")) " ns per LRU folio isolated (IQR " two(f("pfn_folio_q1")) "-" two(f("pfn_folio_q3"))
+		share = f("pfn_pfns") ? sprintf("%.6f", f("pfn_taken") / f("pfn_pfns")) : ""
+		pfn_tail = "; " ENVIRON["tried"] " regions tried, " f("pfn_left_out") " left out (preempted, or ended by a sleep), " \
+		    f("pfn_floor_events") " with none of the cgroup's folios"
+		pfn_unit = "regions"
 	} else if (kind == "took") {
 		pfn = f("pfn_median"); pfn_n = f("pfn_events"); pfn_pfns = f("pfn_pfns")
 		pfn_words = "median over the ranges where it isolated folios; IQR " two(f("pfn_q1")) "-" two(f("pfn_q3"))
@@ -71,6 +113,8 @@ END {
 	}
 	if (scanner == "offline")
 		scanner_words = "memory-block offline: offline_pages()'s walk and isolation, migration apart"
+	else if (scanner == "damon")
+		scanner_words = "DAMON's paddr walk: damon_pa_pageout()'s walk and isolation, reclaim apart"
 	else
 		scanner_words = "compaction's migrate scanner"
 	lru = f("lru_median"); lru_n = f("lru_events")
@@ -79,6 +123,9 @@ END {
 	if (scanner == "offline" && f("pfn_floor_events"))
 		print "  each block walked again once emptied: " two(f("pfn_floor_median")) " ns/pfn (median; IQR " \
 		    two(f("pfn_floor_q1")) "-" two(f("pfn_floor_q3")) "), the walk's floor where it isolates nothing"
+	if (scanner == "damon" && f("pfn_floor_events"))
+		print "  regions walked with none of the cgroup's folios: " two(f("pfn_floor_median")) " ns/pfn (median; IQR " \
+		    two(f("pfn_floor_q1")) "-" two(f("pfn_floor_q3")) ", " f("pfn_floor_events") " regions), the walk's floor"
 	if (lru_n >= min)
 		print "LRU scanner: " two(lru) " ns/folio (median; IQR " two(f("lru_q1")) "-" two(f("lru_q3")) ") over " lru_n \
 		    " batches, " f("lru_folios") " order-0 folios (reclaim's isolation from inactive_file, " ENVIRON["lru_words"] ")"
@@ -95,11 +142,11 @@ END {
 		print "  at " sprintf("%.4f", share) " LRU folios a pfn, the share of the " pfn_unit " timed"
 		print "model: Physical " two(m_pfn) " ns/page, ListLRU " two(m_lru) " ns/folio, ratio " fit(mx, mx, mx) \
 		    " at the same share (scan --access=isolate, replayed)"
-		print "kernel/model: Physical " two(pfn / m_pfn) ", ListLRU " two(lru / m_lru) ", ratio " two(x / mx)
+		print "kernel/model: Physical " physical_quotient() ", ListLRU " two(lru / m_lru) ", ratio " two(x / mx)
 	} else {
 		print "model: Physical " sprintf("%.3f", m_pfn) " ns/page over the same pfns, ListLRU " two(m_lru) \
 		    " ns/folio (scan --access=isolate, replayed)"
-		print "kernel/model: Physical " two(pfn / m_pfn) ", ListLRU " two(lru / m_lru) "; no kernel ratio: " \
+		print "kernel/model: Physical " physical_quotient() ", ListLRU " two(lru / m_lru) "; no kernel ratio: " \
 		    (lru_n < min ? "too few LRU batches" : share == "" ? "no ranges of LRU folios" : "too few " pfn_unit " timed")
 	}
 	print "working set " int(ENVIRON["size"] / 1048576) " MiB, memory cgroup v" ENVIRON["cgv"] "; load " \

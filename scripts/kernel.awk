@@ -62,6 +62,27 @@
 # test_pages_isolated() steps over free pages by their order): the
 # floor of a pfn walk that isolates nothing.
 #
+# The pfn scanner by DAMON's paddr walk (ENVIRON scanner is "damon"): a
+# kdamond of kernel.sh's own applies a DAMOS pageout scheme to each
+# region in turn.  damos_apply_scheme() (mm/damon/core.c) fires
+# damos_before_apply just before damon_pa_pageout() (mm/damon/paddr.c),
+# which walks the region's pfns (damon_get_folio() on each, stepping
+# over a folio's pages), isolates each of the cgroup's LRU folios
+# (folio_isolate_lru()), then hands them to reclaim_pages(): that moves
+# each to a per-node list and calls shrink_folio_list(), whose first
+# clean page-cache folio dropped fires mm_filemap_delete_from_page_cache,
+# and fires mm_vmscan_reclaim_pages at its end with nr_scanned, the
+# pages it was given: the folios isolated (order 0).  So the interval
+# from damos_before_apply to the kdamond's first
+# mm_filemap_delete_from_page_cache is the walk and isolation of the
+# region (with reclaim_pages()'s list move), reclaim apart; its pfns
+# are the region's, end minus start over 4096.  A region where it
+# isolates nothing (no reclaim_pages event before the kdamond's next
+# damos_before_apply) is walked alone: that interval is the walk's
+# floor.  A switch of the kdamond inside either interval, or lost
+# events, leaves the region out; so does the last region of a pass
+# with nothing to isolate (no next damos_before_apply ends it).
+#
 # Output, one "key value" a line: pfn_events, pfn_median, pfn_q1,
 # pfn_q3 (ns per pfn over the timed events that took folios), pfn_pfns,
 # pfn_taken (their pfns and the pages taken), pfn_all_events,
@@ -74,9 +95,13 @@
 # pfn_folio_median, pfn_folio_q1, pfn_folio_q3 (ns per LRU folio of the
 # block), pfn_floor_median, pfn_floor_q1, pfn_floor_q3 (ns per pfn of the
 # emptied block's walk), pfn_moved (pages migrated) and pfn_empty
-# (blocks with nothing to move); then "took START END", the pfns
+# (blocks with nothing to move); with "damon" pfn_folio_* as offline's,
+# pfn_floor_* over the regions walked with nothing to isolate, and
+# pfn_moved (pages reclaimed); then "took START END", the pfns
 # [START, END) the timed events that took folios covered, merged, in
-# order, and "all START END" for every timed event.
+# order, and "all START END" for every timed event; with "offline" or
+# "damon", "each START END NS" for each timed block or region, its ns
+# per pfn, in the order they were timed.
 
 # hex(s): the value of hex digits s (with or without 0x).
 function hex(s,    i, v) {
@@ -225,6 +250,7 @@ function off_event(name, ev, pid, ns,    s, e) {
 			off_empty++
 		else if (off_state == "moved" && !off_preempted && e > s && off_folios[s] > 0) {
 			pfn_ns[++nr_pfn] = off_ns / (e - s)
+			each[nr_pfn] = s " " e " " pfn_ns[nr_pfn]
 			folio_ns[nr_pfn] = off_ns / off_folios[s]
 			floor_ns[nr_pfn] = (ns - off_moved) / (e - s)
 			pfns += e - s
@@ -237,8 +263,60 @@ function off_event(name, ev, pid, ns,    s, e) {
 	}
 }
 
+# dm_start(ev, pid, ns): the kdamond starts a region; one it walked
+# with nothing to isolate ends here, the walk's floor.
+function dm_start(ev, pid, ns,    v) {
+	if (dm_state == "walk" && pid == dm_pid) {
+		if (!dm_broken)
+			floor_ns[++nr_floor] = (ns - dm_t0) / dm_pfns
+		else
+			pfn_left++
+	}
+	if (!match(ev, / [0-9]+-[0-9]+: /))
+		return
+	split(substr(ev, RSTART + 1, RLENGTH - 3), v, "-")
+	dm_pid = pid
+	dm_t0 = ns
+	dm_s = int(v[1] / 4096)
+	dm_e = int(v[2] / 4096)
+	dm_pfns = dm_e - dm_s
+	dm_state = dm_pfns > 0 ? "walk" : ""
+	dm_broken = 0
+}
+
+# dm_event(name, ev, pid, ns): the walk's end (its first folio dropped)
+# and reclaim's count of the folios it was given.
+function dm_event(name, ev, pid, ns,    n) {
+	if (pid != dm_pid || dm_state == "")
+		return
+	if (name == "mm_filemap_delete_from_page_cache" && dm_state == "walk") {
+		dm_walk = ns - dm_t0
+		dm_state = "reclaim"
+	} else if (name == "mm_vmscan_reclaim_pages") {
+		n = field(ev, "nr_scanned") + 0
+		if (dm_state == "reclaim" && !dm_broken && n > 0) {
+			pfn_ns[++nr_pfn] = dm_walk / dm_pfns
+			each[nr_pfn] = dm_s " " dm_e " " pfn_ns[nr_pfn]
+			folio_ns[nr_pfn] = dm_walk / n
+			pfns += dm_pfns
+			pfn_taken += n
+			moved += field(ev, "nr_reclaimed")
+			covered("took", dm_s, dm_e)
+		} else
+			pfn_left++
+		dm_state = ""
+	}
+}
+
+# dm_switch(ev): the kdamond switched out inside a timed interval.
+function dm_switch(ev) {
+	if (dm_state == "walk" && field(ev, "prev_pid") == dm_pid)
+		dm_broken = 1
+}
+
 BEGIN {
 	raw = ENVIRON["raw"]
+	damon = ENVIRON["scanner"] == "damon"
 	offline = ENVIRON["scanner"] == "offline"
 	if (offline && ENVIRON["block_folios"] != "")
 		while ((getline line < ENVIRON["block_folios"]) > 0) {
@@ -266,6 +344,8 @@ function raw_line(    line) {
 			last[c] = ""
 		if (off_state != "")	# a block with a gap is not timed
 			off_preempted = 1
+		if (dm_state != "")	# nor a region
+			dm_broken = 1
 		next
 	}
 	if (!match($0, /[0-9]+\.[0-9]+: [a-z0-9_]+: /)) {
@@ -285,11 +365,18 @@ function raw_line(    line) {
 		range_end_of[cpu] = hex(field(ev, "migrate_pfn"))
 	else if (name == "mm_compaction_end")
 		zone_end(ev)
-	else if (name == "mm_compaction_isolate_migratepages" && !offline)
+	else if (name == "mm_compaction_isolate_migratepages" && !offline && !damon)
 		pfn_event(ev, cpu, pid, ns)
 	else if (name == "mm_vmscan_lru_isolate")
 		lru_event(ev, cpu, pid, ns)
-	else if (name == "tracing_mark_write")
+	else if (damon) {
+		if (name == "damos_before_apply")
+			dm_start(ev, pid, ns)
+		else if (name == "sched_switch")
+			dm_switch(ev)
+		else
+			dm_event(name, ev, pid, ns)
+	} else if (name == "tracing_mark_write")
 		off_mark(ev, pid, ns)
 	else if (name == "sched_switch")
 		off_switch(ev, ns)
@@ -306,6 +393,12 @@ END {
 		put("pfn_folio", folio_ns, nr_pfn)
 		put("pfn_floor", floor_ns, nr_pfn)
 		printf "pfn_moved %d\npfn_empty %d\n", moved, off_empty
+	} else if (damon) {
+		if (dm_state != "")	# a region the trace ends inside
+			pfn_left++
+		put("pfn_folio", folio_ns, nr_pfn)
+		put("pfn_floor", floor_ns, nr_floor)
+		printf "pfn_moved %d\n", moved
 	}
 	put("pfn", pfn_ns, nr_pfn)
 	printf "pfn_pfns %d\npfn_taken %d\n", pfns, pfn_taken
@@ -317,4 +410,7 @@ END {
 	printf "lru_folios %d\nlru_left_out %d\nlost %d\n", lru_folios, lru_left, lost
 	ranges("took")
 	ranges("all")
+	for (k = 1; k <= nr_pfn; k++)
+		if (k in each)
+			print "each " each[k]
 }

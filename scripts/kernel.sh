@@ -30,7 +30,10 @@
 #/     compacts the machine's memory (echo 1 >/proc/sys/vm/compact_memory,
 #/     which also moves pages of every process; up to 8 passes),
 #/     timing isolate_migratepages_block() in mm/compaction.c over the
-#/     ranges where it isolated folios;
+#/     ranges where it isolated folios; --scanner=damon instead makes a
+#/     kdamond of its own whose DAMOS pageout scheme walks what reclaim
+#/     left, region by region, and reclaims the cgroup's folios, timing
+#/     damon_pa_pageout()'s walk and isolation in mm/damon/paddr.c;
 #/  4. replays the same memory in scan (--memmap-from, --access=isolate):
 #/     Physical ns/page over the pfns the kernel's pfn scanner timed,
 #/     ListLRU ns/folio over the working set's folios in their traced
@@ -63,7 +66,9 @@
 #/   --scanner=S  the kernel's pfn scanner: offline (memory-block offline,
 #/                the default where memory blocks can go offline),
 #/                compaction (the default elsewhere), damon (DAMON's
-#/                paddr walk: refused, see scan-kernel(1))
+#/                paddr walk by a kdamond of its own, a DAMOS pageout
+#/                scheme that reclaims the cgroup's folios; refused where
+#/                a kdamond it did not make runs or is set up)
 #/   --young=F    step 5's share of pages read before each walk (0.1)
 #/   --check      check that it can work here with these options, say
 #/                what it would do, and stop: nothing made but a scratch
@@ -75,7 +80,8 @@
 #/ here (not root, no tracefs, a tracepoint or kernel feature missing,
 #/ no memory cgroup, kernel lockdown: one line, naming the kernel
 #/ configuration), or too few timed events for a figure (1,000 batches
-#/ of the LRU scanner, 3 blocks of offline, 1,000 ranges of compaction:
+#/ of the LRU scanner, 3 blocks of offline or regions of DAMON's, 1,000
+#/ ranges of compaction:
 #/ what was measured is printed first, then why there is no kernel
 #/ ratio), or a memory block it could not put back as it was (named); 128+N ended by signal N, after cleaning
 #/ up.  --check: 0 when it could run, else as above.
@@ -90,8 +96,11 @@ case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps,
 # $offlined: a block it took offline, or was taking when it stopped;
 # $movable: "BLOCK:ZONE" for each block it moved from its kernel zone
 # ZONE to ZONE_MOVABLE (make_movable), put back as it ends.
-cg="" inst="" work="" child="" offlined="" movable="" mounted=""
+# $damon: DAMON's kdamonds directory once it wrote nr_kdamonds there (its
+# own kdamond 0, the only one), turned off and removed as it ends.
+cg="" inst="" work="" child="" offlined="" movable="" mounted="" damon=""
 memory=${SCAN_MEMORY_SYSFS:-/sys/devices/system/memory}
+damon_sysfs=${SCAN_DAMON_SYSFS:-/sys/kernel/mm/damon/admin}
 # shellcheck disable=SC2317 # run by scan-env.sh's cleanup
 undo() {
 	if [ -n "$child" ]; then
@@ -100,6 +109,8 @@ undo() {
 		child=""
 	fi
 	stuck=""
+	damon_stuck=""
+	damon_off || damon_stuck=$damon
 	for undo_block in $offlined; do
 		block_online "$undo_block" || stuck="$stuck memory$undo_block"
 	done
@@ -133,11 +144,31 @@ undo() {
 		block_back "${undo_block%:*}" || stuck="$stuck memory${undo_block%:*}"
 	done
 	movable=""
-	if [ -n "$stuck" ]; then
+	if [ -n "$stuck$damon_stuck" ]; then
 		[ -z "$tmp" ] || rm -rf "$tmp"
-		say_line "$me: memory block${stuck} not back as it was (online, in its zone): see $memory/memoryN/state and valid_zones"
+		[ -z "$stuck" ] ||
+			say_line "$me: memory block${stuck} not back as it was (online, in its zone): see $memory/memoryN/state and valid_zones"
+		[ -z "$damon_stuck" ] ||
+			say_line "$me: its own kdamond is still there: see $damon_stuck/0/state and $damon_stuck/nr_kdamonds"
 		exit 1
 	fi
+}
+
+# damon_off: its own kdamond off and removed (nr_kdamonds 0); false if it
+# is still there.  Only where it wrote nr_kdamonds, and only while that
+# reads 1: its own, made where it read 0.
+damon_off() {
+	[ -n "$damon" ] || return 0
+	do_tries=0
+	while [ "$(cat "$damon/0/state" 2>/dev/null)" = on ]; do
+		[ "$do_tries" -lt 50 ] || return 1
+		echo off 2>/dev/null >"$damon/0/state" || sleep 0.1
+		do_tries=$((do_tries + 1))
+	done
+	if [ "$(cat "$damon/nr_kdamonds" 2>/dev/null)" = 1 ]; then
+		echo 0 2>/dev/null >"$damon/nr_kdamonds" || return 1
+	fi
+	damon=""
 }
 
 # zone_of N: the zone memory block N had before make_movable moved it,
@@ -292,9 +323,13 @@ if [ ! -d "$tracing/instances" ] && [ -z "${SCAN_TRACEFS:-}" ]; then
 fi
 
 # The pfn scanner: memory-block offline where a block can go offline,
-# else compaction.  DAMON's is named, never used on a kdamond of another's.
-damon_running=""
-for d in /sys/kernel/mm/damon/admin/kdamonds/[0-9]*; do
+# else compaction; DAMON's when asked.  DAMON's sysfs is only read here:
+# a kdamond of another's is never touched, and nr_kdamonds is written
+# only where it reads 0 (a write removes every kdamond's directory, of a
+# kdamond that is off too, and fails while one is on).
+damon_running="" damon_count=""
+[ ! -r "$damon_sysfs/kdamonds/nr_kdamonds" ] || read -r damon_count <"$damon_sysfs/kdamonds/nr_kdamonds" || true
+for d in "$damon_sysfs"/kdamonds/[0-9]*; do
 	[ "$(cat "$d/state" 2>/dev/null)" != on ] || damon_running="$damon_running ${d##*/}"
 done
 has_offline=""
@@ -307,13 +342,16 @@ case $scanner in
 offline) [ -n "$has_offline" ] ||
 	fail "--scanner=offline: no memory blocks at $memory (CONFIG_MEMORY_HOTPLUG, CONFIG_MEMORY_HOTREMOVE)" ;;
 damon)
-	[ -d /sys/kernel/mm/damon/admin ] || fail "--scanner=damon: no DAMON sysfs at /sys/kernel/mm/damon/admin (CONFIG_DAMON_SYSFS, CONFIG_DAMON_PADDR)"
+	[ -n "$damon_count" ] || fail "--scanner=damon: no DAMON sysfs at $damon_sysfs (CONFIG_DAMON_SYSFS, CONFIG_DAMON_PADDR)"
 	[ -z "$damon_running" ] ||
 		fail "--scanner=damon: a kdamond that scan-kernel did not start is running (kdamond$damon_running): it is never touched; use --scanner=offline or compaction"
-	fail "--scanner=damon: DAMON's paddr walk is not timed by scan-kernel yet; use --scanner=offline or compaction" ;;
+	[ "$damon_count" = 0 ] ||
+		fail "--scanner=damon: $damon_count kdamond(s) that scan-kernel did not make are set up, none on: making its own would remove them (nr_kdamonds); use --scanner=offline or compaction" ;;
 esac
 if [ "$scanner" = offline ]; then
 	pfn_events="migrate/mm_migrate_pages_start migrate/mm_migrate_pages page_isolation/test_pages_isolated sched/sched_switch"
+elif [ "$scanner" = damon ]; then
+	pfn_events="damon/damos_before_apply filemap/mm_filemap_delete_from_page_cache vmscan/mm_vmscan_reclaim_pages sched/sched_switch"
 else
 	pfn_events="compaction/mm_compaction_isolate_migratepages compaction/mm_compaction_finished
 		compaction/mm_compaction_begin compaction/mm_compaction_migratepages"
@@ -325,10 +363,11 @@ if [ -z "$unmounted" ]; then
 		[ -d "$tracing/events/$e" ] || fail "this kernel has no ${e%%/*}:${e#*/} tracepoint$(
 			case $e in compaction/*) echo " (CONFIG_COMPACTION)" ;;
 			migrate/*) echo " (CONFIG_MIGRATION)" ;;
-			page_isolation/*) echo " (CONFIG_MEMORY_ISOLATION)" ;; esac)"
+			page_isolation/*) echo " (CONFIG_MEMORY_ISOLATION)" ;;
+			damon/*) echo " (CONFIG_DAMON)" ;; esac)"
 	done
 fi
-[ "$scanner" = offline ] || [ -w /proc/sys/vm/compact_memory ] ||
+[ "$scanner" != compaction ] || [ -w /proc/sys/vm/compact_memory ] ||
 	fail "no /proc/sys/vm/compact_memory (CONFIG_COMPACTION)"
 if [ ! -r /proc/kpageflags ] || [ ! -r /proc/kpagecgroup ]; then
 	fail "no /proc/kpageflags and /proc/kpagecgroup (CONFIG_PROC_PAGE_MONITOR, CONFIG_MEMCG)"
@@ -343,7 +382,7 @@ else
 	fail "no memory cgroup: neither cgroup v2 with the memory controller at /sys/fs/cgroup nor v1 at /sys/fs/cgroup/memory (CONFIG_MEMCG)"
 fi
 command -v taskset >/dev/null 2>&1 || fail "needs taskset (util-linux) to keep the work on one CPU"
-[ "$scanner" = offline ] || command -v fallocate >/dev/null 2>&1 ||
+[ "$scanner" != compaction ] || command -v fallocate >/dev/null 2>&1 ||
 	fail "needs fallocate (util-linux) to make room for compaction"
 need_scan "$me"
 need_math "$me"
@@ -377,8 +416,15 @@ block=""
 [ ! -r /proc/pagetypeinfo ] || block=$(proc_value /proc/pagetypeinfo "Pages per block:")
 case $block in '' | *[!0-9]* | 0*) block=512 ;; esac
 block_pfns=0
-if [ "$scanner" = offline ]; then
-	read -r block_bytes <"$memory/block_size_bytes" 2>/dev/null || block_bytes=""
+# DAMON's walk uses the movable blocks too where there are any: its
+# regions then hold the working set, not the whole machine around it
+together=""
+case $scanner in
+offline) together=1 ;;
+damon) [ -z "$has_offline" ] || together=1 ;;
+esac
+if [ -n "$together" ]; then
+	read -r block_bytes 2>/dev/null <"$memory/block_size_bytes" || block_bytes=""
 	case $block_bytes in
 	'' | *[!0-9a-fA-F]*) fail "cannot read the memory block size in $memory/block_size_bytes" ;;
 	esac
@@ -389,6 +435,8 @@ scratch
 name=scan-kernel-$$
 if [ "$scanner" = offline ]; then
 	pfn_plan="takes up to $max_blocks memory blocks of $((block_pfns * 4096 / mib)) MiB that hold the most of it offline and back online, one at a time (moving every page in them)"
+elif [ "$scanner" = damon ]; then
+	pfn_plan="walks what is left of it with DAMON's paddr operations (a kdamond of its own, removed after: a DAMOS pageout scheme kept to the cgroup's folios, which it drops)"
 else
 	pfn_plan="compacts the machine's memory"
 fi
@@ -736,11 +784,13 @@ echo "$kb" 2>/dev/null >"$inst/per_cpu/cpu$cpu/buffer_size_kb" ||
 	fail "the trace buffer cannot be $kb KiB on CPU $cpu"
 put 1 "$inst/tracing_on"
 
-if [ "$scanner" = offline ]; then
+if [ -n "$together" ]; then
 	make_movable
-	if [ "$made" -gt 0 ]; then
+	if [ "$made" -gt 0 ] && [ "$scanner" = damon ]; then
+		say_line "$me: $made memory blocks moved to ZONE_MOVABLE for the working set (page cache goes there first, so DAMON's regions hold it), put back as it ends"
+	elif [ "$made" -gt 0 ]; then
 		say_line "$me: $made memory blocks moved to ZONE_MOVABLE for the working set (nothing unmovable goes there, so they can go offline), put back as it ends"
-	else
+	elif [ "$scanner" = offline ]; then
 		say_line "$me: no memory block could be moved to ZONE_MOVABLE here: the working set goes where the kernel puts it, and a block with an unmovable page in it will refuse to go offline"
 	fi
 fi
@@ -893,10 +943,132 @@ offline_block() {
 	child=""
 }
 
-if [ "$scanner" = offline ]; then
+# damon_regions: "FIRST END" pfns of each region for DAMON, in order, all
+# of one size (so that DAMON merges none): where the working set is in
+# memory blocks (make_movable), each quarter of the blocks that hold the
+# most of what reclaim left (at least 1 pfn in 64, up to 8 blocks);
+# elsewhere its span from lo to hi cut in up to 32 regions of 4 MiB or
+# more.
+damon_regions() {
+	if [ "$block_pfns" -gt 0 ]; then
+		while read -r dr_b dr_n; do
+			[ "$dr_n" -lt $((block_pfns / 64)) ] || echo "$dr_b $dr_n"
+		done <"$tmp/after/blocks" | sort -k2,2nr -k1,1n | head -n 8 | sort -n |
+		while read -r dr_b _; do
+			for dr_q in 0 1 2 3; do
+				echo "$((dr_b * block_pfns + dr_q * block_pfns / 4)) $((dr_b * block_pfns + (dr_q + 1) * block_pfns / 4))"
+			done
+		done
+		return
+	fi
+	dr_pfns=$((hi + 1 - lo))
+	dr_k=$((dr_pfns / 1024))
+	[ "$dr_k" -le 32 ] || dr_k=32
+	dr_i=0
+	while [ "$dr_i" -lt "$dr_k" ]; do
+		dr_end=$((lo + (dr_i + 1) * (dr_pfns / dr_k)))
+		[ "$dr_i" -lt $((dr_k - 1)) ] || dr_end=$((hi + 1))
+		echo "$((lo + dr_i * (dr_pfns / dr_k))) $dr_end"
+		dr_i=$((dr_i + 1))
+	done
+}
+
+# pfn_damon: DAMON's paddr walk over what reclaim left of the working set
+# (the snapshot "after"), by a kdamond of its own: a DAMOS pageout scheme
+# on every region, whose damon_pa_pageout() (mm/damon/paddr.c) walks
+# the region's pfns, stepping over each folio, and isolates each LRU
+# folio (folio_isolate_lru(), one at a time) before reclaim_pages()
+# drops them; of DAMON's actions it is the one that walks and isolates
+# (lru_prio and lru_deprio move folios between lists without isolating,
+# stat walks only where a filter asks, migrate_hot and migrate_cold need
+# a second node).  Two memcg filters let the walk take only the cgroup's
+# folios: every other folio is walked over and left as it was.
+# damos_before_apply marks each region's start (kernel.awk).
+pfn_damon() {
+	damon_regions >"$tmp/regions" || tmp_fail "DAMON's regions"
+	pd_regions=$(grep -c '' "$tmp/regions")
+	[ "$pd_regions" -ge 3 ] || fail "--scanner=damon: the working set spans $((hi + 1 - lo)) pfns: too few for 3 regions of DAMON's"
+	pd_kd=$damon_sysfs/kdamonds
+	# read again just before: none of another's, since the check above
+	[ "$(cat "$pd_kd/nr_kdamonds" 2>/dev/null)" = 0 ] ||
+		fail "--scanner=damon: a kdamond that scan-kernel did not make appeared: never touched"
+	damon=$pd_kd
+	put 1 "$pd_kd/nr_kdamonds"
+	put 1 "$pd_kd/0/contexts/nr_contexts"
+	pd_ctx=$pd_kd/0/contexts/0
+	grep -qw paddr "$pd_ctx/avail_operations" 2>/dev/null ||
+		fail "--scanner=damon: DAMON has no physical address space operations here (CONFIG_DAMON_PADDR)"
+	put paddr "$pd_ctx/operations"
+	# a sample each 5 ms, a pass each 100 ms; exactly pd_regions regions:
+	# DAMON splits none while they are over half the most, and merges
+	# none past the total over the fewest
+	put 5000 "$pd_ctx/monitoring_attrs/intervals/sample_us"
+	put 100000 "$pd_ctx/monitoring_attrs/intervals/aggr_us"
+	put "$pd_regions" "$pd_ctx/monitoring_attrs/nr_regions/min"
+	put "$pd_regions" "$pd_ctx/monitoring_attrs/nr_regions/max"
+	put 1 "$pd_ctx/targets/nr_targets"
+	pd_t=$pd_ctx/targets/0/regions
+	put "$pd_regions" "$pd_t/nr_regions"
+	pd_i=0
+	while read -r pd_first pd_end; do
+		put $((pd_first * 4096)) "$pd_t/$pd_i/start"
+		put $((pd_end * 4096)) "$pd_t/$pd_i/end"
+		pd_i=$((pd_i + 1))
+	done <"$tmp/regions"
+	put 1 "$pd_ctx/schemes/nr_schemes"
+	pd_s=$pd_ctx/schemes/0
+	put pageout "$pd_s/action"
+	# every region, every pass; no quota, no watermarks
+	for pd_p in sz/min nr_accesses/min age/min; do put 0 "$pd_s/access_pattern/$pd_p"; done
+	put 18446744073709551615 "$pd_s/access_pattern/sz/max"
+	put 4294967295 "$pd_s/access_pattern/nr_accesses/max"
+	put 4294967295 "$pd_s/access_pattern/age/max"
+	put 0 "$pd_s/apply_interval_us"
+	put 0 "$pd_s/quotas/ms"
+	put 0 "$pd_s/quotas/bytes"
+	put none "$pd_s/watermarks/metric"
+	# the cgroup's folios allowed, every other refused: each folio is
+	# settled by these two, never by the young filter pageout adds after
+	put 2 "$pd_s/filters/nr_filters"
+	[ -e "$pd_s/filters/0/allow" ] ||
+		fail "--scanner=damon: DAMOS filters here have no 'allow' (Linux 6.14 or later): its walk could not be kept to the cgroup's folios"
+	for pd_i in 0 1; do
+		put memcg "$pd_s/filters/$pd_i/type"
+		put "/$name" "$pd_s/filters/$pd_i/memcg_path"
+	done
+	put Y "$pd_s/filters/0/matching"
+	put Y "$pd_s/filters/0/allow"
+	put N "$pd_s/filters/1/matching"
+	put N "$pd_s/filters/1/allow"
+	# shellcheck disable=SC2086 # a list of events
+	events 1 $pfn_events
+	put on "$pd_kd/0/state"
+	# on the traced CPU before its first pass, an aggregation (100 ms) on
+	read -r pd_pid 2>/dev/null <"$pd_kd/0/pid" || pd_pid=""
+	case $pd_pid in '' | *[!0-9]*) fail "--scanner=damon: cannot read its kdamond's pid in $pd_kd/0/pid" ;; esac
+	taskset -p -c "$cpu" "$pd_pid" >/dev/null 2>"$tmp/cmd.err" ||
+		fail "--scanner=damon: cannot keep its kdamond (pid $pd_pid) on CPU $cpu: $(why "$tmp/cmd.err")"
+	# three passes: the first takes the cgroup's folios, the others walk
+	# the emptied regions (the walk's floor); at most 30 s
+	pd_tries=0
+	while [ "$pd_tries" -lt 150 ]; do
+		sleep 0.2
+		put update_schemes_stats "$pd_kd/0/state"
+		read -r pd_tried 2>/dev/null <"$pd_s/stats/nr_tried" || pd_tried=0
+		[ "${pd_tried:-0}" -lt $((3 * pd_regions)) ] || break
+		pd_tries=$((pd_tries + 1))
+	done
+	put off "$pd_kd/0/state"
+	# shellcheck disable=SC2086
+	events 0 $pfn_events
+	damon_off || fail "--scanner=damon: its own kdamond is still there: see $pd_kd/0/state and $pd_kd/nr_kdamonds"
+	damon_tried=${pd_tried:-0}
+}
+
+if [ "$scanner" = offline ] || [ "$scanner" = damon ]; then
 	snapshot after
 	working_set after "$ino"
-	pfn_offline
+	if [ "$scanner" = offline ]; then pfn_offline; else pfn_damon; fi
 else
 	pfn_compaction
 fi
@@ -916,43 +1088,76 @@ raw=$tmp/all.raw scanner=$scanner block_folios=$tmp/block-folios run_awk "stats 
 # folios (memory mostly on the LRU, as the model's); where too few were
 # timed, compaction's is the time over the pfns of every timed range,
 # whatever they held.  Offline's events are blocks.
-if [ "$scanner" = offline ]; then
+if [ "$scanner" = offline ] || [ "$scanner" = damon ]; then
 	min_pfn=$min_blocks
 else
 	min_pfn=$min_events
 fi
-if [ "$(fig pfn_events)" -ge "$min_pfn" ] || [ "$scanner" = offline ]; then
+if [ "$(fig pfn_events)" -ge "$min_pfn" ] || [ "$scanner" != compaction ]; then
 	kind=took
 else
 	kind=all
 fi
 
-# The model's memmap for the pfn scanner: those ranges; offline's, each
-# block as it was just before it went offline; compaction's, whole
-# pageblocks from the snapshot taken before it.
+# replay_of FIRST END: the model's memmap of pfns [FIRST, END) on stdout:
+# offline's, each block in it as it was just before it went offline (a
+# range of several blocks timed one after another holds each); else
+# whole pageblocks from the snapshot taken before the pfn scanner ran.
+replay_of() {
+	if [ "$scanner" = offline ]; then
+		ro_first=$1
+		while [ "$ro_first" -lt "$2" ]; do
+			cat "$tmp/blocks/$ro_first" || return 1
+			ro_first=$((ro_first + block_pfns))
+		done
+		return
+	fi
+	ro_first=$(($1 / block)) ro_end=$((($2 + block - 1) / block))
+	dd if="$tmp/after/kpageflags" bs=$((8 * block)) skip="$ro_first" count=$((ro_end - ro_first)) 2>/dev/null
+}
+
+# The model's memmap for the pfn scanner: those ranges.
 sed -n "s/^$kind //p" "$tmp/figures" |
 while read -r first end; do
-	if [ "$scanner" = offline ]; then
-		cat "$tmp/blocks/$first"
-		continue
-	fi
-	first=$((first / block)) end=$(((end + block - 1) / block))
-	dd if="$tmp/after/kpageflags" bs=$((8 * block)) skip="$first" count=$((end - first)) 2>/dev/null
+	replay_of "$first" "$end" || exit 1
 done >"$tmp/ranges" || tmp_fail "the pfns to replay"
 if [ ! -s "$tmp/ranges" ]; then
-	[ "$scanner" = offline ] || fail "compaction timed no range: no pfns to replay"
+	[ "$scanner" != compaction ] || fail "compaction timed no range: no pfns to replay"
+	[ "$scanner" != damon ] ||
+		fail "no kernel ratio: DAMON's walk isolated folios in no timed region: $damon_tried regions tried, $(fig pfn_left_out) left out (preempted, or a sleep or lost events inside), $(fig pfn_floor_events) with none of the cgroup's folios"
 	fail "no kernel ratio: no memory block was timed offline: $refused of $offline_tried refused (EBUSY: unmovable pages in them, or CONFIG_MEMORY_HOTREMOVE off), $(fig pfn_left_out) preempted or with events lost, $(fig pfn_empty) with nothing to move"
 fi
 
 # scan's model: ListLRU over the working set as it was, in its traced
-# order; Physical over the pfns the kernel's pfn scanner timed.
-if ! "$scan" "--memmap-from=$tmp/before/kpageflags" "--memcg-from=$tmp/before/kpagecgroup" \
+# order; Physical over the pfns the kernel's pfn scanner timed.  On the
+# CPU the kernel's work ran on: on this 2-vCPU guest the same replay
+# read 15 ns/page on one CPU and 22 on the other, and a model that ran
+# where it fell moved kernel/model by that much from run to run.
+if ! taskset -c "$cpu" "$scan" "--memmap-from=$tmp/before/kpageflags" "--memcg-from=$tmp/before/kpagecgroup" \
 	    "--memcg=$ino" "--lru-order=$tmp/lru-order" "--pfns=$lo:$((hi - lo + 1))" \
 	    --access=isolate --walks=list --format=csv -q >"$tmp/model-lru.csv" 2>"$tmp/model.err" ||
-    ! "$scan" "--memmap-from=$tmp/ranges" --access=isolate --walks=list --format=csv -q \
+    ! taskset -c "$cpu" "$scan" "--memmap-from=$tmp/ranges" --access=isolate --walks=list --format=csv -q \
 	    >"$tmp/model-pfn.csv" 2>"$tmp/model.err"; then
 	scratch_ok
 	fail "scan's model failed: $(head -n 1 "$tmp/model.err")"
+fi
+# Offline's and DAMON's kernel/model, block by block (region by region):
+# each replayed alone beside the kernel's ns/pfn over it ("START END
+# KERNEL MODEL" lines).  The kernel's median block against the model of
+# all of them together set one block's fill of LRU folios against the
+# mean of all fills, which moved kernel/model 1.6x between runs of few
+# blocks; a block against itself does not.
+: >"$tmp/each-model" || tmp_fail "the model of each block"
+if [ "$scanner" != compaction ]; then
+	sed -n 's/^each //p' "$tmp/figures" |
+	while read -r first end k; do
+		replay_of "$first" "$end" >"$tmp/one" || exit 1
+		taskset -c "$cpu" "$scan" "--memmap-from=$tmp/one" --access=isolate --walks=list --format=csv -q \
+			>"$tmp/one.csv" 2>"$tmp/model.err" || exit 2
+		echo "$first $end $k $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "ns_per_page") c = i; next }
+			$1 == "physical" && c { print $c }' "$tmp/one.csv")"
+	done >"$tmp/each-model" || { scratch_ok; fail "scan's model of one block failed: $(head -n 1 "$tmp/model.err")"; }
+	rm -f "$tmp/one" "$tmp/one.csv"
 fi
 if [ -n "$keep" ]; then
 	mkdir -- "$keep" || fail "cannot make $keep"
@@ -961,12 +1166,12 @@ fi
 
 # The report and the CSV (kernel-report.awk).
 rc=0
-model_lru=$tmp/model-lru.csv model_pfn=$tmp/model-pfn.csv csv_out=$tmp/out.csv \
+model_lru=$tmp/model-lru.csv model_pfn=$tmp/model-pfn.csv each_model=$tmp/each-model csv_out=$tmp/out.csv \
     kind=$kind min_events=$min_events min_pfn=$min_pfn size=$size cgv=$cgv lru_path=$lru_path \
-    scanner=$scanner refused=${refused:-0} tried=${offline_tried:-0} \
+    scanner=$scanner refused=${refused:-0} tried=${offline_tried:-${damon_tried:-0}} \
     lru_words=$lru_words load_before=$load_before load_after=$load_after \
     overrun=${overrun:-0} cpus=$(getconf _NPROCESSORS_ONLN) \
-    run_awk kernel-report "$tmp/figures" >"$tmp/out.txt" || rc=$?
+    run_awk "stats kernel-report" "$tmp/figures" >"$tmp/out.txt" || rc=$?
 [ "$rc" -ne 3 ] || fail "scan's model gave no Physical ns/page or ListLRU ns/folio: $(head -n 1 "$tmp/model-lru.csv")"
 [ "$rc" -eq 0 ] || tmp_fail "the report"
 stdout_put "$tmp/out.txt"

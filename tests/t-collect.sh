@@ -190,7 +190,10 @@ check "collect: ... the model asked for keeps its figure" \
 	same "$(field "$tmp/rt2.csv" ListLRU protocol default)" "$(sed -n 's/^ratio ListLRU: \([0-9.]*\) .*/\1/p' "$tmp/block2")"
 check "collect: ... the kernel's own ratio in both rows" \
 	same "$(csv_col "$tmp/rt2.csv" kernel_ListLRU | tr '\n' ' ')" "1.58 1.58 "
-check "collect: ... and in the table's flags" grep -q "kernel's own ListLRU 1.58" "$tmp/rt2.table"
+check "collect: ... and in the table's flags, with its pfn scanner" \
+	grep -q "kernel's own ListLRU 1.58 (compaction)" "$tmp/rt2.table"
+check "collect: ... the pfn scanner in both rows' kernel_scanner" \
+	same "$(csv_col "$tmp/rt2.csv" kernel_scanner | tr '\n' ' ')" "compaction compaction "
 
 # report.sh's block of one model read back
 scripts/report.sh -n 2 -c 0.01 -r 2 --one-model >"$tmp/block"

@@ -93,6 +93,9 @@ for a in awk mawk gawk "busybox awk"; do
 		eval 'is pfn_left_out 1.00 && is pfn_empty 0.00'
 	check "kernel.awk offline ($a): the two blocks as one range to replay" \
 		grep -qx 'took 98304 163840' "$tmp/figures"
+	check "kernel.awk offline ($a): each block timed, its ns/pfn, in the order timed" \
+		eval "sed -n 's/^each //p' '$tmp/figures' | awk '{ printf \"%s %s %.2f\\n\", \$1, \$2, \$3 }' |
+			tr '\\n' ' ' | grep -qx '98304 131072 87.87 131072 163840 37.69 '"
 done
 
 # The report from both excerpts (reclaim's batches and the offline
@@ -107,10 +110,11 @@ report_offline() {
 		awk -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel.awk "$tmp/both.txt" >"$tmp/figures" &&
 	printf 'walk,ns_per_page,ns_per_folio,kernel,host_id,version\nphysical,10.5,,L,h,v\nlist,21,21,L,h,v\n' \
 		>"$tmp/model.csv" &&
-	model_lru=$tmp/model.csv model_pfn=$tmp/model.csv csv_out=$tmp/out.csv kind=took min_events=1 \
-		min_pfn=1 size=536870912 cgv=1 lru_path=classic scanner=offline refused=1 tried=4 \
+	printf '98304 131072 87.8663 29.2888\n131072 163840 37.688 18.844\n' >"$tmp/each-model" &&
+	model_lru=$tmp/model.csv model_pfn=$tmp/model.csv each_model=$tmp/each-model csv_out=$tmp/out.csv \
+		kind=took min_events=1 min_pfn=1 size=536870912 cgv=1 lru_path=classic scanner=offline refused=1 tried=4 \
 		lru_words=classic load_before=0.1 load_after=0.2 overrun=0 cpus=2 \
-		awk -f scripts/lib.awk -f scripts/kernel-report.awk "$tmp/figures" >"$tmp/report"
+		awk -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel-report.awk "$tmp/figures" >"$tmp/report"
 }
 check "kernel-report.awk offline: reads both excerpts" report_offline
 check "kernel-report.awk offline: the ratio 3.1 (2.4 to 4.0) in the digits its interval supports, the scanner named" \
@@ -118,9 +122,80 @@ check "kernel-report.awk offline: the ratio 3.1 (2.4 to 4.0) in the digits its i
 check "kernel-report.awk offline: 89.57 ns per LRU folio, the floor 3.97, 1 of 4 blocks refused" \
 	eval "grep -q '89.57 ns per LRU folio isolated' '$tmp/report' && grep -q 'emptied: 3.97 ns/pfn' '$tmp/report' &&
 		grep -q '1 of 4 blocks did not go offline' '$tmp/report'"
+# kernel/model Physical: each block's own quotient, 87.8663 / 29.2888 = 3
+# and 37.688 / 18.844 = 2, their median 2.50 (quartiles 2.25, 2.75);
+# all together 62.7771 / 10.5 = 5.98.
+check "kernel-report.awk offline: kernel/model Physical 2.50, the median of each block's own, 5.98 all together" \
+	grep -q '^kernel/model: Physical 2.50 (median over 2 blocks, each replayed alone; IQR 2.25-2.75; all together 5.98), ListLRU 13.62, ratio ' "$tmp/report"
 check "kernel-report.awk offline: the CSV's scanner column says offline on every row" \
 	sh -c "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"scanner\") c = i; next }
 		\$c != \"offline\" { bad = 1 } END { exit bad || !c || NR != 5 }' '$tmp/out.csv'"
+
+# kernel-damon.trace (tests/kernel-damon.txt, .raw): 23 events WRITTEN
+# BY HAND, not recorded: the hosts this was written on run a kdamond of
+# another's, which scan-kernel never touches, so it could not start its
+# own.  Each line follows the event's print format in
+# /sys/kernel/tracing/events/*/format on Linux 6.18 (damos_before_apply:
+# "ctx_idx= scheme_idx= target_idx= nr_regions= START-END: NR_ACCESSES
+# AGE", bytes), the raw twin "PID CPU NS type: ID".  kdamond.0-2301
+# applies pageout to 4 regions of 4096 pfns (A from pfn 1048576, B, C,
+# D), then walks them again emptied.  By hand:
+#   A: before_apply 2000000000000, its first folio dropped 245760 ns
+#   later (kswapd0's drop at 100000 is another task's): 60 ns/pfn;
+#   reclaim_pages nr_scanned=3072: 80 ns/folio.  B: preempted (R+)
+#   inside its walk: left out.  C: 204800 ns, 50 ns/pfn; 2560 folios,
+#   80.  D: 286720 ns, 70 ns/pfn; 4096 folios, 70; 4000 reclaimed.
+#   Medians: 60 ns/pfn (quartiles 55, 65), 80 ns/folio; 12288 pfns,
+#   9728 folios, 9632 pages reclaimed.  Second pass: A to B 12288 ns, 3
+#   ns/pfn; B to C 16384, 4; C to D 10240, 2.5: floor 3 (2.75, 3.5) over
+#   3 regions; D ends in a sleep: left out (2 in all).  Ranges: A, and
+#   C with D.
+damon_figures() {
+	# shellcheck disable=SC2086 # AWK may be a command and its argument
+	raw=tests/kernel-damon.raw scanner=damon $1 -f scripts/lib.awk -f scripts/stats.awk \
+		-f scripts/kernel.awk tests/kernel-damon.txt >"$tmp/figures" 2>"$tmp/err"
+}
+for a in awk mawk gawk "busybox awk"; do
+	have "${a%% *}" || continue
+	[ "$a" != "busybox awk" ] || busybox awk 'BEGIN { }' 2>/dev/null || continue
+	check "kernel.awk damon ($a): reads the hand-written excerpt" damon_figures "$a"
+	check "kernel.awk damon ($a): 60 ns/pfn over 3 regions, quartiles 55 and 65" \
+		eval 'is pfn_events 3.00 && is pfn_median 60.00 && is pfn_q1 55.00 && is pfn_q3 65.00'
+	check "kernel.awk damon ($a): 80 ns per LRU folio, 9728 folios over 12288 pfns, 9632 reclaimed" \
+		eval 'is pfn_folio_median 80.00 && is pfn_folio_q1 75.00 && is pfn_taken 9728.00 &&
+			is pfn_pfns 12288.00 && is pfn_moved 9632.00'
+	check "kernel.awk damon ($a): the emptied regions' walk 3 ns/pfn over 3, 2 left out" \
+		eval 'is pfn_floor_median 3.00 && is pfn_floor_q1 2.75 && is pfn_floor_events 3.00 &&
+			is pfn_left_out 2.00'
+	check "kernel.awk damon ($a): each region timed: A, C, D" \
+		eval "sed -n 's/^each //p' '$tmp/figures' | tr '\\n' ' ' |
+			grep -qx '1048576 1052672 60 1056768 1060864 50 1060864 1064960 70 '"
+	check "kernel.awk damon ($a): regions A, and C with D, to replay" \
+		eval "grep -qx 'took 1048576 1052672' '$tmp/figures' && grep -qx 'took 1056768 1064960' '$tmp/figures'"
+done
+
+# The report from reclaim's excerpt and DAMON's: 286.0156 x 9728 /
+# 12288 / 60 = 3.77, from 267.7031 x 0.7917 / 65 = 3.26 to 297.8359 x
+# 0.7917 / 55 = 4.29.
+report_damon() {
+	cat tests/kernel-trace.txt tests/kernel-damon.txt >"$tmp/both.txt" &&
+	cat tests/kernel-trace.raw tests/kernel-damon.raw >"$tmp/both.raw" &&
+	raw=$tmp/both.raw scanner=damon \
+		awk -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel.awk "$tmp/both.txt" >"$tmp/figures" &&
+	model_lru=$tmp/model.csv model_pfn=$tmp/model.csv csv_out=$tmp/out.csv kind=took min_events=1 \
+		min_pfn=1 size=536870912 cgv=1 lru_path=classic scanner=damon refused=0 tried=8 \
+		lru_words=classic load_before=0.1 load_after=0.2 overrun=0 cpus=2 \
+		awk -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel-report.awk "$tmp/figures" >"$tmp/report"
+}
+check "kernel-report.awk damon: reads both excerpts" report_damon
+check "kernel-report.awk damon: the ratio 3.8 (3.3 to 4.3), the scanner named" \
+	grep -q '^Kernel: physical scan is 3.8 faster than ListLRU (3.3 to 4.3, .*pfn scanner: damon)$' "$tmp/report"
+check "kernel-report.awk damon: 80 ns per LRU folio, the floor 3 over 3 regions, 8 tried" \
+	eval "grep -q '80.00 ns per LRU folio isolated' '$tmp/report' && grep -q 'folios: 3.00 ns/pfn (median; IQR 2.75-3.50, 3 regions)' '$tmp/report' &&
+		grep -q '8 regions tried, 2 left out' '$tmp/report' && grep -q \"DAMON's paddr walk\" '$tmp/report'"
+check "kernel-report.awk damon: the CSV's scanner column says damon on every row" \
+	sh -c "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"scanner\") c = i; next }
+		\$c != \"damon\" { bad = 1 } END { exit bad || !c || NR != 5 }' '$tmp/out.csv'"
 
 # kernel-set.awk: the working set's LRU folios (bit 5) of memcg 7, and
 # with block_pfns, how many in each block: pfns 0 and 2 are, 3 is
@@ -189,6 +264,64 @@ if [ "$(id -u)" -eq 0 ]; then
 	check "kernel.sh with no tracefs: names the config" err_has "no tracefs at .*notrace \\(CONFIG_TRACING"
 else
 	skip "kernel.sh with no tracefs" "not root: refused before tracefs is looked at"
+fi
+
+# --scanner=damon: DAMON's sysfs is only read until it makes a kdamond of
+# its own, which it does only where nr_kdamonds reads 0.  SCAN_DAMON_SYSFS
+# names a made-up one; each refusal is one line, exit 1, and leaves it as
+# it was (every file's name and content).  As root only: a user is
+# refused first.
+damon_tree() {	# damon_tree DIR: every file under DIR with its content
+	find "$1" -type f 2>/dev/null | sort | while read -r f; do
+		printf '%s: %s\n' "$f" "$(cat "$f" 2>&1)"
+	done
+}
+damon_refused() {	# damon_refused DIR: refused, DIR untouched
+	damon_tree "$1" >"$tmp/damon-before"
+	refused 1 env SCAN_DAMON_SYSFS="$1" sh $ks --check --scanner=damon -m 64M || return 1
+	damon_tree "$1" >"$tmp/damon-after"
+	cmp -s "$tmp/damon-before" "$tmp/damon-after" || { echo "#   $1 changed"; return 1; }
+}
+fake_damon() {	# fake_damon DIR NR STATE: a DAMON sysfs with NR kdamonds in STATE
+	mkdir -p "$1/kdamonds" && echo "$2" >"$1/kdamonds/nr_kdamonds" || return 1
+	i=0
+	while [ "$i" -lt "$2" ]; do
+		mkdir -p "$1/kdamonds/$i/contexts" && echo "$3" >"$1/kdamonds/$i/state" &&
+			echo 0 >"$1/kdamonds/$i/contexts/nr_contexts" || return 1
+		i=$((i + 1))
+	done
+}
+if [ "$(id -u)" -eq 0 ]; then
+	check "kernel.sh --scanner=damon, no DAMON sysfs: exit 1, one line" damon_refused "$tmp/nodamon"
+	check "kernel.sh --scanner=damon, no DAMON sysfs: names the config" \
+		err_has 'no DAMON sysfs at .*nodamon \(CONFIG_DAMON_SYSFS, CONFIG_DAMON_PADDR\)'
+	fake_damon "$tmp/damon-on" 2 off && echo on >"$tmp/damon-on/kdamonds/1/state"
+	check "kernel.sh --scanner=damon, another's kdamond on: exit 1, one line, nothing written" \
+		damon_refused "$tmp/damon-on"
+	check "kernel.sh --scanner=damon, another's kdamond on: says it is never touched" \
+		err_has 'a kdamond that scan-kernel did not start is running \(kdamond 1\): it is never touched'
+	fake_damon "$tmp/damon-off" 1 off
+	check "kernel.sh --scanner=damon, another's kdamond set up, off: exit 1, one line, nothing written" \
+		damon_refused "$tmp/damon-off"
+	check "kernel.sh --scanner=damon, another's kdamond set up, off: says making its own would remove it" \
+		err_has '1 kdamond\(s\) that scan-kernel did not make are set up, none on: making its own would remove them'
+else
+	skip "kernel.sh --scanner=damon refusals" "not root: refused before DAMON is looked at"
+fi
+# This machine's own DAMON, where a kdamond of another's is on: refused,
+# by reading only (every file under it as it was).
+live_damon=/sys/kernel/mm/damon/admin
+live_on=""
+for d in "$live_damon"/kdamonds/[0-9]*; do
+	[ "$(cat "$d/state" 2>/dev/null)" != on ] || live_on=${d##*/}
+done
+if [ "$(id -u)" -ne 0 ] || [ -z "$live_on" ]; then
+	skip "kernel.sh --scanner=damon with this machine's kdamond on" "not root, or no kdamond on here"
+else
+	check "kernel.sh --scanner=damon, this machine's kdamond $live_on on: exit 1, one line, $live_damon as it was" \
+		damon_refused "$live_damon"
+	check "kernel.sh --scanner=damon, this machine's kdamond on: names it, never touched" \
+		err_has "is running \\(kdamond.* $live_on.*\\): it is never touched"
 fi
 
 # --check: every check, then a plan and exit 0; nothing made or
@@ -263,6 +396,16 @@ elif ! tracefs_here || [ -z "$cgroot" ] || [ ! -w /proc/sys/vm/compact_memory ] 
 	skip "kernel.sh --check" "no tracefs at $tracing, no memory cgroup, no compaction, or /var/tmp on tmpfs"
 else
 	check "kernel.sh --check: exit 0 and its plan; no cgroup, trace instance or scratch made" check_only
+	# where no kdamond is set up, --check --scanner=damon plans its own,
+	# and still only reads DAMON's sysfs
+	fake_damon "$tmp/damon-none" 0 off
+	damon_tree "$tmp/damon-none" >"$tmp/damon-before"
+	run_cmd env SCAN_DAMON_SYSFS="$tmp/damon-none" sh $ks --check --scanner=damon -m 64M
+	# shellcheck disable=SC2016 # expanded by eval
+	check "kernel.sh --check --scanner=damon, no kdamond set up: exit 0, plans a kdamond of its own" \
+		eval '[ "$rc" -eq 0 ] && err_has "walks what is left of it with DAMON.s paddr operations \\(a kdamond of its own"'
+	damon_tree "$tmp/damon-none" >"$tmp/damon-after"
+	check "kernel.sh --check --scanner=damon: DAMON's sysfs as it was" cmp -s "$tmp/damon-before" "$tmp/damon-after"
 fi
 if [ "$(id -u)" -ne 0 ]; then
 	skip "kernel.sh stopped midway" "not root"
