@@ -550,6 +550,7 @@ struct lru_model {
 	int bound_want[NR_BOUNDS]; /* tries of each the run takes */
 	int bound_tries[NR_BOUNDS]; /* of each, taken so far */
 	int bound_kept[NR_BOUNDS]; /* of those, kept disturbed */
+	double bound_pace[NR_BOUNDS]; /* seconds a load at the first try */
 	double bound_ns[NR_BOUNDS]; /* this core's limits: their medians */
 	double bound_lo[NR_BOUNDS], bound_hi[NR_BOUNDS]; /* fastest and
 				 * slowest try, over the median */
@@ -4240,23 +4241,6 @@ static int bound_tries_due(const struct lru_model *m, enum bound b, int round,
 	return by > m->bound_tries[b] ? by - m->bound_tries[b] : 0;
 }
 
-/* The first tries, before any walk, time what the run expects; a cheap
- * limit's then leave its median, and its tries are taken beside the
- * walks it bounds, as the chase's others are.  A try right after setup
- * read faster than those beside the walks: ArrayLRU read 1.08x its
- * limit in the median at -c 10 with it, where the chase's are too dear
- * to take one more (docs/method.md). */
-static void bound_first_done(struct lru_model *m)
-{
-	int b;
-
-	for (b = 0; b < NR_BOUNDS; b++)
-		if (bounds[b].cheap) {
-			m->bound_tries[b] = 0;
-			m->bound_kept[b] = 0;
-		}
-}
-
 /* The limits from their tries: ns per page for the stream (the
  * memmap's bytes per page), ns per load for the chase and the random
  * loads, and the PageTable walk's per LRU folio, as its walk is read:
@@ -4967,14 +4951,47 @@ static void print_expected(const struct lru_model *m, const struct params *p,
 static void print_round_done(const struct lru_model *m, const struct params *p,
 			     int round, int rounds);
 
+/*
+ * The first tries, before any walk, time what the run expects
+ * (bound_pace); a cheap limit's then leave its median, and its tries
+ * are taken beside the walks it bounds, as the chase's others are.  A
+ * try right after setup read faster than those beside the walks:
+ * ArrayLRU read 1.08x its limit in the median at -c 10 with it, where
+ * the chase's are too dear to take one more (docs/method.md).  The
+ * stream's first reads BOUND_LINES, not the whole memmap: the physical
+ * walk is a small part of what the run expects.
+ */
+static void bound_first_tries(struct lru_model *m, struct team *team,
+			      enum cache_mode cache)
+{
+	unsigned long whole = m->bound_len[BOUND_STREAM];
+	int b;
+
+	if (whole > BOUND_LINES)
+		m->bound_len[BOUND_STREAM] = BOUND_LINES;
+	for (b = 0; m->bound_lines && b < NR_BOUNDS; b++) {
+		try_bound(m, team, b, cache);
+		if (m->bound_tries[b])
+			m->bound_pace[b] = m->bound_s[b][0] / bound_loads(m, b);
+	}
+	m->bound_len[BOUND_STREAM] = whole;
+}
+
+static void bound_first_done(struct lru_model *m)
+{
+	int b;
+
+	for (b = 0; b < NR_BOUNDS; b++)
+		if (bounds[b].cheap) {
+			m->bound_tries[b] = 0;
+			m->bound_kept[b] = 0;
+		}
+}
+
 /* Seconds a timed walk of w should take at its limit's first try. */
 static double walk_expected(const struct lru_model *m, int w)
 {
-	enum bound b = walks[w].bound;
-
-	if (!m->bound_tries[b] || !bound_loads(m, b))
-		return 0;
-	return m->bound_s[b][0] / bound_loads(m, b) * walk_loads(m, w);
+	return m->bound_pace[walks[w].bound] * walk_loads(m, w);
 }
 
 /*
@@ -5000,9 +5017,8 @@ static double expect_run(const struct lru_model *m, const struct params *p,
 		stats[s].reps = 1;	/* the first round times each once */
 	}
 	for (b = 0; b < NR_BOUNDS; b++)	/* a cheap first try leaves */
-		if (m->bound_tries[b])
-			left += (m->bound_want[b] - (bounds[b].cheap ? 0 : m->bound_tries[b])) *
-				m->bound_s[b][0];
+		left += (m->bound_want[b] - (bounds[b].cheap ? 0 : m->bound_tries[b])) *
+			m->bound_pace[b] * bound_loads(m, b);
 	return left + *rounds * n * round + (n - 1) * setup;
 }
 
@@ -5026,15 +5042,14 @@ static int measure(struct lru_model *m, struct team *team,
 	plan_bounds(m, p, NULL, (p->run.rounds ? p->run.rounds : MIN_ROUNDS) * p->run.builds);
 	draw_bound_lines(m);
 	/* the first round's tries, before its walks: what the run expects */
-	for (b = 0; m->bound_lines && b < NR_BOUNDS; b++)
-		try_bound(m, team, b, p->run.cache);
+	bound_first_tries(m, team, p->run.cache);
 	if (m->bound_lines) {
 		double left = expect_run(m, p, stats, &r);
 
 		m->expect_s = now() - m->start_s + left;
 		print_expected(m, p, r, left);
-		bound_first_done(m);
 	}
+	bound_first_done(m);
 	m->walk_start_s = now();
 	for (b = 0; b < p->run.builds; b++) {
 		if (b)
@@ -6517,7 +6532,7 @@ static const struct field fields[] = {
 	{ "speedup_max", SCOPE_WALK, "largest of those ratios",
 	  NUMBER("%.6f", get_speedup_max) },
 	{ "bound", SCOPE_WALK, "the limit it is held against", TEXT(get_bound) },
-	{ "bound_ns", SCOPE_WALK, "that limit: ns per page (stream), per load (others); 0: none",
+	{ "bound_ns", SCOPE_WALK, "that limit: ns per page (stream), per LRU folio (PageTable's), per load (others); 0: none",
 	  NUMBER("%.4f", get_bound_ns) },
 	{ "bound_ratio", SCOPE_WALK, "its ns per page or folio over the limit",
 	  NUMBER("%.4f", get_bound_ratio) },
