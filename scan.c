@@ -3919,7 +3919,7 @@ static struct walk_result bound_pagetable(const struct lru_model *m, int share);
 
 static const struct bound_spec bounds[NR_BOUNDS] = {
 	[BOUND_STREAM] = { "streaming read", bound_stream, .cheap = 1 },
-	[BOUND_CHASE] = { "dependent chase", bound_chase },
+	[BOUND_CHASE] = { "dependent chase", bound_chase, .cheap = 0 },
 	[BOUND_RANDOM] = { "independent random loads", bound_random, .cheap = 1 },
 	[BOUND_PAGETABLE] = { "PTE stream and young updates", bound_pagetable, .cheap = 1 },
 };
@@ -4190,16 +4190,16 @@ static NOINLINE struct walk_result bound_pagetable(const struct lru_model *m,
 	char *pte = (char *)m->pt.pte;
 
 	split(lines, share, m->nr_shares, &start, &end);
-	j = lines ? start * young / lines : 0;
+	j = lines ? (uint64_t)start * young / lines : 0;
 	for (k = start; k < end; k++) {
 		unsigned long *word = (unsigned long *)(pte + k * 64);
 
 		OPAQUE(word);
 		sum += *word;
-		for (due = (k + 1) * young / lines; j < due; j++)
+		for (due = (uint64_t)(k + 1) * young / lines; j < due; j++)
 			sum += bound_update((unsigned long *)line[j]);
 	}
-	return result(sum, end - start + (lines ? (end - start) * young / lines : 0), 0);
+	return result(sum, end - start, 0);
 }
 
 /* Flush what bound b will read, and only that: the memmap may be many
