@@ -3931,6 +3931,12 @@ static const struct bound_spec bounds[NR_BOUNDS] = {
  * walks are short: fewer are mostly the flush and the clock. */
 #define BOUND_LINES	(1UL << 19)
 #define BOUND_MIN_LINES	(1UL << 14)
+/* The random loads read at least this many lines where the memmap holds
+ * eight times as many, however cheap their walks: a try of 300,000 read
+ * fast, the walk 1.19x the tries right before and after it, one of 2^20
+ * 1.05x, 2^21 1.02x (median of 8 walks, host 25013b1b, -c 10), and a
+ * try of 2^20 takes 15 ms there (docs/method.md). */
+#define BOUND_RANDOM_LINES (1UL << 20)
 
 /* Always 0; read at run time, so the chase cannot be proved independent. */
 static volatile unsigned long bound_zero;
@@ -3996,6 +4002,8 @@ static unsigned long bound_loads_max(const struct lru_model *m, enum bound b)
 
 	if (b == BOUND_PAGETABLE)
 		return pt_loads_max(m);
+	if (b == BOUND_RANDOM && lines >= 8 * BOUND_RANDOM_LINES)
+		return BOUND_RANDOM_LINES;
 	if (b == BOUND_STREAM || lines < BOUND_LINES)
 		return lines;
 	return BOUND_LINES;
@@ -4074,6 +4082,8 @@ static void plan_bounds(struct lru_model *m, const struct params *p,
 				len = most;
 			if (len < BOUND_MIN_LINES)
 				len = most < BOUND_MIN_LINES ? most : BOUND_MIN_LINES;
+			if (b == BOUND_RANDOM && most == BOUND_RANDOM_LINES)
+				len = most;
 			m->bound_len[b] = len;
 		}
 		if (b == BOUND_PAGETABLE && !stats)	/* later builds' alike */
@@ -4958,23 +4968,24 @@ static void print_round_done(const struct lru_model *m, const struct params *p,
  * try right after setup read faster than those beside the walks:
  * ArrayLRU read 1.08x its limit in the median at -c 10 with it, where
  * the chase's are too dear to take one more (docs/method.md).  The
- * stream's first reads BOUND_LINES, not the whole memmap: the physical
- * walk is a small part of what the run expects.
+ * stream's and the random loads' first read at most BOUND_LINES / 2
+ * lines: the walks they bound are a small part of what the run expects.
  */
 static void bound_first_tries(struct lru_model *m, struct team *team,
 			      enum cache_mode cache)
 {
-	unsigned long whole = m->bound_len[BOUND_STREAM];
+	unsigned long len[NR_BOUNDS];
 	int b;
 
-	if (whole > BOUND_LINES)
-		m->bound_len[BOUND_STREAM] = BOUND_LINES;
 	for (b = 0; m->bound_lines && b < NR_BOUNDS; b++) {
+		len[b] = m->bound_len[b];
+		if ((b == BOUND_STREAM || b == BOUND_RANDOM) && len[b] > BOUND_LINES / 2)
+			m->bound_len[b] = BOUND_LINES / 2;
 		try_bound(m, team, b, cache);
 		if (m->bound_tries[b])
 			m->bound_pace[b] = m->bound_s[b][0] / bound_loads(m, b);
+		m->bound_len[b] = len[b];
 	}
-	m->bound_len[BOUND_STREAM] = whole;
 }
 
 static void bound_first_done(struct lru_model *m)
