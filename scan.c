@@ -18,8 +18,8 @@
  * It is the successor of scan.c 1.1 (Matthew Wilcox, 2023) and keeps its
  * command line and output lines by default; its options model what the
  * original left out (LRU share, folio sizes, LRU order, per-folio work,
- * several lists, threads, rmap walks, smaller descriptors).  README.md
- * documents every option and output line.
+ * several lists, threads, rmap walks, smaller descriptors).  scan.1
+ * documents every option, docs/output.md every line and column.
  *
  * usage: scan [-c MILLIONS | -m SIZE] [-s SEED] [-r ROUNDS] [-t THREADS]
  *             [-v...] [--option=VALUE...]
@@ -60,9 +60,13 @@
  *   Checks across options           check_params(), parse_params()
  * Part III, the answer
  *   The run summarized              each walk's figures, the machine, verdicts
+ *   Text lines                      the original's lines, -v's, progress
+ *   Warnings                        warnings[]: causes, checks, their lines
+ *   The model in words              -v's model, replay, break-even, PageTable
  *   The field table                 fields[]: a CSV and JSON column's row
- *   Text lines and warnings         the original's lines, -v's, warnings[], KTAP
- *   The host (appendix)             memory limits, CPUID, identity, caches
+ *   CSV, JSON and KTAP              the columns written, --fields, KTAP
+ *   The host: files and room        bounded machine files, memory limits
+ *   The host: identity              CPUID, cpuinfo, caches, NUMA, host id
  *   Main                            signals, set-up, report, main()
  */
 
@@ -1004,7 +1008,7 @@ static uintptr_t round_up(uintptr_t x, uintptr_t to)
 	return (x + to - 1) / to * to;
 }
 
-/* In Text lines and warnings: madvise() refused ADVICE, for WHY. */
+/* In Warnings: madvise() refused ADVICE, for WHY. */
 static void warn_thp_refused(const char *advice, const char *why);
 
 /*
@@ -1064,7 +1068,7 @@ static void unmap_region(struct region *r)
  * allocations beside its regions (check_fits() kept 16 MiB for them). */
 #define FAULT_MARGIN	(16UL << 20)
 
-static double cgroup_room(void);	/* in The host (the appendix) */
+static double cgroup_room(void);	/* in The host: files and room */
 
 static struct {
 	int on;			/* a memory cgroup's limit applies to scan */
@@ -1237,7 +1241,7 @@ struct mem_limit {
 	const char *name;
 };
 
-/* mem_available() is in The host (the appendix), has_clflushopt() in
+/* mem_available() is in The host: files and room, has_clflushopt() in
  * Cache state. */
 static struct mem_limit mem_available(void);
 static int has_clflushopt(void);
@@ -2521,15 +2525,21 @@ static void build_model(struct lru_model *m, const struct params *p,
  * time_label in the time lines ("%s scan in"), as the original printed
  * them.  To add a walk:
  *
- *   1. write its kernel above, walk_NAME(m, share): a template taking
- *      the per-folio work as constants (see WITH_WORK) and summing ages
- *      and folios over its share, as the others do;
+ *   1. write its kernel in Walk kernels (below: it needs Per-folio
+ *      work's visit()), walk_NAME(m, share): a template taking the
+ *      per-folio work as constants (see WITH_WORK) and summing ages and
+ *      folios over its share, as the others do; declare it with the
+ *      others beside the table;
  *   2. if it reads a structure of its own, write bytes (what the
  *      structure takes, expected and worst case) and prepare (build it
  *      in its region, after the LRU is linked); the region is mapped,
  *      counted by the fit check, named in the refusal, flushed before
  *      each timed walk and freed for you;
- *   3. add its row here, with the limit try_bound() measures.
+ *   3. add its row here, with the limit try_bound() measures (at most
+ *      NR_WALKS_MAX rows);
+ *   4. name it in scan.1 (DESCRIPTION and --walks), README's table of
+ *      walks, docs/output.md (the walk and bound columns) and a section
+ *      of docs/model.md: no test holds those to the table.
  *
  * Usage, --walks, timing, the self-check, the bounds and every output
  * line read the table; tests/t-codegen.sh finds walk_* kernels by name.
@@ -4297,8 +4307,11 @@ static void calibrate_done(struct lru_model *m)
  * group, which the PMU may share with other users: then it counts part
  * of the time and its counts are scaled.  The software events form a
  * group of their own and count everywhere, so the path is tested on
- * machines without a PMU.  To add an event: its id in enum counter_id,
- * its row here, its column in the field table.
+ * machines without a PMU.  To add an event: its id in enum counter_id
+ * (Data model), its row here, its column as the field table's recipe
+ * says (a getter calling counted()); then scan.1's COUNTERS, the event
+ * in docs/method.md, and for a hardware event tests/t-counters.sh's
+ * list of them and the "those four" of counted_share's meaning.
  */
 #define COUNTER_UNBUILT	(-1)	/* built without perf_event_open */
 #define COUNTER_IDLE	(-2)	/* open, but it never counted */
@@ -4955,7 +4968,7 @@ static int original_round(struct lru_model *m, struct team *team,
 	return 1;
 }
 
-/* Defined in Text lines and warnings. */
+/* Defined in Text lines. */
 static void print_expected(const struct lru_model *m, const struct params *p,
 			   int rounds, double left);
 static void print_round_done(const struct lru_model *m, const struct params *p,
@@ -5203,14 +5216,15 @@ static void check_build(const struct lru_model *m, const struct params *p, int b
  *      memmap holds), work_knobs (what a walk does: the model copies
  *      them, so walks read m->work) or run_knobs (how the run goes);
  *   2. its row here: kind, field, limits, default, help, and what it
- *      is: .csv its column (the field table's recipe says where it
- *      goes), .model if off its default the walks measure code
+ *      is: .csv its column (and its KNOB row at the end of the field
+ *      table, as its recipe says), .model if off its default the walks measure code
  *      (plain_knobs()), .kernel_like its preset value, .file_decides
  *      if a --memmap-from file sets it, .original_fixes if --original
  *      rules it out;
  *   3. its use, where the layout, a walk or the run needs it;
  *   4. its line in scan.1 (tests/t-knobs.sh holds every option -h lists
- *      to scan.1, and every column to an option).
+ *      to scan.1, and every column to an option), its column's line in
+ *      docs/output.md, and its kernel reference in docs/model.md.
  *
  * A -v line about it or a check across options (check_params()) only
  * where a reader needs one.
@@ -5265,8 +5279,8 @@ struct option_spec {
 #define CHOICE(f, n, d)	.kind = OPT_CHOICE, FIELD(f), .names = n, .def = d
 #define FILE_NAME(f)	.kind = OPT_FILE, FIELD(f)
 
-/* The custom rows' readers, defined below the table; --fields' with the
- * field table. */
+/* The custom rows' readers, defined below the table; --fields' in CSV,
+ * JSON and KTAP. */
 static option_setter set_count, set_verbose, set_folios, set_rmap, set_struct_page,
 	set_walks, set_pfns, set_expect, show_help, show_version, show_fields;
 
@@ -5379,18 +5393,20 @@ static const struct option_spec options[] = {
 	  .help = "the 2023 protocol: walks once, no flush, system THP" },
 	/* the PageTable walk's (--walks=pagetable); docs/model.md */
 	{ 0, "mapped", "F", REAL(work.pt_mapped, 0, 1, 1), .above = 1, .show_def = 1,
-	  .kernel_like = "0.5",		/* as --rmap's mapped half */
+	  .csv = "mapped", .kernel_like = "0.5",	/* as --rmap's mapped half */
 	  .help = "PageTable: share of LRU folios in page tables" },
 	{ 0, "young", "F", REAL(work.pt_young, 0, 1, 1), .show_def = 1,
-	  .kernel_like = "0.1",		/* a working set's hot tenth */
+	  .csv = "young", .kernel_like = "0.1",	/* a working set's hot tenth */
 	  .help = "PageTable: share of mapped PTEs young" },
 	{ 0, "young-tables", "F", REAL(work.pt_young_tables, 0, 1, 1), .above = 1,
-	  .show_def = 1, .help = "PageTable: share of PTE tables holding the young" },
+	  .show_def = 1, .csv = "young_tables",
+	  .help = "PageTable: share of PTE tables holding the young" },
 	{ 0, "pte-adjacent", "F", REAL(work.pt_adjacent, 0, 1, 0), .show_def = 1,
-	  .kernel_like = "0.875",	/* --locality 8's runs */
+	  .csv = "pte_adjacent", .kernel_like = "0.875",	/* --locality 8's runs */
 	  .help = "PageTable: chance a PTE maps the next mapped pfn" },
 	{ 0, "nonleaf-young", "on|off", CHOICE(work.pt_nonleaf, pt_nonleaf_names, 1),
-	  .show_def = 1, .help = "PageTable: an old PMD entry skips its table (x86)" },
+	  .show_def = 1, .csv = "nonleaf_young",
+	  .help = "PageTable: an old PMD entry skips its table (x86)" },
 	{ 0, "fields", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_fields,
 	  .help = "list the CSV and JSON columns and exit" },
 	{ 'h', "help", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_help,
@@ -5929,7 +5945,7 @@ static void set_walks(struct params *p, const char *opt, const char *arg)
 		die_usage("%s '%s': name at least one walk to compare with the physical one", opt, arg);
 }
 
-/* In Text lines and warnings: the cause a warning code names, or -1. */
+/* In Warnings: the cause a warning code names, or -1. */
 static int warning_by_code(const char *code);
 
 /* --expect=CODE,...: warnings a run expects (a smoke run at a tiny size
@@ -6252,7 +6268,7 @@ static void check_params(const struct params *p)
 		die_usage("--cpu %d with -t %d: --cpu pins one walker; -t places its walkers itself", p->run.cpu, p->run.threads);
 }
 
-/* In Text lines and warnings, and The host: */
+/* In Warnings, and The host: identity: */
 static double round_up_2(double x);
 static double host_llc(const char **from);
 
@@ -6313,8 +6329,8 @@ static void parse_params(struct params *p, int argc, char **argv)
  * warnings that say which figure cannot be trusted.  It keeps: results
  * on stdout, through one buffer checked before exit (flush_results()),
  * and warnings on stderr; the original's lines and the columns as they
- * were, new ones after them.  The host's identity, which only the answer
- * and the size check read, is the appendix; main() comes last.
+ * were, new ones after them.  The host's files, room and identity,
+ * which only the answer and the size check read, come last but main().
  */
 
 /* ==== The run summarized ================================================ */
@@ -6446,579 +6462,14 @@ static double counted(const struct lru_model *m, const struct walk_report *w, in
 	return counters[i].hardware ? c->value[i] / c->samples[i] / units : c->value[i];
 }
 
-/* ==== The field table =================================================== */
-
-/*
- * The field table: one row per column of --format=csv and json, in
- * column order.  CSV writes the names, then a row per walk; JSON one
- * object of the columns that are not a walk's, then a "walks" array of
- * each walk's own; scan --fields lists every name with its scope and
- * meaning.  Scripts read the columns by name, other readers by place,
- * so none moves.  To add a column:
- *
- *   1. write its getter below the table: a number (NAN when unknown,
- *      written empty, JSON's null) or a text (any bytes: CSV writes a
- *      comma, quote, backslash, control or byte of no UTF-8 in it as
- *      \xNN, so it needs no quoting, and JSON escapes it as JSON must);
- *   2. add its row at the end: name, scope, meaning, then NUMBER(its
- *      printf format, getter) or TEXT(getter);
- *   3. its line in docs/output.md.
- *
- * A knob's column comes from its row of the option table: .csv names
- * it, and its value and meaning come from that row.  The knobs' columns
- * that were there before this table are placed in it by KNOB(the field
- * of struct params), with a getter where the grammar is custom; a knob
- * added since needs no row here, and its column follows this table's,
- * in the option table's order (give it a KNOB row at the end before a
- * column is added after it, so that it does not move).
- */
-enum field_scope { SCOPE_RUN, SCOPE_MACHINE, SCOPE_KNOB, SCOPE_WALK };
-static const char *const scope_names[] = {
-	[SCOPE_RUN] = "run", [SCOPE_MACHINE] = "machine",
-	[SCOPE_KNOB] = "knob", [SCOPE_WALK] = "walk",
-};
-
-/* What a getter reads: the run, and the walk whose row it is writing
- * (JSON's top-level columns are read in the first walk's row). */
-struct answer {
-	const struct lru_model *m;
-	const struct params *p;
-	const struct machine *mc;
-	const struct reports *r;
-	const struct walk_report *w;
-};
-
-typedef double field_number(const struct answer *a);
-typedef const char *field_text(const struct answer *a);
-
-struct field {
-	const char *name;	/* NULL: a KNOB row, named by its option */
-	enum field_scope scope;	/* a walk's own, or the run's (JSON) */
-	const char *meaning;	/* one line for --fields */
-	const char *format;	/* a number's printf format */
-	field_number *number;	/* its value, NAN if unknown */
-	field_text *text;	/* or its text */
-	size_t knob;		/* a KNOB row: offsetof(struct params, it) */
-};
-
-#define NUMBER(fmt, fn)	.format = fmt, .number = fn
-#define TEXT(fn)	.text = fn
-#define KNOB(f)		{ .scope = SCOPE_KNOB, .knob = offsetof(struct params, f) }
-#define KNOB_AS(f, value, what) { .scope = SCOPE_KNOB, \
-			  .knob = offsetof(struct params, f), value, .meaning = what }
-
-static field_text get_walk, get_label, get_bound, get_folios, get_cpu,
-	get_kernel, get_system_thp, get_version, get_cpu_vendor,
-	get_hypervisor, get_l2_from, get_llc_from, get_host_id;
-static field_number get_timed, get_median_s, get_min_s, get_max_s,
-	get_ns_per_page, get_ns_per_folio, get_speedup, get_speedup_min,
-	get_speedup_max, get_bound_ns, get_bound_ratio, get_retimed,
-	get_disturbed, get_pages, get_memory_bytes, get_rounds, get_lru_folios,
-	get_lru_pages, get_rmap_share, get_rmap_hops, get_struct_page,
-	get_huge_share, get_cpus, get_ram_bytes, get_speedup_q1,
-	get_speedup_q3, get_llc_bytes, get_cpu_family, get_cpu_model,
-	get_cpu_stepping, get_l2_bytes, get_numa_nodes, get_stream_ns,
-	get_chase_ns, get_memmap_bytes, get_memmap_over_llc, get_cache_sized,
-	get_llc_misses, get_dtlb_misses, get_instructions, get_cycles,
-	get_counted_share, get_page_faults, get_context_switches;
-static field_text get_warnings;
-
-static const struct field fields[] = {
-	/* 2.0's columns */
-	{ "walk", SCOPE_WALK, "its short name, as --walks takes it", TEXT(get_walk) },
-	{ "label", SCOPE_WALK, "its name in the ratio lines", TEXT(get_label) },
-	{ "timed", SCOPE_WALK, "walks timed (rounds x repetitions)",
-	  NUMBER("%.0f", get_timed) },
-	{ "median_s", SCOPE_WALK, "median time of a walk, s", NUMBER("%.9f", get_median_s) },
-	{ "min_s", SCOPE_WALK, "fastest walk, s", NUMBER("%.9f", get_min_s) },
-	{ "max_s", SCOPE_WALK, "slowest walk, s", NUMBER("%.9f", get_max_s) },
-	{ "ns_per_page", SCOPE_WALK, "median time per pfn of the memmap, ns",
-	  NUMBER("%.4f", get_ns_per_page) },
-	{ "ns_per_folio", SCOPE_WALK, "median time per LRU folio, ns",
-	  NUMBER("%.4f", get_ns_per_folio) },
-	{ "speedup", SCOPE_WALK, "median over rounds of its time / the physical walk's",
-	  NUMBER("%.6f", get_speedup) },
-	{ "speedup_min", SCOPE_WALK, "smallest of those ratios",
-	  NUMBER("%.6f", get_speedup_min) },
-	{ "speedup_max", SCOPE_WALK, "largest of those ratios",
-	  NUMBER("%.6f", get_speedup_max) },
-	{ "bound", SCOPE_WALK, "the limit it is held against", TEXT(get_bound) },
-	{ "bound_ns", SCOPE_WALK, "that limit: ns per page (stream), per LRU folio (PageTable's), per load (others); 0: none",
-	  NUMBER("%.4f", get_bound_ns) },
-	{ "bound_ratio", SCOPE_WALK, "its ns per page or folio over the limit",
-	  NUMBER("%.4f", get_bound_ratio) },
-	{ "retimed", SCOPE_WALK, "walks timed again: they lost their CPU",
-	  NUMBER("%.0f", get_retimed) },
-	{ "disturbed", SCOPE_WALK, "walks still disturbed after retiming",
-	  NUMBER("%.0f", get_disturbed) },
-	{ "pages", SCOPE_RUN, "pfns in the memmap", NUMBER("%.0f", get_pages) },
-	{ "memory_bytes", SCOPE_RUN, "memory simulated, 4 KiB a pfn",
-	  NUMBER("%.0f", get_memory_bytes) },
-	KNOB(layout.seed),
-	{ "rounds", SCOPE_RUN, "rounds timed", NUMBER("%.0f", get_rounds) },
-	KNOB(run.builds),
-	{ "lru_folios", SCOPE_RUN, "folios the layout put on the walked LRU",
-	  NUMBER("%.0f", get_lru_folios) },
-	{ "lru_pages", SCOPE_RUN, "pages in those folios", NUMBER("%.0f", get_lru_pages) },
-	KNOB(layout.lru_fraction),
-	KNOB(layout.non_lru),
-	KNOB_AS(layout.folio_share, TEXT(get_folios),
-		"--folios: the folio mix, ORDER:PCT items separated by spaces"),
-	KNOB(work.phys),
-	KNOB(layout.locality),
-	KNOB(work.access),
-	KNOB(work.nr_lists),
-	KNOB(work.chunk),
-	KNOB(run.threads),
-	KNOB_AS(work.rmap_share, NUMBER("%g", get_rmap_share),
-		"--rmap: the share of folios mapped"),
-	{ "rmap_hops", SCOPE_KNOB, "--rmap: dependent misses per mapped folio",
-	  NUMBER("%.0f", get_rmap_hops) },
-	KNOB_AS(layout.desc_size, NUMBER("%.0f", get_struct_page), NULL),
-	KNOB(run.thp),
-	{ "huge_share", SCOPE_RUN, "share of the memmap in huge pages, from smaps; -1: unknown",
-	  NUMBER("%.3f", get_huge_share) },
-	KNOB(run.cache),
-	KNOB(run.kernel_like),
-	KNOB(run.original),
-	{ "cpu", SCOPE_MACHINE, "the CPU's model name", TEXT(get_cpu) },
-	{ "cpus", SCOPE_MACHINE, "online CPUs", NUMBER("%.0f", get_cpus) },
-	{ "ram_bytes", SCOPE_MACHINE, "RAM", NUMBER("%.0f", get_ram_bytes) },
-	{ "kernel", SCOPE_MACHINE, "uname: system, release, machine", TEXT(get_kernel) },
-	{ "system_thp", SCOPE_MACHINE, "the system's THP policy", TEXT(get_system_thp) },
-	{ "version", SCOPE_RUN, "scan's version", TEXT(get_version) },
-	/* added since, each at the end */
-	KNOB(layout.memmap_from),
-	KNOB(layout.memcg_share),
-	{ "speedup_q1", SCOPE_WALK, "first quartile of its ratios over rounds",
-	  NUMBER("%.6f", get_speedup_q1) },
-	{ "speedup_q3", SCOPE_WALK, "third quartile of its ratios over rounds",
-	  NUMBER("%.6f", get_speedup_q3) },
-	{ "llc_bytes", SCOPE_MACHINE, "the last-level cache; 0: unknown",
-	  NUMBER("%.0f", get_llc_bytes) },
-	KNOB(layout.memcg),
-	{ "cpu_vendor", SCOPE_MACHINE, "CPUID's vendor id, or arm64's implementer",
-	  TEXT(get_cpu_vendor) },
-	{ "cpu_family", SCOPE_MACHINE, "CPU family (arm64: variant)",
-	  NUMBER("%.0f", get_cpu_family) },
-	{ "cpu_model", SCOPE_MACHINE, "CPU model (arm64: part)", NUMBER("%.0f", get_cpu_model) },
-	{ "cpu_stepping", SCOPE_MACHINE, "CPU stepping (arm64: revision)",
-	  NUMBER("%.0f", get_cpu_stepping) },
-	{ "hypervisor", SCOPE_MACHINE, "the hypervisor's vendor, unknown or none",
-	  TEXT(get_hypervisor) },
-	{ "l2_bytes", SCOPE_MACHINE, "the L2 cache of a core; 0: unknown",
-	  NUMBER("%.0f", get_l2_bytes) },
-	{ "l2_from", SCOPE_MACHINE, "where its size came from: sysfs, cpuid, getconf, none",
-	  TEXT(get_l2_from) },
-	{ "llc_from", SCOPE_MACHINE, "where the LLC's size came from", TEXT(get_llc_from) },
-	{ "numa_nodes", SCOPE_MACHINE, "NUMA nodes online", NUMBER("%.0f", get_numa_nodes) },
-	{ "stream_ns", SCOPE_MACHINE, "this run's streaming read, ns per 64-byte line",
-	  NUMBER("%.4f", get_stream_ns) },
-	{ "chase_ns", SCOPE_MACHINE, "this run's dependent chase, ns per hop",
-	  NUMBER("%.4f", get_chase_ns) },
-	{ "host_id", SCOPE_MACHINE, "a hash of the machine's identity", TEXT(get_host_id) },
-	{ "memmap_bytes", SCOPE_RUN, "what the walks' descriptors take: the memmap, and 8-byte descriptors' folios",
-	  NUMBER("%.0f", get_memmap_bytes) },
-	{ "memmap_over_llc", SCOPE_RUN, "memmap_bytes over llc_bytes; empty: no LLC known",
-	  NUMBER("%.4g", get_memmap_over_llc) },
-	{ "cache_sized", SCOPE_RUN, "1: memmap_bytes under 4x llc_bytes (from llc_from), so the walks time caches; 0: not; empty: no LLC known",
-	  NUMBER("%.0f", get_cache_sized) },
-	{ "llc_misses", SCOPE_WALK, "last-level cache read misses per page (physical) or folio, as the calling walker counted them; empty: not counted (-vv says why)",
-	  NUMBER("%.4f", get_llc_misses) },
-	{ "dtlb_misses", SCOPE_WALK, "dTLB read misses per page or folio, likewise",
-	  NUMBER("%.4f", get_dtlb_misses) },
-	{ "instructions", SCOPE_WALK, "instructions per page or folio, likewise",
-	  NUMBER("%.4f", get_instructions) },
-	{ "cycles", SCOPE_WALK, "CPU cycles per page or folio, likewise", NUMBER("%.4f", get_cycles) },
-	{ "counted_share", SCOPE_WALK, "share of its walks' time those four counted (time running / enabled): under 1 the PMU was shared and they are scaled",
-	  NUMBER("%.4f", get_counted_share) },
-	{ "page_faults", SCOPE_WALK, "page faults the calling walker took in its timed walks, all of them: a walk takes none",
-	  NUMBER("%.0f", get_page_faults) },
-	{ "context_switches", SCOPE_WALK, "context switches in them, likewise",
-	  NUMBER("%.0f", get_context_switches) },
-	/* the warning table's codes, in its order (tests/t-warnings.sh) */
-	{ "warnings", SCOPE_WALK, "warnings fired for the run or this walk, spaces between, most important first: cache-sized short-walk disturbed thp-short thp-refused code-bound noisy limit-beaten",
-	  TEXT(get_warnings) },
-};
-
-#define NR_FIELDS	((int)ARRAY_SIZE(fields))
-#define FIELD_MAX	160	/* a cell's bytes, as 2.0 wrote them: longer is cut */
-
-/* The getters, in the table's order; a text lives at least until the
- * next getter's call. */
-static const char *get_walk(const struct answer *a) { return a->w->walk->name; }
-static const char *get_label(const struct answer *a) { return a->w->walk->label; }
-static double get_timed(const struct answer *a) { return a->w->st->nr_samples; }
-static double get_median_s(const struct answer *a) { return a->w->time.median; }
-static double get_min_s(const struct answer *a) { return a->w->time.min; }
-static double get_max_s(const struct answer *a) { return a->w->time.max; }
-static double get_ns_per_page(const struct answer *a) { return a->w->time.median * 1e9 / a->m->nr_pages; }
-static double get_ns_per_folio(const struct answer *a) { return a->w->time.median * 1e9 / a->m->nr_lru; }
-static double get_speedup(const struct answer *a) { return a->w->ratio.median; }
-static double get_speedup_min(const struct answer *a) { return a->w->ratio.min; }
-static double get_speedup_max(const struct answer *a) { return a->w->ratio.max; }
-static const char *get_bound(const struct answer *a) { return bounds[a->w->walk->bound].name; }
-static double get_bound_ns(const struct answer *a) { return a->w->bound_ns; }
-static double get_bound_ratio(const struct answer *a) { return a->w->bound_x; }
-static double get_retimed(const struct answer *a) { return a->w->st->retimed; }
-static double get_disturbed(const struct answer *a) { return a->w->st->disturbed; }
-static double get_pages(const struct answer *a) { return a->m->nr_pages; }
-static double get_memory_bytes(const struct answer *a) { return a->m->nr_pages * SIM_PAGE_SIZE; }
-static double get_rounds(const struct answer *a) { return a->r->rounds; }
-static double get_lru_folios(const struct answer *a) { return a->m->nr_lru; }
-static double get_lru_pages(const struct answer *a) { return a->m->lru_pages; }
-static double get_rmap_share(const struct answer *a) { return a->p->work.rmap_share; }
-static double get_rmap_hops(const struct answer *a) { return a->p->work.rmap_hops; }
-static double get_struct_page(const struct answer *a) { return a->p->layout.desc_size; }
-static double get_huge_share(const struct answer *a) { return huge_share(&a->m->region[R_MEMMAP]); }
-static const char *get_cpu(const struct answer *a) { return a->mc->cpu; }
-static double get_cpus(const struct answer *a) { return a->mc->cpus; }
-static double get_ram_bytes(const struct answer *a) { return a->mc->memory; }
-static const char *get_kernel(const struct answer *a) { return a->mc->kernel; }
-static const char *get_system_thp(const struct answer *a) { return a->mc->thp; }
-static const char *get_version(const struct answer *a) { (void)a; return SCAN_VERSION; }
-static double get_speedup_q1(const struct answer *a) { return a->w->ratio.q1; }
-static double get_speedup_q3(const struct answer *a) { return a->w->ratio.q3; }
-static double get_llc_bytes(const struct answer *a) { return a->mc->llc; }
-static const char *get_cpu_vendor(const struct answer *a) { return a->mc->vendor; }
-static double get_cpu_family(const struct answer *a) { return a->mc->family < 0 ? NAN : a->mc->family; }
-static double get_cpu_model(const struct answer *a) { return a->mc->model < 0 ? NAN : a->mc->model; }
-static double get_cpu_stepping(const struct answer *a) { return a->mc->stepping < 0 ? NAN : a->mc->stepping; }
-static const char *get_hypervisor(const struct answer *a) { return a->mc->hypervisor; }
-static double get_l2_bytes(const struct answer *a) { return a->mc->l2; }
-static const char *get_l2_from(const struct answer *a) { return a->mc->l2_from; }
-static const char *get_llc_from(const struct answer *a) { return a->mc->llc_from; }
-static double get_numa_nodes(const struct answer *a) { return a->mc->numa_nodes; }
-static double get_stream_ns(const struct answer *a) { return a->mc->stream_ns > 0 ? a->mc->stream_ns : NAN; }
-static double get_chase_ns(const struct answer *a) { return a->mc->chase_ns > 0 ? a->mc->chase_ns : NAN; }
-static const char *get_host_id(const struct answer *a) { return a->mc->host_id; }
-static double get_memmap_bytes(const struct answer *a) { return memmap_bytes(a->m); }
-static double get_llc_misses(const struct answer *a) { return counted(a->m, a->w, C_LLC_MISSES); }
-static double get_dtlb_misses(const struct answer *a) { return counted(a->m, a->w, C_DTLB_MISSES); }
-static double get_instructions(const struct answer *a) { return counted(a->m, a->w, C_INSTRUCTIONS); }
-static double get_cycles(const struct answer *a) { return counted(a->m, a->w, C_CYCLES); }
-static double get_page_faults(const struct answer *a) { return counted(a->m, a->w, C_PAGE_FAULTS); }
-static double get_context_switches(const struct answer *a) { return counted(a->m, a->w, C_CONTEXT_SWITCHES); }
-
-/* The mix with its items separated by spaces, as 2.0 wrote the column. */
-static const char *get_folios(const struct answer *a)
-{
-	static char mix[128];
-	char *c;
-
-	for (c = (char *)folio_mix(a->p, mix, sizeof(mix)); (c = strchr(c, ',')); )
-		*c = ' ';
-	return mix;
-}
-
-static double get_memmap_over_llc(const struct answer *a)
-{
-	return a->mc->llc > 0 ? memmap_bytes(a->m) / a->mc->llc : NAN;
-}
-
-static double get_counted_share(const struct answer *a)
-{
-	const struct walk_counts *c = &a->w->st->counts;
-
-	return c->enabled > 0 && c->running > 0 ? c->running / c->enabled : NAN;
-}
-
-static double get_cache_sized(const struct answer *a)
-{
-	int sized = cache_sized(a->m, a->mc);
-
-	return sized < 0 ? NAN : sized;
-}
-
-/* In Text lines and warnings. */
-static const char *warning_codes(int s, char *buf, size_t len);
-
-static const char *get_warnings(const struct answer *a)
-{
-	static char codes[FIELD_MAX];
-
-	return warning_codes((int)(a->w - a->r->walk), codes, sizeof(codes));
-}
-
-/* The option row a knob's column comes from: the first that sets its
- * field and names a column. */
-static const struct option_spec *knob_option(size_t field)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(options); i++)
-		if (options[i].field == field && options[i].csv)
-			return &options[i];
-	die("internal error: a KNOB row of the field table names no option's column");
-	return NULL;
-}
-
-/* Does a KNOB row of the table place the column of option o? */
-static int knob_placed(const struct option_spec *o)
-{
-	int i;
-
-	for (i = 0; i < NR_FIELDS; i++)
-		if (!fields[i].name && fields[i].knob == o->field)
-			return 1;
-	return 0;
-}
-
-/* Column i, NULL past the last: the table's rows, then a row for each
- * knob whose column the table does not place. */
-static const struct field *column(int i)
-{
-	static struct field later[ARRAY_SIZE(options)];
-	static int nr_later = -1;
-	size_t o;
-
-	if (nr_later < 0)
-		for (nr_later = 0, o = 0; o < ARRAY_SIZE(options); o++)
-			if (options[o].csv && knob_option(options[o].field) == &options[o] &&
-			    !knob_placed(&options[o]))
-				later[nr_later++] = (struct field){ .scope = SCOPE_KNOB,
-								    .knob = options[o].field };
-	if (i < NR_FIELDS)
-		return &fields[i];
-	return i - NR_FIELDS < nr_later ? &later[i - NR_FIELDS] : NULL;
-}
-
-static const char *field_name(const struct field *f)
-{
-	return f->name ? f->name : knob_option(f->knob)->csv;
-}
-
-/* A column's one line for --fields: a knob's says its option. */
-static const char *field_meaning(const struct field *f, char *buf, size_t len)
-{
-	const struct option_spec *o;
-
-	if (f->meaning)
-		return f->meaning;
-	o = knob_option(f->knob);
-	if (o->long_name)
-		snprintf(buf, len, "--%s: %s", o->long_name, o->help);
-	else
-		snprintf(buf, len, "-%c: %s", o->short_name, o->help);
-	return buf;
-}
-
-/* A typed knob's value, as its option row says; *quoted for a name. */
-static const char *knob_text(const struct option_spec *o, const struct params *p,
-			     char *buf, size_t len, int *quoted)
-{
-	const void *field = (const char *)p + o->field;
-
-	*quoted = o->kind == OPT_CHOICE || o->kind == OPT_FILE;
-	switch (o->kind) {
-	case OPT_FLAG:
-	case OPT_INT:
-		snprintf(buf, len, "%d", *(const int *)field);
-		break;
-	case OPT_ULONG:
-		snprintf(buf, len, "%lu", *(const unsigned long *)field);
-		break;
-	case OPT_REAL:
-		snprintf(buf, len, "%g", *(const double *)field);
-		break;
-	case OPT_CHOICE:
-		return o->names[*(const int *)field];
-	case OPT_FILE:
-		return *(const char *const *)field ? *(const char *const *)field : "";
-	case OPT_CUSTOM:	/* its KNOB_AS row gives a getter */
-		die("internal error: --%s's column needs a getter in the field table",
-		    o->long_name);
-	}
-	return buf;
-}
-
-/*
- * Column f's value in a's row, in buf (FIELD_MAX bytes, as the longest
- * column wants; a longer text is cut at a character's start); *quoted
- * if it is a text, which put_csv() and put_json() escape.
- */
-static const char *cell(const struct field *f, const struct answer *a,
-			char *buf, int *quoted)
-{
-	const char *text;
-	size_t n;
-	double v;
-
-	*quoted = f->text != NULL;
-	if (f->number) {
-		v = f->number(a);
-		if (isnan(v))
-			*buf = 0;
-		else
-			snprintf(buf, FIELD_MAX, f->format, v);
-		return buf;
-	}
-	text = f->text ? f->text(a) : knob_text(knob_option(f->knob), a->p, buf, FIELD_MAX, quoted);
-	if (text != buf && (n = snprintf(buf, FIELD_MAX, "%s", text)) >= FIELD_MAX)
-		for (n = FIELD_MAX - 1; n && (text[n] & 0xc0) == 0x80; n--)
-			buf[n - 1] = 0;	/* text[n] continues a character */
-	return buf;
-}
-
-/* A CSV cell: a text as printable text with no comma or quote in it,
- * and no backslash but its \xNN, so a reader can undo it. */
-static void put_csv(const char *cell, int quoted)
-{
-	if (quoted)
-		put_plain(stdout, cell, ",\"\\");
-	else
-		fputs(cell, stdout);
-}
-
-/* One character of a JSON string (see put_json()); returns the bytes of
- * c it took. */
-static int put_json_char(const unsigned char *c)
-{
-	int len = utf8_length(c);
-
-	if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) {	/* C1 */
-		printf("\\u%04x", c[1]);
-		return 2;
-	}
-	if (*c < ' ' || *c == 0x7f)
-		printf("\\u%04x", *c);
-	else if (!len)
-		printf("\\\\x%02x", *c);
-	else if (*c == '"' || *c == '\\')
-		printf("\\%c", *c);
-	else
-		fwrite(c, 1, len, stdout);
-	return len ? len : 1;
-}
-
-/*
- * A JSON value: a number, null, or a string of valid UTF-8 with what
- * RFC 8259 asks escaped (a quote, a backslash; a control, C1 included,
- * as \u00XX); a byte of no UTF-8 is the text \xNN, as scan's other
- * lines write it (in JSON "\\xNN"), not a character that would hide it.
- */
-static void put_json(const char *cell, int quoted)
-{
-	const unsigned char *c = (const unsigned char *)cell;
-
-	if (!quoted) {
-		fputs(*cell ? cell : "null", stdout);
-		return;
-	}
-	putchar('"');
-	while (*c)
-		c += put_json_char(c);
-	putchar('"');
-}
-
-/* A header, then a row per walk. */
-static void print_csv(struct answer *a)
-{
-	char buf[FIELD_MAX];
-	const struct field *f;
-	int i, s, quoted;
-
-	for (i = 0; (f = column(i)); i++)
-		printf("%s%s", i ? "," : "", field_name(f));
-	printf("\n");
-	for (s = 0; s < a->r->nr; s++) {
-		a->w = &a->r->walk[s];
-		for (i = 0; (f = column(i)); i++) {
-			if (i)
-				putchar(',');
-			cell(f, a, buf, &quoted);
-			put_csv(buf, quoted);
-		}
-		printf("\n");
-	}
-}
-
-/* The columns of a's row that are a walk's (walk 1) or the run's (walk
- * 0) as JSON members; the last without a comma unless more follow. */
-static void print_json_members(const struct answer *a, int walk,
-			       const char *indent, int more)
-{
-	char buf[FIELD_MAX];
-	const struct field *f;
-	int i, last = -1, quoted;
-
-	for (i = 0; (f = column(i)); i++)
-		if ((f->scope == SCOPE_WALK) == walk)
-			last = i;
-	for (i = 0; (f = column(i)); i++) {
-		if ((f->scope == SCOPE_WALK) != walk)
-			continue;
-		printf("%s\"%s\": ", indent, field_name(f));
-		cell(f, a, buf, &quoted);
-		put_json(buf, quoted);
-		printf("%s\n", more || i < last ? "," : "");
-	}
-}
-
-/* In Text lines and warnings. */
-static void print_json_warnings(void);
-static void print_ktap(const struct answer *a);
-
-/* The run's columns, read in the first walk's row, then each walk's,
- * then each warning that fired, its code and its line. */
-static void print_json(struct answer *a)
-{
-	int s;
-
-	printf("{\n");
-	a->w = &a->r->walk[0];
-	print_json_members(a, 0, "  ", 1);
-	printf("  \"walks\": [\n");
-	for (s = 0; s < a->r->nr; s++) {
-		a->w = &a->r->walk[s];
-		printf("    {\n");
-		print_json_members(a, 1, "      ", 0);
-		printf("    }%s\n", s + 1 < a->r->nr ? "," : "");
-	}
-	printf("  ],\n");
-	print_json_warnings();
-	printf("}\n");
-}
-
-static void print_results(const struct lru_model *m, const struct params *p,
-			  const struct machine *mc, const struct reports *r)
-{
-	struct answer a = { m, p, mc, r, NULL };
-
-	if (p->out.format == FORMAT_JSON)
-		print_json(&a);
-	else if (p->out.format == FORMAT_KTAP)
-		print_ktap(&a);
-	else
-		print_csv(&a);
-}
-
-/* --fields: every column's name, scope and meaning, in column order. */
-static void show_fields(struct params *p, const char *opt, const char *arg)
-{
-	char buf[256];
-	const struct field *f;
-	int i;
-
-	(void)p;
-	(void)opt;
-	(void)arg;
-	for (i = 0; (f = column(i)); i++)
-		printf("%-16s %-8s %s\n", field_name(f), scope_names[f->scope],
-		       field_meaning(f, buf, sizeof(buf)));
-	flush_results(1);
-	exit(0);
-}
-
-/* ==== Text lines and warnings =========================================== */
+/* ==== Text lines ======================================================== */
 
 /*
  * The original's lines keep their text: two ratio lines by default, the
  * time lines with -v, the setup lines and totals with -vvv; each -v
- * adds lines beside them, never changes them.  The warnings say on
- * stderr which printed figure cannot be trusted, and what clears it;
- * the data carry their codes, and --format=ktap gives each cause a
- * test point.
+ * adds lines beside them, never changes them.  The warnings (next
+ * section) say on stderr which printed figure cannot be trusted, and
+ * what clears it.
  */
 
 /* Decimals that show the spread lo to hi in two digits, or three
@@ -7288,6 +6739,8 @@ static void print_ratios(const struct output *out, const struct reports *r)
 			r->walk[s].ratio.median, r->walk[s].walk->label);
 }
 
+/* ==== Warnings ========================================================== */
+
 /*
  * The warning table: one row per cause that keeps a printed figure from
  * being trusted, most important first, the order its lines come in.  A
@@ -7301,9 +6754,12 @@ static void print_ratios(const struct output *out, const struct reports *r)
  * would not fit).  To add a cause:
  *
  *   1. its enum and its row, placed by importance, with a new code;
- *   2. its check in check_warnings(), or where it shows, by warning_fire();
+ *   2. its check in check_warnings(), or where it shows, by warning_fire()
+ *      (from Part I through a wrapper declared there, as
+ *      warn_thp_refused());
  *   3. its code in the warnings column's meaning (the field table), in
- *      the same place; its row in docs/output.md's table of warnings.
+ *      the same place; its row in docs/output.md's table of warnings and
+ *      its entry in scan.1's WARNINGS.
  */
 enum warning_cause {
 	W_CACHE_SIZED, W_SHORT_WALK, W_DISTURBED, W_THP_SHORT, W_THP_REFUSED,
@@ -7716,87 +7172,14 @@ static void print_warnings(void)
 			warn("%s", warning_line(c, line, sizeof(line)));
 }
 
-/* JSON's "warnings": each cause that fired, its code and its line. */
-static void print_json_warnings(void)
-{
-	char line[256];
-	int c, n = 0;
-
-	printf("  \"warnings\": [");
-	for (c = 0; c < NR_WARNINGS; c++) {
-		if (!warning_fired(c, -1))
-			continue;
-		warning_line(c, line, sizeof(line));
-		printf("%s\n    { \"code\": \"%s\", \"text\": ", n++ ? "," : "", warnings[c].code);
-		put_json(line + strlen(warnings[c].code) + 2, 1);
-		printf(" }");
-	}
-	printf("%s]\n", n ? "\n  " : "");
-}
+/* ==== The model in words ================================================ */
 
 /*
- * --format=ktap, the kernel's selftest format: the version and the plan
- * before the run, so that a run that dies (a failed self-check is exit
- * 1) leaves its plan unmet, which a KTAP reader counts as a failure;
- * then a test point per walk's self-check and one per warning cause,
- * each cause "not ok" when it fired (ok with an XFAIL directive when
- * --expect named it), and the figures as diagnostic lines.
+ * -v's account of what was modelled: the memmap's pages and folios, the
+ * replayed file, the model's knobs in words (as the stderr model line
+ * and report.sh's block carry them), the break-even lines, and the
+ * PageTable walk's tables, cost split and what it cannot see.
  */
-static void print_ktap_plan(const struct params *p)
-{
-	printf("KTAP version 1\n1..%d\n", p->run.nr_walks + NR_WARNINGS);
-}
-
-static void print_ktap(const struct answer *a)
-{
-	const struct lru_model *m = a->m;
-	struct walk_result sum = expected_result(m);
-	int s, c, n = 0, fail = 0, xfail = 0;
-	char b1[32], b2[32], line[256];
-
-	printf("# scan %s %s %s: %lu pages, %s simulated, memmap %s, seed %lu, host %s\n",
-	       SCAN_VERSION, a->p->size_opt, a->p->size_arg, m->nr_pages,
-	       human(m->nr_pages * SIM_PAGE_SIZE, b1, 32), human(memmap_bytes(m), b2, 32),
-	       a->p->layout.seed, a->mc->host_id);
-	for (s = 0; s < a->r->nr; s++) {
-		const struct walk_report *w = &a->r->walk[s];
-
-		struct walk_result want = w->walk->expect ? w->walk->expect(m) : sum;
-
-		printf("# %s: median %.*f s, %.2f ns/%s over %d timed walks; summed %lu over %lu folios, as the model\n",
-		       w->walk->label, spread_decimals(w->time.median, w->time.min, w->time.max),
-		       w->time.median, w->walk_ns,
-		       w->walk->bound == BOUND_STREAM ? "page" : "folio", w->st->nr_samples,
-		       want.sum, want.visits);
-		if (s) {
-			int d = spread_decimals(w->ratio.median, w->ratio.min, w->ratio.max);
-
-			printf("# %s ratio: median %.*f, IQR %.*f-%.*f over %d rounds\n",
-			       w->walk->label, d, w->ratio.median, d, w->ratio.q1, d, w->ratio.q3,
-			       a->r->rounds);
-		}
-		printf("ok %d self-check %s\n", ++n, w->walk->name);
-	}
-	for (c = 0; c < NR_WARNINGS; c++) {
-		if (!warning_fired(c, -1)) {
-			printf("ok %d warning %s\n", ++n, warnings[c].code);
-			continue;
-		}
-		printf("# %s\n", warning_line(c, line, sizeof(line)));
-		if (a->p->out.expect >> c & 1) {
-			printf("ok %d warning %s # XFAIL --expect names it\n", ++n, warnings[c].code);
-			xfail++;
-		} else {
-			printf("not ok %d warning %s\n", ++n, warnings[c].code);
-			fail++;
-		}
-	}
-	for (s = 1; s < a->r->nr; s++)
-		printf("# %s scan is %f faster than %s\n", a->r->walk[0].walk->label,
-		       a->r->walk[s].ratio.median, a->r->walk[s].walk->label);
-	printf("# Totals: pass:%d fail:%d xfail:%d xpass:0 skip:0 error:0\n",
-	       n - fail - xfail, fail, xfail);
-}
 
 static void print_memmap(const struct lru_model *m, const struct params *p)
 {
@@ -8091,15 +7474,670 @@ static void print_pagetable_unmapped(const struct lru_model *m, const struct par
 		m->pt.nr_mapped, m->nr_lru, m->pt.nr_unmapped);
 }
 
-/* ==== The host (appendix) =============================================== */
+/* ==== The field table =================================================== */
 
 /*
- * The host: what may still be allocated (RAM, the memory cgroups v1 and
- * v2 up each hierarchy, the rlimits), for check_fits(); and what the run
- * was on (struct machine: CPU identity from CPUID or /proc/cpuinfo, the
- * hypervisor, caches from sysfs, CPUID or getconf, NUMA nodes, RAM,
- * kernel, THP), for the machine line, its columns and the cache-sized
- * verdict.
+ * The field table: one row per column of --format=csv and json, in
+ * column order.  CSV writes the names, then a row per walk; JSON one
+ * object of the columns that are not a walk's, then a "walks" array of
+ * each walk's own; scan --fields lists every name with its scope and
+ * meaning.  Scripts read the columns by name, other readers by place,
+ * so none moves.  To add a column:
+ *
+ *   1. write its getter below the table, and name it in the list of
+ *      getters just above the table: a number (NAN when unknown,
+ *      written empty, JSON's null) or a text (any bytes: CSV writes a
+ *      comma, quote, backslash, control or byte of no UTF-8 in it as
+ *      \xNN, so it needs no quoting, and JSON escapes it as JSON must);
+ *   2. add its row at the end: name, scope, meaning, then NUMBER(its
+ *      printf format, getter) or TEXT(getter);
+ *   3. its line in docs/output.md's table of columns, in this order
+ *      (tests/t-knobs.sh holds the two to one order).
+ *
+ * A knob's column comes from its row of the option table: .csv names
+ * it, and its value and meaning come from that row.  Its place is a
+ * KNOB(the field of struct params) row here, at the end as any column's;
+ * a knob of a custom grammar (OPT_CUSTOM) needs KNOB_AS(the field, its
+ * getter, its meaning) instead, or a CSV run dies on an internal error.
+ * (A .csv knob with no row here would follow the table's columns in the
+ * option table's order, and move when another is added: give each its
+ * row.)
+ */
+enum field_scope { SCOPE_RUN, SCOPE_MACHINE, SCOPE_KNOB, SCOPE_WALK };
+static const char *const scope_names[] = {
+	[SCOPE_RUN] = "run", [SCOPE_MACHINE] = "machine",
+	[SCOPE_KNOB] = "knob", [SCOPE_WALK] = "walk",
+};
+
+/* What a getter reads: the run, and the walk whose row it is writing
+ * (JSON's top-level columns are read in the first walk's row). */
+struct answer {
+	const struct lru_model *m;
+	const struct params *p;
+	const struct machine *mc;
+	const struct reports *r;
+	const struct walk_report *w;
+};
+
+typedef double field_number(const struct answer *a);
+typedef const char *field_text(const struct answer *a);
+
+struct field {
+	const char *name;	/* NULL: a KNOB row, named by its option */
+	enum field_scope scope;	/* a walk's own, or the run's (JSON) */
+	const char *meaning;	/* one line for --fields */
+	const char *format;	/* a number's printf format */
+	field_number *number;	/* its value, NAN if unknown */
+	field_text *text;	/* or its text */
+	size_t knob;		/* a KNOB row: offsetof(struct params, it) */
+};
+
+#define NUMBER(fmt, fn)	.format = fmt, .number = fn
+#define TEXT(fn)	.text = fn
+#define KNOB(f)		{ .scope = SCOPE_KNOB, .knob = offsetof(struct params, f) }
+#define KNOB_AS(f, value, what) { .scope = SCOPE_KNOB, \
+			  .knob = offsetof(struct params, f), value, .meaning = what }
+
+static field_text get_walk, get_label, get_bound, get_folios, get_cpu,
+	get_kernel, get_system_thp, get_version, get_cpu_vendor,
+	get_hypervisor, get_l2_from, get_llc_from, get_host_id;
+static field_number get_timed, get_median_s, get_min_s, get_max_s,
+	get_ns_per_page, get_ns_per_folio, get_speedup, get_speedup_min,
+	get_speedup_max, get_bound_ns, get_bound_ratio, get_retimed,
+	get_disturbed, get_pages, get_memory_bytes, get_rounds, get_lru_folios,
+	get_lru_pages, get_rmap_share, get_rmap_hops, get_struct_page,
+	get_huge_share, get_cpus, get_ram_bytes, get_speedup_q1,
+	get_speedup_q3, get_llc_bytes, get_cpu_family, get_cpu_model,
+	get_cpu_stepping, get_l2_bytes, get_numa_nodes, get_stream_ns,
+	get_chase_ns, get_memmap_bytes, get_memmap_over_llc, get_cache_sized,
+	get_llc_misses, get_dtlb_misses, get_instructions, get_cycles,
+	get_counted_share, get_page_faults, get_context_switches;
+static field_text get_warnings;
+
+static const struct field fields[] = {
+	/* 2.0's columns */
+	{ "walk", SCOPE_WALK, "its short name, as --walks takes it", TEXT(get_walk) },
+	{ "label", SCOPE_WALK, "its name in the ratio lines", TEXT(get_label) },
+	{ "timed", SCOPE_WALK, "walks timed (rounds x repetitions)",
+	  NUMBER("%.0f", get_timed) },
+	{ "median_s", SCOPE_WALK, "median time of a walk, s", NUMBER("%.9f", get_median_s) },
+	{ "min_s", SCOPE_WALK, "fastest walk, s", NUMBER("%.9f", get_min_s) },
+	{ "max_s", SCOPE_WALK, "slowest walk, s", NUMBER("%.9f", get_max_s) },
+	{ "ns_per_page", SCOPE_WALK, "median time per pfn of the memmap, ns",
+	  NUMBER("%.4f", get_ns_per_page) },
+	{ "ns_per_folio", SCOPE_WALK, "median time per LRU folio, ns",
+	  NUMBER("%.4f", get_ns_per_folio) },
+	{ "speedup", SCOPE_WALK, "median over rounds of its time / the physical walk's",
+	  NUMBER("%.6f", get_speedup) },
+	{ "speedup_min", SCOPE_WALK, "smallest of those ratios",
+	  NUMBER("%.6f", get_speedup_min) },
+	{ "speedup_max", SCOPE_WALK, "largest of those ratios",
+	  NUMBER("%.6f", get_speedup_max) },
+	{ "bound", SCOPE_WALK, "the limit it is held against", TEXT(get_bound) },
+	{ "bound_ns", SCOPE_WALK, "that limit: ns per page (stream), per LRU folio (PageTable's), per load (others); 0: none",
+	  NUMBER("%.4f", get_bound_ns) },
+	{ "bound_ratio", SCOPE_WALK, "its ns per page or folio over the limit",
+	  NUMBER("%.4f", get_bound_ratio) },
+	{ "retimed", SCOPE_WALK, "walks timed again: they lost their CPU",
+	  NUMBER("%.0f", get_retimed) },
+	{ "disturbed", SCOPE_WALK, "walks still disturbed after retiming",
+	  NUMBER("%.0f", get_disturbed) },
+	{ "pages", SCOPE_RUN, "pfns in the memmap", NUMBER("%.0f", get_pages) },
+	{ "memory_bytes", SCOPE_RUN, "memory simulated, 4 KiB a pfn",
+	  NUMBER("%.0f", get_memory_bytes) },
+	KNOB(layout.seed),
+	{ "rounds", SCOPE_RUN, "rounds timed", NUMBER("%.0f", get_rounds) },
+	KNOB(run.builds),
+	{ "lru_folios", SCOPE_RUN, "folios the layout put on the walked LRU",
+	  NUMBER("%.0f", get_lru_folios) },
+	{ "lru_pages", SCOPE_RUN, "pages in those folios", NUMBER("%.0f", get_lru_pages) },
+	KNOB(layout.lru_fraction),
+	KNOB(layout.non_lru),
+	KNOB_AS(layout.folio_share, TEXT(get_folios),
+		"--folios: the folio mix, ORDER:PCT items separated by spaces"),
+	KNOB(work.phys),
+	KNOB(layout.locality),
+	KNOB(work.access),
+	KNOB(work.nr_lists),
+	KNOB(work.chunk),
+	KNOB(run.threads),
+	KNOB_AS(work.rmap_share, NUMBER("%g", get_rmap_share),
+		"--rmap: the share of folios mapped"),
+	{ "rmap_hops", SCOPE_KNOB, "--rmap: dependent misses per mapped folio",
+	  NUMBER("%.0f", get_rmap_hops) },
+	KNOB_AS(layout.desc_size, NUMBER("%.0f", get_struct_page), NULL),
+	KNOB(run.thp),
+	{ "huge_share", SCOPE_RUN, "share of the memmap in huge pages, from smaps; -1: unknown",
+	  NUMBER("%.3f", get_huge_share) },
+	KNOB(run.cache),
+	KNOB(run.kernel_like),
+	KNOB(run.original),
+	{ "cpu", SCOPE_MACHINE, "the CPU's model name", TEXT(get_cpu) },
+	{ "cpus", SCOPE_MACHINE, "online CPUs", NUMBER("%.0f", get_cpus) },
+	{ "ram_bytes", SCOPE_MACHINE, "RAM", NUMBER("%.0f", get_ram_bytes) },
+	{ "kernel", SCOPE_MACHINE, "uname: system, release, machine", TEXT(get_kernel) },
+	{ "system_thp", SCOPE_MACHINE, "the system's THP policy", TEXT(get_system_thp) },
+	{ "version", SCOPE_RUN, "scan's version", TEXT(get_version) },
+	/* added since, each at the end */
+	KNOB(layout.memmap_from),
+	KNOB(layout.memcg_share),
+	{ "speedup_q1", SCOPE_WALK, "first quartile of its ratios over rounds",
+	  NUMBER("%.6f", get_speedup_q1) },
+	{ "speedup_q3", SCOPE_WALK, "third quartile of its ratios over rounds",
+	  NUMBER("%.6f", get_speedup_q3) },
+	{ "llc_bytes", SCOPE_MACHINE, "the last-level cache; 0: unknown",
+	  NUMBER("%.0f", get_llc_bytes) },
+	KNOB(layout.memcg),
+	{ "cpu_vendor", SCOPE_MACHINE, "CPUID's vendor id, or arm64's implementer",
+	  TEXT(get_cpu_vendor) },
+	{ "cpu_family", SCOPE_MACHINE, "CPU family (arm64: variant)",
+	  NUMBER("%.0f", get_cpu_family) },
+	{ "cpu_model", SCOPE_MACHINE, "CPU model (arm64: part)", NUMBER("%.0f", get_cpu_model) },
+	{ "cpu_stepping", SCOPE_MACHINE, "CPU stepping (arm64: revision)",
+	  NUMBER("%.0f", get_cpu_stepping) },
+	{ "hypervisor", SCOPE_MACHINE, "the hypervisor's vendor, unknown or none",
+	  TEXT(get_hypervisor) },
+	{ "l2_bytes", SCOPE_MACHINE, "the L2 cache of a core; 0: unknown",
+	  NUMBER("%.0f", get_l2_bytes) },
+	{ "l2_from", SCOPE_MACHINE, "where its size came from: sysfs, cpuid, getconf, none",
+	  TEXT(get_l2_from) },
+	{ "llc_from", SCOPE_MACHINE, "where the LLC's size came from", TEXT(get_llc_from) },
+	{ "numa_nodes", SCOPE_MACHINE, "NUMA nodes online", NUMBER("%.0f", get_numa_nodes) },
+	{ "stream_ns", SCOPE_MACHINE, "this run's streaming read, ns per 64-byte line",
+	  NUMBER("%.4f", get_stream_ns) },
+	{ "chase_ns", SCOPE_MACHINE, "this run's dependent chase, ns per hop",
+	  NUMBER("%.4f", get_chase_ns) },
+	{ "host_id", SCOPE_MACHINE, "a hash of the machine's identity", TEXT(get_host_id) },
+	{ "memmap_bytes", SCOPE_RUN, "what the walks' descriptors take: the memmap, and 8-byte descriptors' folios",
+	  NUMBER("%.0f", get_memmap_bytes) },
+	{ "memmap_over_llc", SCOPE_RUN, "memmap_bytes over llc_bytes; empty: no LLC known",
+	  NUMBER("%.4g", get_memmap_over_llc) },
+	{ "cache_sized", SCOPE_RUN, "1: memmap_bytes under 4x llc_bytes (from llc_from), so the walks time caches; 0: not; empty: no LLC known",
+	  NUMBER("%.0f", get_cache_sized) },
+	{ "llc_misses", SCOPE_WALK, "last-level cache read misses per page (physical) or folio, as the calling walker counted them; empty: not counted (-vv says why)",
+	  NUMBER("%.4f", get_llc_misses) },
+	{ "dtlb_misses", SCOPE_WALK, "dTLB read misses per page or folio, likewise",
+	  NUMBER("%.4f", get_dtlb_misses) },
+	{ "instructions", SCOPE_WALK, "instructions per page or folio, likewise",
+	  NUMBER("%.4f", get_instructions) },
+	{ "cycles", SCOPE_WALK, "CPU cycles per page or folio, likewise", NUMBER("%.4f", get_cycles) },
+	{ "counted_share", SCOPE_WALK, "share of its walks' time those four counted (time running / enabled): under 1 the PMU was shared and they are scaled",
+	  NUMBER("%.4f", get_counted_share) },
+	{ "page_faults", SCOPE_WALK, "page faults the calling walker took in its timed walks, all of them: a walk takes none",
+	  NUMBER("%.0f", get_page_faults) },
+	{ "context_switches", SCOPE_WALK, "context switches in them, likewise",
+	  NUMBER("%.0f", get_context_switches) },
+	/* the warning table's codes, in its order (tests/t-warnings.sh) */
+	{ "warnings", SCOPE_WALK, "warnings fired for the run or this walk, spaces between, most important first: cache-sized short-walk disturbed thp-short thp-refused code-bound noisy limit-beaten",
+	  TEXT(get_warnings) },
+	/* the PageTable walk's knobs */
+	KNOB(work.pt_mapped),
+	KNOB(work.pt_young),
+	KNOB(work.pt_young_tables),
+	KNOB(work.pt_adjacent),
+	KNOB(work.pt_nonleaf),
+};
+
+#define NR_FIELDS	((int)ARRAY_SIZE(fields))
+#define FIELD_MAX	160	/* a cell's bytes, as 2.0 wrote them: longer is cut */
+
+/* The getters, in the table's order; a text lives at least until the
+ * next getter's call. */
+static const char *get_walk(const struct answer *a) { return a->w->walk->name; }
+static const char *get_label(const struct answer *a) { return a->w->walk->label; }
+static double get_timed(const struct answer *a) { return a->w->st->nr_samples; }
+static double get_median_s(const struct answer *a) { return a->w->time.median; }
+static double get_min_s(const struct answer *a) { return a->w->time.min; }
+static double get_max_s(const struct answer *a) { return a->w->time.max; }
+static double get_ns_per_page(const struct answer *a) { return a->w->time.median * 1e9 / a->m->nr_pages; }
+static double get_ns_per_folio(const struct answer *a) { return a->w->time.median * 1e9 / a->m->nr_lru; }
+static double get_speedup(const struct answer *a) { return a->w->ratio.median; }
+static double get_speedup_min(const struct answer *a) { return a->w->ratio.min; }
+static double get_speedup_max(const struct answer *a) { return a->w->ratio.max; }
+static const char *get_bound(const struct answer *a) { return bounds[a->w->walk->bound].name; }
+static double get_bound_ns(const struct answer *a) { return a->w->bound_ns; }
+static double get_bound_ratio(const struct answer *a) { return a->w->bound_x; }
+static double get_retimed(const struct answer *a) { return a->w->st->retimed; }
+static double get_disturbed(const struct answer *a) { return a->w->st->disturbed; }
+static double get_pages(const struct answer *a) { return a->m->nr_pages; }
+static double get_memory_bytes(const struct answer *a) { return a->m->nr_pages * SIM_PAGE_SIZE; }
+static double get_rounds(const struct answer *a) { return a->r->rounds; }
+static double get_lru_folios(const struct answer *a) { return a->m->nr_lru; }
+static double get_lru_pages(const struct answer *a) { return a->m->lru_pages; }
+static double get_rmap_share(const struct answer *a) { return a->p->work.rmap_share; }
+static double get_rmap_hops(const struct answer *a) { return a->p->work.rmap_hops; }
+static double get_struct_page(const struct answer *a) { return a->p->layout.desc_size; }
+static double get_huge_share(const struct answer *a) { return huge_share(&a->m->region[R_MEMMAP]); }
+static const char *get_cpu(const struct answer *a) { return a->mc->cpu; }
+static double get_cpus(const struct answer *a) { return a->mc->cpus; }
+static double get_ram_bytes(const struct answer *a) { return a->mc->memory; }
+static const char *get_kernel(const struct answer *a) { return a->mc->kernel; }
+static const char *get_system_thp(const struct answer *a) { return a->mc->thp; }
+static const char *get_version(const struct answer *a) { (void)a; return SCAN_VERSION; }
+static double get_speedup_q1(const struct answer *a) { return a->w->ratio.q1; }
+static double get_speedup_q3(const struct answer *a) { return a->w->ratio.q3; }
+static double get_llc_bytes(const struct answer *a) { return a->mc->llc; }
+static const char *get_cpu_vendor(const struct answer *a) { return a->mc->vendor; }
+static double get_cpu_family(const struct answer *a) { return a->mc->family < 0 ? NAN : a->mc->family; }
+static double get_cpu_model(const struct answer *a) { return a->mc->model < 0 ? NAN : a->mc->model; }
+static double get_cpu_stepping(const struct answer *a) { return a->mc->stepping < 0 ? NAN : a->mc->stepping; }
+static const char *get_hypervisor(const struct answer *a) { return a->mc->hypervisor; }
+static double get_l2_bytes(const struct answer *a) { return a->mc->l2; }
+static const char *get_l2_from(const struct answer *a) { return a->mc->l2_from; }
+static const char *get_llc_from(const struct answer *a) { return a->mc->llc_from; }
+static double get_numa_nodes(const struct answer *a) { return a->mc->numa_nodes; }
+static double get_stream_ns(const struct answer *a) { return a->mc->stream_ns > 0 ? a->mc->stream_ns : NAN; }
+static double get_chase_ns(const struct answer *a) { return a->mc->chase_ns > 0 ? a->mc->chase_ns : NAN; }
+static const char *get_host_id(const struct answer *a) { return a->mc->host_id; }
+static double get_memmap_bytes(const struct answer *a) { return memmap_bytes(a->m); }
+static double get_llc_misses(const struct answer *a) { return counted(a->m, a->w, C_LLC_MISSES); }
+static double get_dtlb_misses(const struct answer *a) { return counted(a->m, a->w, C_DTLB_MISSES); }
+static double get_instructions(const struct answer *a) { return counted(a->m, a->w, C_INSTRUCTIONS); }
+static double get_cycles(const struct answer *a) { return counted(a->m, a->w, C_CYCLES); }
+static double get_page_faults(const struct answer *a) { return counted(a->m, a->w, C_PAGE_FAULTS); }
+static double get_context_switches(const struct answer *a) { return counted(a->m, a->w, C_CONTEXT_SWITCHES); }
+
+/* The mix with its items separated by spaces, as 2.0 wrote the column. */
+static const char *get_folios(const struct answer *a)
+{
+	static char mix[128];
+	char *c;
+
+	for (c = (char *)folio_mix(a->p, mix, sizeof(mix)); (c = strchr(c, ',')); )
+		*c = ' ';
+	return mix;
+}
+
+static double get_memmap_over_llc(const struct answer *a)
+{
+	return a->mc->llc > 0 ? memmap_bytes(a->m) / a->mc->llc : NAN;
+}
+
+static double get_counted_share(const struct answer *a)
+{
+	const struct walk_counts *c = &a->w->st->counts;
+
+	return c->enabled > 0 && c->running > 0 ? c->running / c->enabled : NAN;
+}
+
+static double get_cache_sized(const struct answer *a)
+{
+	int sized = cache_sized(a->m, a->mc);
+
+	return sized < 0 ? NAN : sized;
+}
+
+static const char *get_warnings(const struct answer *a)
+{
+	static char codes[FIELD_MAX];
+
+	return warning_codes((int)(a->w - a->r->walk), codes, sizeof(codes));
+}
+
+/* ==== CSV, JSON and KTAP ================================================ */
+
+/*
+ * The answer as data: the field table's columns written as CSV (a header,
+ * a row per walk) or JSON (the run's, then each walk's, then the
+ * warnings), --fields, and --format=ktap's test points.
+ */
+
+/* The option row a knob's column comes from: the first that sets its
+ * field and names a column. */
+static const struct option_spec *knob_option(size_t field)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(options); i++)
+		if (options[i].field == field && options[i].csv)
+			return &options[i];
+	die("internal error: a KNOB row of the field table names no option's column");
+	return NULL;
+}
+
+/* Does a KNOB row of the table place the column of option o? */
+static int knob_placed(const struct option_spec *o)
+{
+	int i;
+
+	for (i = 0; i < NR_FIELDS; i++)
+		if (!fields[i].name && fields[i].knob == o->field)
+			return 1;
+	return 0;
+}
+
+/* Column i, NULL past the last: the table's rows, then a row for each
+ * knob whose column the table does not place. */
+static const struct field *column(int i)
+{
+	static struct field later[ARRAY_SIZE(options)];
+	static int nr_later = -1;
+	size_t o;
+
+	if (nr_later < 0)
+		for (nr_later = 0, o = 0; o < ARRAY_SIZE(options); o++)
+			if (options[o].csv && knob_option(options[o].field) == &options[o] &&
+			    !knob_placed(&options[o]))
+				later[nr_later++] = (struct field){ .scope = SCOPE_KNOB,
+								    .knob = options[o].field };
+	if (i < NR_FIELDS)
+		return &fields[i];
+	return i - NR_FIELDS < nr_later ? &later[i - NR_FIELDS] : NULL;
+}
+
+static const char *field_name(const struct field *f)
+{
+	return f->name ? f->name : knob_option(f->knob)->csv;
+}
+
+/* A column's one line for --fields: a knob's says its option. */
+static const char *field_meaning(const struct field *f, char *buf, size_t len)
+{
+	const struct option_spec *o;
+
+	if (f->meaning)
+		return f->meaning;
+	o = knob_option(f->knob);
+	if (o->long_name)
+		snprintf(buf, len, "--%s: %s", o->long_name, o->help);
+	else
+		snprintf(buf, len, "-%c: %s", o->short_name, o->help);
+	return buf;
+}
+
+/* A typed knob's value, as its option row says; *quoted for a name. */
+static const char *knob_text(const struct option_spec *o, const struct params *p,
+			     char *buf, size_t len, int *quoted)
+{
+	const void *field = (const char *)p + o->field;
+
+	*quoted = o->kind == OPT_CHOICE || o->kind == OPT_FILE;
+	switch (o->kind) {
+	case OPT_FLAG:
+	case OPT_INT:
+		snprintf(buf, len, "%d", *(const int *)field);
+		break;
+	case OPT_ULONG:
+		snprintf(buf, len, "%lu", *(const unsigned long *)field);
+		break;
+	case OPT_REAL:
+		snprintf(buf, len, "%g", *(const double *)field);
+		break;
+	case OPT_CHOICE:
+		return o->names[*(const int *)field];
+	case OPT_FILE:
+		return *(const char *const *)field ? *(const char *const *)field : "";
+	case OPT_CUSTOM:	/* its KNOB_AS row gives a getter */
+		die("internal error: --%s's column needs a getter in the field table",
+		    o->long_name);
+	}
+	return buf;
+}
+
+/*
+ * Column f's value in a's row, in buf (FIELD_MAX bytes, as the longest
+ * column wants; a longer text is cut at a character's start); *quoted
+ * if it is a text, which put_csv() and put_json() escape.
+ */
+static const char *cell(const struct field *f, const struct answer *a,
+			char *buf, int *quoted)
+{
+	const char *text;
+	size_t n;
+	double v;
+
+	*quoted = f->text != NULL;
+	if (f->number) {
+		v = f->number(a);
+		if (isnan(v))
+			*buf = 0;
+		else
+			snprintf(buf, FIELD_MAX, f->format, v);
+		return buf;
+	}
+	text = f->text ? f->text(a) : knob_text(knob_option(f->knob), a->p, buf, FIELD_MAX, quoted);
+	if (text != buf && (n = snprintf(buf, FIELD_MAX, "%s", text)) >= FIELD_MAX)
+		for (n = FIELD_MAX - 1; n && (text[n] & 0xc0) == 0x80; n--)
+			buf[n - 1] = 0;	/* text[n] continues a character */
+	return buf;
+}
+
+/* A CSV cell: a text as printable text with no comma or quote in it,
+ * and no backslash but its \xNN, so a reader can undo it. */
+static void put_csv(const char *cell, int quoted)
+{
+	if (quoted)
+		put_plain(stdout, cell, ",\"\\");
+	else
+		fputs(cell, stdout);
+}
+
+/* One character of a JSON string (see put_json()); returns the bytes of
+ * c it took. */
+static int put_json_char(const unsigned char *c)
+{
+	int len = utf8_length(c);
+
+	if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) {	/* C1 */
+		printf("\\u%04x", c[1]);
+		return 2;
+	}
+	if (*c < ' ' || *c == 0x7f)
+		printf("\\u%04x", *c);
+	else if (!len)
+		printf("\\\\x%02x", *c);
+	else if (*c == '"' || *c == '\\')
+		printf("\\%c", *c);
+	else
+		fwrite(c, 1, len, stdout);
+	return len ? len : 1;
+}
+
+/*
+ * A JSON value: a number, null, or a string of valid UTF-8 with what
+ * RFC 8259 asks escaped (a quote, a backslash; a control, C1 included,
+ * as \u00XX); a byte of no UTF-8 is the text \xNN, as scan's other
+ * lines write it (in JSON "\\xNN"), not a character that would hide it.
+ */
+static void put_json(const char *cell, int quoted)
+{
+	const unsigned char *c = (const unsigned char *)cell;
+
+	if (!quoted) {
+		fputs(*cell ? cell : "null", stdout);
+		return;
+	}
+	putchar('"');
+	while (*c)
+		c += put_json_char(c);
+	putchar('"');
+}
+
+/* A header, then a row per walk. */
+static void print_csv(struct answer *a)
+{
+	char buf[FIELD_MAX];
+	const struct field *f;
+	int i, s, quoted;
+
+	for (i = 0; (f = column(i)); i++)
+		printf("%s%s", i ? "," : "", field_name(f));
+	printf("\n");
+	for (s = 0; s < a->r->nr; s++) {
+		a->w = &a->r->walk[s];
+		for (i = 0; (f = column(i)); i++) {
+			if (i)
+				putchar(',');
+			cell(f, a, buf, &quoted);
+			put_csv(buf, quoted);
+		}
+		printf("\n");
+	}
+}
+
+/* The columns of a's row that are a walk's (walk 1) or the run's (walk
+ * 0) as JSON members; the last without a comma unless more follow. */
+static void print_json_members(const struct answer *a, int walk,
+			       const char *indent, int more)
+{
+	char buf[FIELD_MAX];
+	const struct field *f;
+	int i, last = -1, quoted;
+
+	for (i = 0; (f = column(i)); i++)
+		if ((f->scope == SCOPE_WALK) == walk)
+			last = i;
+	for (i = 0; (f = column(i)); i++) {
+		if ((f->scope == SCOPE_WALK) != walk)
+			continue;
+		printf("%s\"%s\": ", indent, field_name(f));
+		cell(f, a, buf, &quoted);
+		put_json(buf, quoted);
+		printf("%s\n", more || i < last ? "," : "");
+	}
+}
+
+/* JSON's "warnings": each cause that fired, its code and its line. */
+static void print_json_warnings(void)
+{
+	char line[256];
+	int c, n = 0;
+
+	printf("  \"warnings\": [");
+	for (c = 0; c < NR_WARNINGS; c++) {
+		if (!warning_fired(c, -1))
+			continue;
+		warning_line(c, line, sizeof(line));
+		printf("%s\n    { \"code\": \"%s\", \"text\": ", n++ ? "," : "", warnings[c].code);
+		put_json(line + strlen(warnings[c].code) + 2, 1);
+		printf(" }");
+	}
+	printf("%s]\n", n ? "\n  " : "");
+}
+
+/* The run's columns, read in the first walk's row, then each walk's,
+ * then each warning that fired, its code and its line. */
+static void print_json(struct answer *a)
+{
+	int s;
+
+	printf("{\n");
+	a->w = &a->r->walk[0];
+	print_json_members(a, 0, "  ", 1);
+	printf("  \"walks\": [\n");
+	for (s = 0; s < a->r->nr; s++) {
+		a->w = &a->r->walk[s];
+		printf("    {\n");
+		print_json_members(a, 1, "      ", 0);
+		printf("    }%s\n", s + 1 < a->r->nr ? "," : "");
+	}
+	printf("  ],\n");
+	print_json_warnings();
+	printf("}\n");
+}
+
+/*
+ * --format=ktap, the kernel's selftest format: the version and the plan
+ * before the run, so that a run that dies (a failed self-check is exit
+ * 1) leaves its plan unmet, which a KTAP reader counts as a failure;
+ * then a test point per walk's self-check and one per warning cause,
+ * each cause "not ok" when it fired (ok with an XFAIL directive when
+ * --expect named it), and the figures as diagnostic lines.
+ */
+static void print_ktap_plan(const struct params *p)
+{
+	printf("KTAP version 1\n1..%d\n", p->run.nr_walks + NR_WARNINGS);
+}
+
+static void print_ktap(const struct answer *a)
+{
+	const struct lru_model *m = a->m;
+	struct walk_result sum = expected_result(m);
+	int s, c, n = 0, fail = 0, xfail = 0;
+	char b1[32], b2[32], line[256];
+
+	printf("# scan %s %s %s: %lu pages, %s simulated, memmap %s, seed %lu, host %s\n",
+	       SCAN_VERSION, a->p->size_opt, a->p->size_arg, m->nr_pages,
+	       human(m->nr_pages * SIM_PAGE_SIZE, b1, 32), human(memmap_bytes(m), b2, 32),
+	       a->p->layout.seed, a->mc->host_id);
+	for (s = 0; s < a->r->nr; s++) {
+		const struct walk_report *w = &a->r->walk[s];
+
+		struct walk_result want = w->walk->expect ? w->walk->expect(m) : sum;
+
+		printf("# %s: median %.*f s, %.2f ns/%s over %d timed walks; summed %lu over %lu folios, as the model\n",
+		       w->walk->label, spread_decimals(w->time.median, w->time.min, w->time.max),
+		       w->time.median, w->walk_ns,
+		       w->walk->bound == BOUND_STREAM ? "page" : "folio", w->st->nr_samples,
+		       want.sum, want.visits);
+		if (s) {
+			int d = spread_decimals(w->ratio.median, w->ratio.min, w->ratio.max);
+
+			printf("# %s ratio: median %.*f, IQR %.*f-%.*f over %d rounds\n",
+			       w->walk->label, d, w->ratio.median, d, w->ratio.q1, d, w->ratio.q3,
+			       a->r->rounds);
+		}
+		printf("ok %d self-check %s\n", ++n, w->walk->name);
+	}
+	for (c = 0; c < NR_WARNINGS; c++) {
+		if (!warning_fired(c, -1)) {
+			printf("ok %d warning %s\n", ++n, warnings[c].code);
+			continue;
+		}
+		printf("# %s\n", warning_line(c, line, sizeof(line)));
+		if (a->p->out.expect >> c & 1) {
+			printf("ok %d warning %s # XFAIL --expect names it\n", ++n, warnings[c].code);
+			xfail++;
+		} else {
+			printf("not ok %d warning %s\n", ++n, warnings[c].code);
+			fail++;
+		}
+	}
+	for (s = 1; s < a->r->nr; s++)
+		printf("# %s scan is %f faster than %s\n", a->r->walk[0].walk->label,
+		       a->r->walk[s].ratio.median, a->r->walk[s].walk->label);
+	printf("# Totals: pass:%d fail:%d xfail:%d xpass:0 skip:0 error:0\n",
+	       n - fail - xfail, fail, xfail);
+}
+
+static void print_results(const struct lru_model *m, const struct params *p,
+			  const struct machine *mc, const struct reports *r)
+{
+	struct answer a = { m, p, mc, r, NULL };
+
+	if (p->out.format == FORMAT_JSON)
+		print_json(&a);
+	else if (p->out.format == FORMAT_KTAP)
+		print_ktap(&a);
+	else
+		print_csv(&a);
+}
+
+/* --fields: every column's name, scope and meaning, in column order. */
+static void show_fields(struct params *p, const char *opt, const char *arg)
+{
+	char buf[256];
+	const struct field *f;
+	int i;
+
+	(void)p;
+	(void)opt;
+	(void)arg;
+	for (i = 0; (f = column(i)); i++)
+		printf("%-16s %-8s %s\n", field_name(f), scope_names[f->scope],
+		       field_meaning(f, buf, sizeof(buf)));
+	flush_results(1);
+	exit(0);
+}
+
+/* ==== The host: files and room ========================================== */
+
+/*
+ * The host, first of two sections at the end of the file (their
+ * functions are declared where Part I uses them): the files that say
+ * what the machine is, read within bounds, and what may still be
+ * allocated (RAM, the memory cgroups v1 and v2 up each hierarchy, the
+ * rlimits), for check_fits().
  */
 
 /*
@@ -8320,6 +8358,15 @@ static struct mem_limit mem_available(void)
 #endif
 	return best;
 }
+
+/* ==== The host: identity ================================================ */
+
+/*
+ * What the run was on (struct machine: CPU identity from CPUID or
+ * /proc/cpuinfo, the hypervisor, caches from sysfs, CPUID or getconf,
+ * NUMA nodes, RAM, kernel, THP), for the machine line, its columns and
+ * the cache-sized verdict.
+ */
 
 /* Room for a machine file's path: the root is a test's temporary
  * directory. */

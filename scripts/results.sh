@@ -116,6 +116,15 @@ name=$(printf '%s\n' "${cpu:-unknown}" |
 		gsub(/[^a-z0-9-]/, "", s); print s }')
 base=$name-$day	# of every file written
 md=$dir/$base.md
+# Every file it will write is checked before the runs, so that a
+# read-only one is refused in a second, not after minutes of runs.
+for f in "$md" "$dir/$base-sweep.csv" "$dir/$base-sweep.svg"; do
+	output_ok "$f"
+done
+if [ "$quick" -eq 0 ]; then
+	output_ok "$dir/$base-explain.csv"
+	output_ok "$dir/$base-explain.svg"
+fi
 
 # block TITLE SCAN_OPTION...: a report block inside a fence, and its two
 # ratios kept for the summary.

@@ -7,7 +7,7 @@
 #/
 #/ Turns on the kernel's pagemap:mm_lru_insertion tracepoint in a trace
 #/ instance of its own (mounting tracefs on /sys/kernel/tracing if it is
-#/ not), runs COMMAND (or waits SECONDS), and writes the pfn of every
+#/ not, and unmounting it after), runs COMMAND (or waits SECONDS), and writes the pfn of every
 #/ folio added to an LRU list, in the order added, one a line (0x hex, as
 #/ the trace prints it) to FILE (default lru-order.txt).  Take the
 #/ snapshot right after and replay the two together:
@@ -63,19 +63,26 @@ fi
 # whole or not at all, FILE's mode kept; checked writable before the trace.
 output_ok "$out"
 scratch
-inst=""
+inst="" mounted=""
 # shellcheck disable=SC2317 # run by scan-env.sh's cleanup
 stop_trace() {	# however the script ends
-	[ -n "$inst" ] || return 0
-	echo 0 >"$inst/events/pagemap/mm_lru_insertion/enable" 2>/dev/null
-	rmdir "$inst" 2>/dev/null
-	inst=""
+	if [ -n "$inst" ]; then
+		echo 0 >"$inst/events/pagemap/mm_lru_insertion/enable" 2>/dev/null
+		rmdir "$inst" 2>/dev/null
+		inst=""
+	fi
+	# tracefs unmounted again where this script mounted it
+	[ -z "$mounted" ] || umount "$mounted" 2>/dev/null || true
+	mounted=""
 }
 at_exit=stop_trace
 
 tracing=/sys/kernel/tracing
-[ -d "$tracing/events" ] || mount -t tracefs nodev "$tracing" 2>/dev/null ||
-	fail "no tracefs at $tracing (root? CONFIG_TRACING?)"
+if [ ! -d "$tracing/events" ]; then
+	mount -t tracefs nodev "$tracing" 2>/dev/null ||
+		fail "no tracefs at $tracing (root? CONFIG_TRACING?)"
+	mounted=$tracing
+fi
 [ -d "$tracing/events/pagemap/mm_lru_insertion" ] ||
 	fail "this kernel has no pagemap:mm_lru_insertion tracepoint"
 inst=$tracing/instances/scan-lru-$$

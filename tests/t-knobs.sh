@@ -55,6 +55,14 @@ run -c 0.01 -r 1 -s 1 --format=csv
 head -n 1 "$tmp/out" | tr , '\n' >"$tmp/header"
 awk '{ print $1 }' "$tmp/fields" >"$tmp/names"
 check "the CSV header is --fields' names, in order" cmp -s "$tmp/names" "$tmp/header"
+# docs/output.md's table of columns names each in its first cell, in
+# column order: a column added, or one moved, shows there
+awk '/^\| column \| meaning \|/ { t = 1; next }
+t && !/^\|/ { exit }
+t && /^\| `/ { split($0, c, "|"); n = split(c[2], w, "`"); for (i = 2; i <= n; i += 2) print w[i] }' \
+	docs/output.md >"$tmp/documented"
+check "docs/output.md's table names every column, in --fields' order" \
+	cmp -s "$tmp/names" "$tmp/documented"
 
 # JSON: the run's members at the top, in order, then each walk's.
 run -c 0.01 -r 1 -s 1 --format=json

@@ -1,6 +1,7 @@
 #!/bin/sh
-# A read-only output is refused: collect.sh -o, sweep.sh -o and explain.sh
-# -o/-g on a file of mode 444 exit 1 with one line, nothing on stdout,
+# A read-only output is refused: collect.sh -o, sweep.sh -o, explain.sh
+# -o/-g and results.sh's files (before its runs) on a file of mode 444
+# exit 1 with one line, nothing on stdout,
 # and leave the file as it was, its bytes and its mode, as "echo >FILE"
 # would be refused.  Root, whose writes the kernel never refuses, is
 # refused too (scan-env.sh's out_writable: no write bit at all).  The
@@ -33,6 +34,27 @@ refused_ro "collect.sh -g" scripts/collect.sh -g "$tmp/F" "$tmp/block"
 refused_ro "sweep.sh -o" scripts/sweep.sh -o "$tmp/F" -r 1 0.01
 refused_ro "explain.sh -o" scripts/explain.sh -c 0.01 -n 1 -o "$tmp/F"
 refused_ro "explain.sh -g" scripts/explain.sh -c 0.01 -n 1 -g "$tmp/F"
+
+# results.sh checks its files before its runs: a read-only HOST-DATE.md
+# is refused after the identity run, before any block's.  The scan here
+# is a stand-in that logs each call and gives an identity of its own.
+mkdir "$tmp/res"
+printf '#!/bin/sh\necho "$*" >>"%s/calls"\nprintf '"'"'walk,cpu,cpu_family,cpu_model\\nphysical,Fake CPU,1,2\\n'"'"'\n' \
+	"$tmp" >"$tmp/fake-scan"
+chmod +x "$tmp/fake-scan"
+ro_md=$tmp/res/fake-cpu-1-2-$(date -u +%Y-%m-%d).md
+echo KEEP >"$ro_md"
+chmod 444 "$ro_md"
+SCAN=$tmp/fake-scan scripts/results.sh -q -o "$tmp/res" >"$tmp/res.out" 2>"$tmp/res.err"
+check "results.sh: a read-only HOST-DATE.md refused, exit 1" test $? -eq 1
+check "results.sh: refused before any run but the identity's" \
+	test "$(grep -c '' "$tmp/calls")" -eq 1
+# one_line_naming FILE: FILE is one line, the refusal of the .md
+one_line_naming() {
+	[ "$(grep -c '' "$1")" -eq 1 ] && grep -q 'fake-cpu-1-2-.*permission denied' "$1"
+}
+check "results.sh: one line, naming the file" one_line_naming "$tmp/res.err"
+check "results.sh: the read-only file is left as it was" kept "$ro_md"
 
 # a writable file is still replaced, its mode kept
 echo OLD >"$tmp/W"

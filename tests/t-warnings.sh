@@ -22,6 +22,12 @@ run --fields
 codes=$(awk '$1 == "warnings" { sub(/.*first: /, ""); print }' "$tmp/out")
 check "--fields: the warnings column lists its codes" [ -n "$codes" ]
 echo "$codes" | tr ' ' '\n' >"$tmp/codes"
+# scan.1's WARNINGS gives each code an entry (.TP, then .B CODE), in
+# the table's order
+sed -n '/^\.SH WARNINGS/,/^\.SH [^W]/p' scan.1 |
+	awk 'tp && /^\.B / { print $2 } { tp = /^\.TP/ }' >"$tmp/page-codes"
+check "scan.1's WARNINGS: an entry per code, in the table's order" \
+	cmp -s "$tmp/codes" "$tmp/page-codes"
 
 # stderr_codes: the codes of stderr's warning lines, in order.
 stderr_codes() {
