@@ -3996,8 +3996,9 @@ static unsigned long pt_try_young(const struct lru_model *m, unsigned long len)
 
 /* Loads a PageTable try may make: no more than the walk's, its young
  * updates no more than BOUND_LINES distinct lines, its stream no more
- * than the PTE tables' lines. */
-static unsigned long pt_loads_max(const struct lru_model *m)
+ * than the PTE tables' lines.  Not inlined: its arithmetic in doubles
+ * stays out of bound_*, which tests/t-codegen.sh reads as kernels. */
+static NOINLINE unsigned long pt_loads_max(const struct lru_model *m)
 {
 	double all = pt_walk_loads(m), most = all;
 	double young = m->pt.nr_young, lines = all - young;
