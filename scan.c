@@ -3887,8 +3887,8 @@ static int has_clflushopt(void)
  * size, page size and placement), from the walks' cache state and
  * through the team, so that -t measures every walker at once:
  *
- *   stream  one word per 64-byte line of the memmap in address order,
- *           BOUND_STREAM_LINES of it or more (the physical walk's limit);
+ *   stream  one word per 64-byte line of the whole memmap in address
+ *           order (the physical walk's limit);
  *   chase   a dependent chase through BOUND_LINES lines drawn at random
  *           from the whole memmap (ListLRU's): each address waits for
  *           the load before it;
@@ -3900,13 +3900,12 @@ static int has_clflushopt(void)
  *           the young folios' struct page lines, each read and updated
  *           by a compare-and-swap as folio_update_gen() updates its
  *           flags: a locked update waits for its line, and loads alone
- *           read a sixth of the walk's time (docs/model.md).
+ *           read a fifth of the walk's time (docs/method.md).
  *
  * A limit costs in proportion to what it bounds (plan_bounds()): its
  * tries together read about CAL_SHARE of the loads its walks make, in
  * BOUND_MIN_TRIES to BOUND_TRIES tries of up to BOUND_LINES loads (the
- * stream's of at least BOUND_STREAM_LINES, the random loads' of
- * BOUND_RANDOM_LINES where the memmap is long).  The tries are spread over the
+ * stream always reads the whole memmap).  The tries are spread over the
  * rounds (bound_tries_due()), each right before the first walk it bounds
  * in its round and timed as a walk is, again while disturbed
  * (try_bound()): a VM's neighbours move a limit and its walk together
@@ -3948,11 +3947,6 @@ static const struct bound_spec bounds[NR_BOUNDS] = {
  * 1.05x, 2^21 1.02x (median of 8 walks, host 25013b1b, -c 10), and a
  * try of 2^20 takes 15 ms there (docs/method.md). */
 #define BOUND_RANDOM_LINES (1UL << 20)
-/* The stream reads at least this many lines from the memmap's start
- * (128 MiB: a stream from memory long past any prefetcher's ramp), or
- * the whole memmap where it is smaller; three tries of a -c 10 memmap,
- * whole, cost 0.15 s, three times its physical walks. */
-#define BOUND_STREAM_LINES (1UL << 21)
 
 /* Always 0; read at run time, so the chase cannot be proved independent. */
 static volatile unsigned long bound_zero;
@@ -4095,9 +4089,7 @@ static void plan_bounds(struct lru_model *m, const struct params *p,
 		if (!stats) {
 			most = bound_loads_max(m, b);
 			len = (unsigned long)(CAL_SHARE * loads / BOUND_MIN_TRIES);
-			if (b == BOUND_STREAM && len < BOUND_STREAM_LINES)
-				len = BOUND_STREAM_LINES;
-			if (len > most)
+			if (b == BOUND_STREAM || len > most)
 				len = most;
 			if (len < BOUND_MIN_LINES)
 				len = most < BOUND_MIN_LINES ? most : BOUND_MIN_LINES;
@@ -4148,7 +4140,7 @@ static NOINLINE struct walk_result bound_stream(const struct lru_model *m,
 	unsigned long sum = 0, start, k, end;
 	char *descs = m->descs;
 
-	split(bound_loads(m, BOUND_STREAM), share, m->nr_shares, &start, &end);
+	split(memmap_lines(m), share, m->nr_shares, &start, &end);
 	for (k = start; k < end; k++) {
 		unsigned long *word = (unsigned long *)(descs + k * 64);
 
