@@ -3943,10 +3943,11 @@ static const struct bound_spec bounds[NR_BOUNDS] = {
 #define BOUND_MIN_LINES	(1UL << 14)
 /* The random loads read at least this many lines where the memmap holds
  * eight times as many, however cheap their walks: a try of 300,000 read
- * fast, the walk 1.19x the tries right before and after it, one of 2^20
- * 1.05x, 2^21 1.02x (median of 8 walks, host 25013b1b, -c 10), and a
- * try of 2^20 takes 15 ms there (docs/method.md). */
-#define BOUND_RANDOM_LINES (1UL << 20)
+ * fast, the walk 1.19x the tries right before and after it, one of 2^19
+ * 1.06x, 2^20 1.05x (median of 8 walks, host 25013b1b, -c 10); a try of
+ * 2^19 takes under 10 ms there, and 2^20 took calibration past 5% of a
+ * -c 10 run (docs/method.md). */
+#define BOUND_RANDOM_LINES BOUND_LINES
 
 /* Always 0; read at run time, so the chase cannot be proved independent. */
 static volatile unsigned long bound_zero;
