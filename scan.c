@@ -184,9 +184,10 @@
 #define MAX_SAMPLES	(MAX_ROUNDS * MAX_REPS)
 /* Tries of each limit, spread over the rounds (bound_tries_due()): a
  * median of up to five, as a short run's walks have, and of at least
- * two, one beside each of a large memmap's two rounds; the stream and
- * the random loads, tries of milliseconds, at least three, a median
- * that one odd try does not move. */
+ * two, one beside each of a large memmap's two rounds; the random loads
+ * and the PageTable's, tries of milliseconds, at least three, a median
+ * that one odd try does not move (the stream's, which read the whole
+ * memmap, two: three took calibration past 5% of a -c 10 run). */
 #define BOUND_TRIES	5
 #define BOUND_MIN_TRIES	2
 #define BOUND_MIN_CHEAP	3
@@ -3916,10 +3917,11 @@ static int has_clflushopt(void)
 struct bound_spec {
 	const char *name;	/* in "%.2fx this core's %s" */
 	struct walk_result (*fn)(const struct lru_model *m, int share);
-	int cheap;		/* tries of milliseconds: at least
-				 * BOUND_MIN_CHEAP, and the first, taken
-				 * before any walk, only times the
-				 * expectation (bound_first_done()) */
+	int least;		/* tries at least: BOUND_MIN_TRIES or,
+				 * for tries of milliseconds, BOUND_MIN_CHEAP */
+	int cheap;		/* the first try, taken before any walk,
+				 * only times the expectation
+				 * (bound_first_done()) */
 };
 
 static struct walk_result bound_stream(const struct lru_model *m, int share);
@@ -3928,10 +3930,12 @@ static struct walk_result bound_random(const struct lru_model *m, int share);
 static struct walk_result bound_pagetable(const struct lru_model *m, int share);
 
 static const struct bound_spec bounds[NR_BOUNDS] = {
-	[BOUND_STREAM] = { "streaming read", bound_stream, .cheap = 1 },
-	[BOUND_CHASE] = { "dependent chase", bound_chase, .cheap = 0 },
-	[BOUND_RANDOM] = { "independent random loads", bound_random, .cheap = 1 },
-	[BOUND_PAGETABLE] = { "PTE stream and young updates", bound_pagetable, .cheap = 1 },
+	[BOUND_STREAM] = { "streaming read", bound_stream, BOUND_MIN_TRIES, .cheap = 1 },
+	[BOUND_CHASE] = { "dependent chase", bound_chase, BOUND_MIN_TRIES, .cheap = 0 },
+	[BOUND_RANDOM] = { "independent random loads", bound_random, BOUND_MIN_CHEAP,
+			   .cheap = 1 },
+	[BOUND_PAGETABLE] = { "PTE stream and young updates", bound_pagetable,
+			      BOUND_MIN_CHEAP, .cheap = 1 },
 };
 
 #define BOUND_WARN	0.15	/* off the bound by more: a warning */
@@ -4059,7 +4063,7 @@ static double bounded_loads(const struct lru_model *m, const struct params *p,
 static int bound_tries_fit(enum bound b, double loads, unsigned long len)
 {
 	double n = len ? CAL_SHARE * loads / len : BOUND_TRIES;
-	int least = bounds[b].cheap ? BOUND_MIN_CHEAP : BOUND_MIN_TRIES;
+	int least = bounds[b].least;
 
 	return n < least ? least : n > BOUND_TRIES ? BOUND_TRIES : (int)n;
 }
@@ -4067,7 +4071,7 @@ static int bound_tries_fit(enum bound b, double loads, unsigned long len)
 /*
  * What each limit's tries read and how many there are, so the tries
  * together cost about CAL_SHARE of the walks they bound: as many tries
- * as fit, BOUND_MIN_TRIES (the cheap limits BOUND_MIN_CHEAP) to
+ * as fit, bounds[].least (BOUND_MIN_TRIES or BOUND_MIN_CHEAP) to
  * BOUND_TRIES; where even two of the longest do not fit (walks of under
  * 17 million folios at two rounds), the chase's and the random loads'
  * tries are shorter, not fewer.  Before the plan (stats NULL) rounds is
