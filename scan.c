@@ -4018,8 +4018,6 @@ static unsigned long bound_loads_max(const struct lru_model *m, enum bound b)
 
 	if (b == BOUND_PAGETABLE)
 		return pt_loads_max(m);
-	if (b == BOUND_RANDOM && lines >= 8 * BOUND_RANDOM_LINES)
-		return BOUND_RANDOM_LINES;
 	if (b == BOUND_STREAM || lines < BOUND_LINES)
 		return lines;
 	return BOUND_LINES;
@@ -4098,8 +4096,8 @@ static void plan_bounds(struct lru_model *m, const struct params *p,
 				len = most;
 			if (len < BOUND_MIN_LINES)
 				len = most < BOUND_MIN_LINES ? most : BOUND_MIN_LINES;
-			if (b == BOUND_RANDOM && most == BOUND_RANDOM_LINES)
-				len = most;
+			if (b == BOUND_RANDOM && memmap_lines(m) >= 8 * BOUND_RANDOM_LINES)
+				len = BOUND_RANDOM_LINES < most ? BOUND_RANDOM_LINES : most;
 			m->bound_len[b] = len;
 		}
 		if (b == BOUND_PAGETABLE && !stats)	/* later builds' alike */
