@@ -3930,7 +3930,7 @@ static struct walk_result bound_random(const struct lru_model *m, int share);
 static struct walk_result bound_pagetable(const struct lru_model *m, int share);
 
 static const struct bound_spec bounds[NR_BOUNDS] = {
-	[BOUND_STREAM] = { "streaming read", bound_stream, BOUND_MIN_TRIES, .cheap = 1 },
+	[BOUND_STREAM] = { "streaming read", bound_stream, BOUND_MIN_TRIES, .cheap = 0 },
 	[BOUND_CHASE] = { "dependent chase", bound_chase, BOUND_MIN_TRIES, .cheap = 0 },
 	[BOUND_RANDOM] = { "independent random loads", bound_random, BOUND_MIN_CHEAP,
 			   .cheap = 1 },
@@ -4984,9 +4984,11 @@ static void print_round_done(const struct lru_model *m, const struct params *p,
  * are taken beside the walks it bounds, as the chase's others are.  A
  * try right after setup read faster than those beside the walks:
  * ArrayLRU read 1.08x its limit in the median at -c 10 with it, where
- * the chase's are too dear to take one more (docs/method.md).  The
- * stream's and the random loads' first read at most BOUND_LINES / 2
- * lines: the walks they bound are a small part of what the run expects.
+ * the chase's are too dear to take one more (docs/method.md), and the
+ * stream's first, over the whole memmap, is what the chase's first
+ * follows: after a stream of 2^18 lines instead, a -c 32 run expected
+ * twice its wall.  The random loads' first reads at most BOUND_LINES / 2
+ * lines: ArrayLRU is a small part of what the run expects.
  */
 static void bound_first_tries(struct lru_model *m, struct team *team,
 			      enum cache_mode cache)
@@ -4996,7 +4998,7 @@ static void bound_first_tries(struct lru_model *m, struct team *team,
 
 	for (b = 0; m->bound_lines && b < NR_BOUNDS; b++) {
 		len[b] = m->bound_len[b];
-		if ((b == BOUND_STREAM || b == BOUND_RANDOM) && len[b] > BOUND_LINES / 2)
+		if (b == BOUND_RANDOM && len[b] > BOUND_LINES / 2)
 			m->bound_len[b] = BOUND_LINES / 2;
 		try_bound(m, team, b, cache);
 		if (m->bound_tries[b])
