@@ -184,9 +184,10 @@
 #define MAX_SAMPLES	(MAX_ROUNDS * MAX_REPS)
 /* Tries of each limit, spread over the rounds (bound_tries_due()): a
  * median of up to five, as a short run's walks have, and of at least
- * two, one beside each of a large memmap's two rounds; the stream and
- * the random loads, tries of milliseconds, at least three, a median
- * that one odd try does not move. */
+ * two, one beside each of a large memmap's two rounds; the random loads
+ * and the PageTable's, tries of milliseconds, at least three, a median
+ * that one odd try does not move (the stream's, which read the whole
+ * memmap, two: three took calibration past 5% of a -c 10 run). */
 #define BOUND_TRIES	5
 #define BOUND_MIN_TRIES	2
 #define BOUND_MIN_CHEAP	3
@@ -351,6 +352,7 @@ struct xa_node {
 /* What prepare_pagetable() built, and what the walk must find. */
 struct pt_model {
 	uint64_t *pmd;		/* the PMD tables, one after another */
+	uint64_t *pte;		/* the first PTE table, the rest after it */
 	unsigned long nr_pmd_tables;
 	unsigned long nr_pte_tables; /* below them */
 	unsigned long nr_leaf;	/* PMD entries that map a folio */
@@ -397,8 +399,9 @@ static const char *const access_names[] = {
 
 /* The memory's limits a walk is held against (try_bound()): streaming
  * reads for the physical walk, a dependent chase for ListLRU,
- * independent random loads for the pointer walks. */
-enum bound { BOUND_STREAM, BOUND_CHASE, BOUND_RANDOM, NR_BOUNDS };
+ * independent random loads for the pointer walks, and for the PageTable
+ * walk a PTE stream with its young folios' updates. */
+enum bound { BOUND_STREAM, BOUND_CHASE, BOUND_RANDOM, BOUND_PAGETABLE, NR_BOUNDS };
 
 /* How results are written (--format). */
 enum format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON, FORMAT_KTAP };
@@ -548,9 +551,11 @@ struct lru_model {
 	char **bound_lines;	/* the lines the chase and random bounds read */
 	double bound_s[NR_BOUNDS][BOUND_TRIES]; /* the tries of each */
 	unsigned long bound_len[NR_BOUNDS]; /* loads a try of each makes */
+	unsigned long bound_young; /* of the PageTable's, its young updates */
 	int bound_want[NR_BOUNDS]; /* tries of each the run takes */
 	int bound_tries[NR_BOUNDS]; /* of each, taken so far */
 	int bound_kept[NR_BOUNDS]; /* of those, kept disturbed */
+	double bound_pace[NR_BOUNDS]; /* seconds a load at the first try */
 	double bound_ns[NR_BOUNDS]; /* this core's limits: their medians */
 	double bound_lo[NR_BOUNDS], bound_hi[NR_BOUNDS]; /* fastest and
 				 * slowest try, over the median */
@@ -2595,7 +2600,7 @@ static const struct walk walks[] = {
 	 * visits the young folios, not every one (pagetable_expect()) */
 	{ "pagetable", "PageTable", "PageTable", walk_pagetable,
 	  "page tables in virtual order, young PTEs' folios (MGLRU aging)",
-	  .bound = BOUND_RANDOM, .region_name = "page tables",
+	  .bound = BOUND_PAGETABLE, .at_bound = 1, .region_name = "page tables",
 	  .bytes = pagetable_bytes, .prepare = prepare_pagetable,
 	  .expect = pagetable_expect, .after = pagetable_remark },
 };
@@ -2904,6 +2909,7 @@ static void prepare_pagetable(struct lru_model *m, struct region *r,
 	pt->zero_pfn = m->nr_pages;	/* past the memmap: no PTE maps it */
 	pt->pmd = r->addr;
 	c.next = (char *)r->addr + (size_t)pmd_room * 4096;
+	pt->pte = (uint64_t *)c.next;
 	pfns = pt_mapped_pfns(m, &c.rng, &nr);
 	order = pt_virtual_order(pfns, nr, m->work.pt_adjacent, &c.rng);
 	pt->nr_mapped = nr;
@@ -2930,6 +2936,16 @@ static struct walk_result pagetable_expect(const struct lru_model *m)
 	struct walk_result r = { m->pt.young_sum, m->pt.nr_young, 0 };
 
 	return r;
+}
+
+/* Entries the walk reads: every PMD entry of its tables, and every PTE
+ * of the tables it does not skip. */
+static double pagetable_reads(const struct lru_model *m)
+{
+	const struct pt_model *pt = &m->pt;
+	unsigned long tables = m->work.pt_nonleaf ? pt->nr_young_tables : pt->nr_pte_tables;
+
+	return (double)(pt->nr_pmd_tables + tables) * PT_ENTRIES;
 }
 
 /* Re-mark one entry the model holds young after a walk: the walk must
@@ -3878,7 +3894,14 @@ static int has_clflushopt(void)
  *           from the whole memmap (ListLRU's): each address waits for
  *           the load before it;
  *   random  independent loads of the same lines, their addresses read
- *           from an array in that order, as ArrayLRU reads its own.
+ *           from an array in that order, as ArrayLRU reads its own;
+ *   pagetable  the PageTable walk's, where it is walked: the PTE tables
+ *           read as a stream (a load per line of eight entries), and
+ *           among them, in the walk's proportions (pt_try_young()),
+ *           the young folios' struct page lines, each read and updated
+ *           by a compare-and-swap as folio_update_gen() updates its
+ *           flags: a locked update waits for its line, and loads alone
+ *           read a fifth of the walk's time (docs/method.md).
  *
  * A limit costs in proportion to what it bounds (plan_bounds()): its
  * tries together read about CAL_SHARE of the loads its walks make, in
@@ -3894,16 +3917,25 @@ static int has_clflushopt(void)
 struct bound_spec {
 	const char *name;	/* in "%.2fx this core's %s" */
 	struct walk_result (*fn)(const struct lru_model *m, int share);
+	int least;		/* tries at least: BOUND_MIN_TRIES or,
+				 * for tries of milliseconds, BOUND_MIN_CHEAP */
+	int cheap;		/* the first try, taken before any walk,
+				 * only times the expectation
+				 * (bound_first_done()) */
 };
 
 static struct walk_result bound_stream(const struct lru_model *m, int share);
 static struct walk_result bound_chase(const struct lru_model *m, int share);
 static struct walk_result bound_random(const struct lru_model *m, int share);
+static struct walk_result bound_pagetable(const struct lru_model *m, int share);
 
 static const struct bound_spec bounds[NR_BOUNDS] = {
-	[BOUND_STREAM] = { "streaming read", bound_stream },
-	[BOUND_CHASE] = { "dependent chase", bound_chase },
-	[BOUND_RANDOM] = { "independent random loads", bound_random },
+	[BOUND_STREAM] = { "streaming read", bound_stream, BOUND_MIN_TRIES, .cheap = 0 },
+	[BOUND_CHASE] = { "dependent chase", bound_chase, BOUND_MIN_TRIES, .cheap = 0 },
+	[BOUND_RANDOM] = { "independent random loads", bound_random, BOUND_MIN_CHEAP,
+			   .cheap = 1 },
+	[BOUND_PAGETABLE] = { "PTE stream and young updates", bound_pagetable,
+			      BOUND_MIN_CHEAP, .cheap = 1 },
 };
 
 #define BOUND_WARN	0.15	/* off the bound by more: a warning */
@@ -3913,6 +3945,13 @@ static const struct bound_spec bounds[NR_BOUNDS] = {
  * walks are short: fewer are mostly the flush and the clock. */
 #define BOUND_LINES	(1UL << 19)
 #define BOUND_MIN_LINES	(1UL << 14)
+/* The random loads read at least this many lines where the memmap holds
+ * eight times as many, however cheap their walks: a try of 300,000 read
+ * fast, the walk 1.19x the tries right before and after it, one of 2^19
+ * 1.06x, 2^20 1.05x (median of 8 walks, host 25013b1b, -c 10); a try of
+ * 2^19 takes under 10 ms there, and 2^20 took calibration past 5% of a
+ * -c 10 run (docs/method.md). */
+#define BOUND_RANDOM_LINES BOUND_LINES
 
 /* Always 0; read at run time, so the chase cannot be proved independent. */
 static volatile unsigned long bound_zero;
@@ -3937,11 +3976,48 @@ static unsigned long memmap_lines(const struct lru_model *m)
 	return m->nr_pages * m->desc_size / 64;
 }
 
+/* The PageTable walk's loads, as its limit counts them: a line of the
+ * entries it reads (eight to a line), and a young folio each; 0 where
+ * it is not walked. */
+static double pt_walk_loads(const struct lru_model *m)
+{
+	return pagetable_reads(m) / 8 + m->pt.nr_young;
+}
+
+/* Of len loads of a PageTable try, the young folios' updates: as many
+ * as the walk makes beside its lines of entries. */
+static unsigned long pt_try_young(const struct lru_model *m, unsigned long len)
+{
+	double all = pt_walk_loads(m);
+
+	return all > 0 ? (unsigned long)(len * (m->pt.nr_young / all)) : 0;
+}
+
+/* Loads a PageTable try may make: no more than the walk's, its young
+ * updates no more than BOUND_LINES distinct lines, its stream no more
+ * than the PTE tables' lines.  Not inlined: its arithmetic in doubles
+ * stays out of bound_*, which tests/t-codegen.sh reads as kernels. */
+static NOINLINE unsigned long pt_loads_max(const struct lru_model *m)
+{
+	double all = pt_walk_loads(m), most = all;
+	double young = m->pt.nr_young, lines = all - young;
+	double random = memmap_lines(m) < BOUND_LINES ? memmap_lines(m) : BOUND_LINES;
+	double stream = (double)m->pt.nr_pte_tables * PT_ENTRIES / 8;
+
+	if (young > 0 && random * all / young < most)
+		most = random * all / young;
+	if (lines > 0 && stream * all / lines < most)
+		most = stream * all / lines;
+	return (unsigned long)most;
+}
+
 /* Loads a try of bound b may make: a stream reads every line. */
 static unsigned long bound_loads_max(const struct lru_model *m, enum bound b)
 {
 	unsigned long lines = memmap_lines(m);
 
+	if (b == BOUND_PAGETABLE)
+		return pt_loads_max(m);
 	if (b == BOUND_STREAM || lines < BOUND_LINES)
 		return lines;
 	return BOUND_LINES;
@@ -3958,12 +4034,15 @@ static unsigned long bound_loads(const struct lru_model *m, enum bound b)
  * it dearer, and its limit's share larger than CAL_SHARE). */
 static double walk_loads(const struct lru_model *m, int w)
 {
+	if (walks[w].bound == BOUND_PAGETABLE)
+		return pt_walk_loads(m);
 	return walks[w].bound == BOUND_STREAM ? memmap_lines(m) : m->nr_lru;
 }
 
 /* Loads all the run's walks bounded by b make, `rounds` rounds of their
  * repetitions (reps NULL: one a round); a limit no walk is held against
- * (the machine line prints it) as if the first LRU walk were. */
+ * (the machine line prints it) as if the first LRU walk were, but the
+ * PageTable walk's, which only its walk needs. */
 static double bounded_loads(const struct lru_model *m, const struct params *p,
 			    const struct walk_stats *stats, int rounds, enum bound b)
 {
@@ -3973,6 +4052,8 @@ static double bounded_loads(const struct lru_model *m, const struct params *p,
 	for (s = 0; s < p->run.nr_walks; s++)
 		if (walks[p->run.walk[s]].bound == b)
 			loads += walk_loads(m, p->run.walk[s]) * (stats ? stats[s].reps : 1);
+	if (!loads && b == BOUND_PAGETABLE)
+		return 0;
 	return rounds * (loads ? loads : (double)m->nr_lru);
 }
 
@@ -3980,7 +4061,7 @@ static double bounded_loads(const struct lru_model *m, const struct params *p,
 static int bound_tries_fit(enum bound b, double loads, unsigned long len)
 {
 	double n = len ? CAL_SHARE * loads / len : BOUND_TRIES;
-	int least = b == BOUND_CHASE ? BOUND_MIN_TRIES : BOUND_MIN_CHEAP;
+	int least = bounds[b].least;
 
 	return n < least ? least : n > BOUND_TRIES ? BOUND_TRIES : (int)n;
 }
@@ -3988,7 +4069,7 @@ static int bound_tries_fit(enum bound b, double loads, unsigned long len)
 /*
  * What each limit's tries read and how many there are, so the tries
  * together cost about CAL_SHARE of the walks they bound: as many tries
- * as fit, BOUND_MIN_TRIES (the cheap limits BOUND_MIN_CHEAP) to
+ * as fit, bounds[].least (BOUND_MIN_TRIES or BOUND_MIN_CHEAP) to
  * BOUND_TRIES; where even two of the longest do not fit (walks of under
  * 17 million folios at two rounds), the chase's and the random loads'
  * tries are shorter, not fewer.  Before the plan (stats NULL) rounds is
@@ -4004,6 +4085,10 @@ static void plan_bounds(struct lru_model *m, const struct params *p,
 
 	for (b = 0; b < NR_BOUNDS; b++) {
 		loads = bounded_loads(m, p, stats, rounds, b);
+		if (!loads) {		/* no walk needs it: no tries */
+			m->bound_want[b] = 0;
+			continue;
+		}
 		if (!stats) {
 			most = bound_loads_max(m, b);
 			len = (unsigned long)(CAL_SHARE * loads / BOUND_MIN_TRIES);
@@ -4011,19 +4096,26 @@ static void plan_bounds(struct lru_model *m, const struct params *p,
 				len = most;
 			if (len < BOUND_MIN_LINES)
 				len = most < BOUND_MIN_LINES ? most : BOUND_MIN_LINES;
+			if (b == BOUND_RANDOM && memmap_lines(m) >= 8 * BOUND_RANDOM_LINES)
+				len = BOUND_RANDOM_LINES < most ? BOUND_RANDOM_LINES : most;
 			m->bound_len[b] = len;
 		}
+		if (b == BOUND_PAGETABLE && !stats)	/* later builds' alike */
+			m->bound_young = pt_try_young(m, m->bound_len[b]);
 		m->bound_want[b] = bound_tries_fit(b, loads, m->bound_len[b]);
 	}
 }
 
-/* The chase's and the random loads' lines, drawn once, untimed. */
+/* The chase's, the random loads' and the young updates' lines, drawn
+ * once, untimed. */
 static void draw_bound_lines(struct lru_model *m)
 {
 	unsigned long nr = memmap_lines(m), k, n = bound_loads(m, BOUND_CHASE);
 
 	if (bound_loads(m, BOUND_RANDOM) > n)
 		n = bound_loads(m, BOUND_RANDOM);
+	if (m->bound_young > n)
+		n = m->bound_young;
 	uint64_t mask = 1, x;
 	int bits = 1;
 
@@ -4095,6 +4187,45 @@ static NOINLINE struct walk_result bound_random(const struct lru_model *m,
 	return result(sum, end - start, 0);
 }
 
+/* A young folio's update, as the PageTable walk's limit makes it: its
+ * flags read, then swapped for themselves with a locked compare-and-swap
+ * (the model is left as it was). */
+static ALWAYS_INLINE unsigned long bound_update(unsigned long *word)
+{
+	unsigned long old = *word;
+
+#ifdef __GNUC__
+	__atomic_compare_exchange_n(word, &old, old, 0, __ATOMIC_SEQ_CST,
+				    __ATOMIC_RELAXED);
+#else
+	*(volatile unsigned long *)word = old;
+#endif
+	return old;
+}
+
+/* The PTE tables as a stream, a load per line, and among the lines the
+ * young folios' updates, spread evenly as the walk's are on average. */
+static NOINLINE struct walk_result bound_pagetable(const struct lru_model *m,
+						   int share)
+{
+	unsigned long young = m->bound_young, sum = 0, start, k, end, due, j;
+	unsigned long lines = bound_loads(m, BOUND_PAGETABLE) - young;
+	char *const *line = m->bound_lines;
+	char *pte = (char *)m->pt.pte;
+
+	split(lines, share, m->nr_shares, &start, &end);
+	j = lines ? (uint64_t)start * young / lines : 0;
+	for (k = start; k < end; k++) {
+		unsigned long *word = (unsigned long *)(pte + k * 64);
+
+		OPAQUE(word);
+		sum += *word;
+		for (due = (uint64_t)(k + 1) * young / lines; j < due; j++)
+			sum += bound_update((unsigned long *)line[j]);
+	}
+	return result(sum, end - start, 0);
+}
+
 /* Flush what bound b will read, and only that: the memmap may be many
  * times the lines the chase reads. */
 static void flush_bound(const struct lru_model *m, enum bound b)
@@ -4105,6 +4236,10 @@ static void flush_bound(const struct lru_model *m, enum bound b)
 		flush_range(m->descs, n * 64, m->clflushopt);
 		return;
 	}
+	if (b == BOUND_PAGETABLE) {
+		flush_range(m->pt.pte, (n - m->bound_young) * 64, m->clflushopt);
+		n = m->bound_young;
+	}
 	for (k = 0; k < n; k++)
 		flush_line(m->bound_lines[k], m->clflushopt);
 	flush_range(m->bound_lines, n * sizeof(*m->bound_lines), m->clflushopt);
@@ -4114,14 +4249,15 @@ static void flush_bound(const struct lru_model *m, enum bound b)
  * tries spread evenly over the rounds, the first in the first round, so
  * a run of fewer rounds than tries takes the rest back to back.
  * `planned`: rounds is known; the first round of auto rounds, before
- * plan_rounds(), takes one. */
+ * plan_rounds(), takes one where it has none (the chase keeps the one
+ * before the walks). */
 static int bound_tries_due(const struct lru_model *m, enum bound b, int round,
 			   int rounds, int planned)
 {
 	int want = m->bound_want[b], by;
 
 	if (!planned)
-		return 1;
+		return !m->bound_tries[b];
 	/* taken by the end of this round: want * (round + 1) / rounds, up */
 	by = rounds > 0 ? (want * (round + 1) + rounds - 1) / rounds : want;
 	if (by > want)
@@ -4130,19 +4266,26 @@ static int bound_tries_due(const struct lru_model *m, enum bound b, int round,
 }
 
 /* The limits from their tries: ns per page for the stream (the
- * memmap's bytes per page), ns per load for the others. */
+ * memmap's bytes per page), ns per load for the chase and the random
+ * loads, and the PageTable walk's per LRU folio, as its walk is read:
+ * the walk's loads at its tries' pace. */
 static void calibrate_done(struct lru_model *m)
 {
 	int b;
 
 	for (b = 0; b < NR_BOUNDS && m->bound_lines; b++) {
-		struct summary t = summarize(m->bound_s[b], m->bound_tries[b]);
+		struct summary t;
 
+		if (!m->bound_tries[b] || !bound_loads(m, b))
+			continue;	/* no walk needed it */
+		t = summarize(m->bound_s[b], m->bound_tries[b]);
 		m->bound_ns[b] = t.median * 1e9 / bound_loads(m, b);
 		m->bound_lo[b] = t.median > 0 ? t.min / t.median : 1;
 		m->bound_hi[b] = t.median > 0 ? t.max / t.median : 1;
 		if (b == BOUND_STREAM)
 			m->bound_ns[b] *= m->desc_size / 64.0;
+		if (b == BOUND_PAGETABLE)
+			m->bound_ns[b] *= pt_walk_loads(m) / m->nr_lru;
 	}
 	free(m->bound_lines);
 	m->bound_lines = NULL;
@@ -4671,7 +4814,7 @@ static void try_bound(struct lru_model *m, struct team *team, enum bound b,
 	enum retime_stop why;
 	int retimes;
 
-	if (m->bound_tries[b] == BOUND_TRIES)
+	if (!m->bound_want[b] || !bound_loads(m, b) || m->bound_tries[b] == BOUND_TRIES)
 		return;
 	for (retimes = 0;; retimes++) {
 		t0 = now();
@@ -4835,14 +4978,50 @@ static void print_expected(const struct lru_model *m, const struct params *p,
 static void print_round_done(const struct lru_model *m, const struct params *p,
 			     int round, int rounds);
 
+/*
+ * The first tries, before any walk, time what the run expects
+ * (bound_pace); a cheap limit's then leave its median, and its tries
+ * are taken beside the walks it bounds, as the chase's others are.  A
+ * try right after setup read faster than those beside the walks:
+ * ArrayLRU read 1.08x its limit in the median at -c 10 with it, where
+ * the chase's are too dear to take one more (docs/method.md), and the
+ * stream's first, over the whole memmap, is what the chase's first
+ * follows: after a stream of 2^18 lines instead, a -c 32 run expected
+ * twice its wall.  The random loads' first reads at most BOUND_LINES / 2
+ * lines: ArrayLRU is a small part of what the run expects.
+ */
+static void bound_first_tries(struct lru_model *m, struct team *team,
+			      enum cache_mode cache)
+{
+	unsigned long len[NR_BOUNDS];
+	int b;
+
+	for (b = 0; m->bound_lines && b < NR_BOUNDS; b++) {
+		len[b] = m->bound_len[b];
+		if (b == BOUND_RANDOM && len[b] > BOUND_LINES / 2)
+			m->bound_len[b] = BOUND_LINES / 2;
+		try_bound(m, team, b, cache);
+		if (m->bound_tries[b])
+			m->bound_pace[b] = m->bound_s[b][0] / bound_loads(m, b);
+		m->bound_len[b] = len[b];
+	}
+}
+
+static void bound_first_done(struct lru_model *m)
+{
+	int b;
+
+	for (b = 0; b < NR_BOUNDS; b++)
+		if (bounds[b].cheap) {
+			m->bound_tries[b] = 0;
+			m->bound_kept[b] = 0;
+		}
+}
+
 /* Seconds a timed walk of w should take at its limit's first try. */
 static double walk_expected(const struct lru_model *m, int w)
 {
-	enum bound b = walks[w].bound;
-
-	if (!m->bound_tries[b] || !bound_loads(m, b))
-		return 0;
-	return m->bound_s[b][0] / bound_loads(m, b) * walk_loads(m, w);
+	return m->bound_pace[walks[w].bound] * walk_loads(m, w);
 }
 
 /*
@@ -4867,9 +5046,9 @@ static double expect_run(const struct lru_model *m, const struct params *p,
 		round += (p->run.rounds ? 1 : stats[s].reps) * stats[s].round_time[0];
 		stats[s].reps = 1;	/* the first round times each once */
 	}
-	for (b = 0; b < NR_BOUNDS; b++)
-		if (m->bound_tries[b])
-			left += (m->bound_want[b] - m->bound_tries[b]) * m->bound_s[b][0];
+	for (b = 0; b < NR_BOUNDS; b++)	/* a cheap first try leaves */
+		left += (m->bound_want[b] - (bounds[b].cheap ? 0 : m->bound_tries[b])) *
+			m->bound_pace[b] * bound_loads(m, b);
 	return left + *rounds * n * round + (n - 1) * setup;
 }
 
@@ -4893,14 +5072,14 @@ static int measure(struct lru_model *m, struct team *team,
 	plan_bounds(m, p, NULL, (p->run.rounds ? p->run.rounds : MIN_ROUNDS) * p->run.builds);
 	draw_bound_lines(m);
 	/* the first round's tries, before its walks: what the run expects */
-	for (b = 0; m->bound_lines && b < NR_BOUNDS; b++)
-		try_bound(m, team, b, p->run.cache);
+	bound_first_tries(m, team, p->run.cache);
 	if (m->bound_lines) {
 		double left = expect_run(m, p, stats, &r);
 
 		m->expect_s = now() - m->start_s + left;
 		print_expected(m, p, r, left);
 	}
+	bound_first_done(m);
 	m->walk_start_s = now();
 	for (b = 0; b < p->run.builds; b++) {
 		if (b)
@@ -4910,8 +5089,8 @@ static int measure(struct lru_model *m, struct team *team,
 		for (r = 0; r < rounds && nr_rounds < MAX_ROUNDS; r++) {
 			planned = p->run.rounds || nr_rounds;
 			for (s = 0; s < NR_BOUNDS; s++)
-				tries[s] = nr_rounds ? bound_tries_due(m, s, nr_rounds,
-					rounds * p->run.builds, planned) : 0;
+				tries[s] = bound_tries_due(m, s, nr_rounds,
+							   rounds * p->run.builds, planned);
 			run_round(m, team, p, stats, nr_rounds++, tries, last);
 			if (nr_rounds == 1 && !p->run.rounds) {
 				rounds = plan_rounds(stats, p->run.nr_walks, p->run.builds);
@@ -7241,16 +7420,6 @@ static void print_pagetable_model(const struct lru_model *m, const struct params
 		w->pt_young, w->pt_young_tables, w->pt_adjacent);
 }
 
-/* Entries the walk reads: every PMD entry of its tables, and every PTE
- * of the tables it does not skip. */
-static double pagetable_reads(const struct lru_model *m)
-{
-	const struct pt_model *pt = &m->pt;
-	unsigned long tables = m->work.pt_nonleaf ? pt->nr_young_tables : pt->nr_pte_tables;
-
-	return (double)(pt->nr_pmd_tables + tables) * PT_ENTRIES;
-}
-
 /* The young share at which PageTable takes time t, from its parts. */
 static double pagetable_even(double t, double fixed, double young, double y)
 {
@@ -7411,7 +7580,7 @@ static const struct field fields[] = {
 	{ "speedup_max", SCOPE_WALK, "largest of those ratios",
 	  NUMBER("%.6f", get_speedup_max) },
 	{ "bound", SCOPE_WALK, "the limit it is held against", TEXT(get_bound) },
-	{ "bound_ns", SCOPE_WALK, "that limit: ns per page (stream), per load (others); 0: none",
+	{ "bound_ns", SCOPE_WALK, "that limit: ns per page (stream), per LRU folio (PageTable's), per load (others); 0: none",
 	  NUMBER("%.4f", get_bound_ns) },
 	{ "bound_ratio", SCOPE_WALK, "its ns per page or folio over the limit",
 	  NUMBER("%.4f", get_bound_ratio) },

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The PageTable walk (--walks=pagetable, MGLRU's aging): its lines, its
-# self-check under the knobs, its knobs' refusals, the unmapped page
+# self-check under the knobs, its limit of its own (the PTE stream and
+# the young folios' updates) under them, its knobs' refusals, the unmapped page
 # cache said on stderr, the LRU order it leaves alone; and lru-gen.awk,
 # the parser of lru_gen_full, on a fixture.  Behaviour and format only.
 . tests/lib.sh
@@ -27,6 +28,7 @@ check "pagetable: mapped and young" \
 check "pagetable: its cost split" \
 	out_has '^PageTable: [0-9]+ entries read, [0-9.]+ ns each at this core.s stream limit; [0-9]+ young folios, -?[0-9.]+ ns each beside$'
 check "pagetable: break-even" out_has '^break-even of PageTable: '
+check "pagetable: held against a limit of its own" out_has '^PageTable [0-9.]+ ns/folio, [0-9.]+x this core.s PTE stream and young updates \([0-9]+\.[0-9]{2}\)$'
 check "pagetable: no LRU-share break-even of the others' kind" \
 	sh -c "! grep -q '^break-even vs PageTable' '$tmp/out'"
 check "pagetable: everything mapped, no note" sh -c "! grep -q 'note: PageTable' '$tmp/err'"
@@ -43,6 +45,7 @@ for knobs in "--young=0.1" "--young=0.1 --young-tables=0.1" \
 	check "$knobs: runs" [ "$rc" -eq 0 ]
 	check "$knobs: same LRU order" same "$(fingerprint)" "$base"
 	check "$knobs: the other walks' totals exact" totals_exact 2
+	check "$knobs: its limit measured" out_has '^PageTable [0-9.]+ ns/folio, [0-9.]+x this core.s PTE stream and young updates \([0-9]+\.[0-9]{2}\)$'
 done
 # Knobs that change the model: the self-checks hold (exit 0).
 for knobs in "--memcg-share=0.5" "--builds=2 --young=0.5" \
@@ -80,6 +83,10 @@ bad "--nonleaf-young=maybe" -c 0.01 --nonleaf-young=maybe
 # Data formats: its row, its KTAP self-check with its own sums.
 run -c 0.01 -r 1 -s 5 --walks=pagetable --young=0.5 --format=csv
 check "csv: a pagetable row" out_has '^pagetable,PageTable,'
+check "csv: its limit named" [ "$(walk_col "$tmp/out" pagetable bound)" = "PTE stream and young updates" ]
+check "csv: its limit measured" \
+	awk -v ns="$(walk_col "$tmp/out" pagetable bound_ns)" -v x="$(walk_col "$tmp/out" pagetable bound_ratio)" \
+	'BEGIN { exit !(ns > 0 && x > 0) }'
 run -c 0.01 -r 1 -s 5 --walks=pagetable --young=0.5 --format=ktap
 check "ktap: its self-check" out_has '^ok [0-9]+ self-check pagetable$'
 check "ktap: its own sums" sh -c "grep '^# PageTable: ' '$tmp/out' | grep -q 'summed [0-9]* over [0-9]* folios'"

@@ -5,8 +5,9 @@
  * limit's slowest try, and beats the limit only under 0.85x its
  * fastest, so that a memory drifting within a run warns of nothing.
  * No walk runs: each case sets a limit's tries and a walk's figure and
- * asks which warning fired.  tests/t-bounds.sh builds and runs it;
- * prints a TAP-like line a case.
+ * asks which warning fired.  And plan_bounds(): the PageTable walk's
+ * limit takes tries only where that walk is run.  tests/t-bounds.sh
+ * builds and runs it; prints a TAP-like line a case.
  */
 #define main scan_main
 #include "../scan.c"
@@ -38,6 +39,10 @@ static const struct judged {
 	  "0.60x the median, under 0.85x the fastest try: limit-beaten" },
 	{ "Physical", 1.40, 0.90, 1.10, 0, "code-bound",
 	  "Physical 1.40x, past 1.15x its slowest stream: code-bound" },
+	/* the PageTable walk, against a limit of its own, as the others */
+	{ "PageTable", 1.20, 1, 1, 0, "code-bound", "PageTable 1.20x a steady limit is code-bound" },
+	{ "PageTable", 1.10, 0.95, 1.05, 0, NULL, "PageTable 1.10x within 1.15x the slowest try: no warning" },
+	{ "PageTable", 0.80, 1, 1, 0, "limit-beaten", "PageTable 0.80x a steady limit beat it" },
 	/* a limit whose tries were mostly kept disturbed is not judged */
 	{ "ListLRU", 2.00, 1, 1, 3, NULL,
 	  "a limit with 3 of 5 tries kept disturbed is not judged" },
@@ -78,17 +83,44 @@ static const char *judge(const struct judged *c)
 	return warning_fired(W_LIMIT_BEATEN, 0) ? "limit-beaten" : "";
 }
 
+/* The tries plan_bounds() plans for the PageTable walk's limit, a run
+ * of `walk` (and Physical) over a made-up model of a million folios. */
+static int pagetable_tries(const char *walk)
+{
+	struct lru_model m;
+	struct params p;
+	int w;
+
+	memset(&m, 0, sizeof(m));
+	memset(&p, 0, sizeof(p));
+	m.nr_pages = m.nr_lru = 1000000;
+	m.desc_size = 64;
+	m.pt.nr_pmd_tables = 4;
+	m.pt.nr_pte_tables = m.pt.nr_young_tables = 1954;
+	m.pt.nr_young = 1000000;
+	p.run.nr_walks = 2;
+	for (w = 0; w < NR_WALKS; w++)
+		if (!strcmp(walks[w].name, walk))
+			p.run.walk[1] = w;
+	plan_bounds(&m, &p, NULL, 2);
+	return m.bound_want[BOUND_PAGETABLE] * (m.bound_len[BOUND_PAGETABLE] > 0);
+}
+
 int main(void)
 {
 	size_t k;
 
-	printf("1..%zu\n", ARRAY_SIZE(cases));
+	printf("1..%zu\n", ARRAY_SIZE(cases) + 2);
+	printf("%sok 1 no PageTable walk: its limit takes no tries\n",
+	       pagetable_tries("list") ? "not " : "");
+	printf("%sok 2 a PageTable walk: its limit takes tries\n",
+	       pagetable_tries("pagetable") >= BOUND_MIN_CHEAP ? "" : "not ");
 	for (k = 0; k < ARRAY_SIZE(cases); k++) {
 		const char *got = judge(&cases[k]);
 		const char *want = cases[k].want ? cases[k].want : "";
 
 		printf("%sok %zu %s\n", got && !strcmp(got, want) ? "" : "not ",
-		       k + 1, cases[k].name);
+		       k + 3, cases[k].name);
 	}
 	return 0;
 }
