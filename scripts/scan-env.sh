@@ -405,5 +405,10 @@ output_put() {
 	pending=""
 	# cat's reason, without its "cat: write error: " (No space left on
 	# device); else which step failed and how (a tool killed: 139)
-	fail "cannot write $2: ${out_why:+${out_why##*: }}${out_why:-$out_step exited $out_rc}"
+	if [ -n "$out_why" ]; then
+		out_why=${out_why##*: }
+	else
+		out_why="$out_step exited $out_rc"
+	fi
+	fail "cannot write $2: $out_why"
 }

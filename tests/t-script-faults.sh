@@ -215,7 +215,12 @@ if [ "$(id -u)" -eq 0 ] && mkdir "$tmp/full" && mount -t tmpfs -o size=64k tmpfs
 	# room for 3 pages: the sweep's CSV and chart, not the Markdown too
 	head -c 53248 /dev/zero >"$tmp/full/fill" 2>/dev/null
 	mkdir "$tmp/full/out"
-	scripts/results.sh -q -o "$tmp/full/out" >/dev/null 2>&1
+	scripts/results.sh -q -o "$tmp/full/out" >/dev/null 2>"$tmp/err"
+	# the refusal's reason once, as cat gave it, without "cat: ..."
+	full_said() {
+		tail -n 1 "$tmp/err" | grep -q '\.md: No space left on device$'
+	}
+	check "results on a full disk: the Markdown's line gives the reason once" full_said
 	md_whole() {
 		for md in "$tmp/full/out"/*.md; do
 			[ ! -e "$md" ] || grep -q '^Every run of it is in' "$md" || return 1
