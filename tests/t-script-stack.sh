@@ -38,6 +38,7 @@ scripts/report.sh -n 1 -c 0.01 -r 1 >"$tmp/block" 2>/dev/null
 # a line matching MARK.  0: done; 1: failed on its own; 2: killed in
 # every try.
 want=0
+mkdir "$tmp/scratch"
 stack() {
 	script=$1 mark=$2
 	shift 2
@@ -47,7 +48,9 @@ stack() {
 		i=$((i + 1))
 		[ ! -e "$tmp/res" ] || rm -rf "$tmp/res"
 		# shellcheck disable=SC3045 # dash, bash and BusyBox have ulimit -s
-		(ulimit -s 16 && exec env -i PATH="$PATH" SCAN="$SCAN" ${TMPDIR:+TMPDIR="$TMPDIR"} sh "scripts/$script.sh" "$@") >"$tmp/out" 2>"$tmp/err"
+		# TMPDIR inside this test's own: what a run the platform kills
+		# leaves (its scratch directory) goes when the test ends
+		(ulimit -s 16 && exec env -i PATH="$PATH" SCAN="$SCAN" TMPDIR="$tmp/scratch" sh "scripts/$script.sh" "$@") >"$tmp/out" 2>"$tmp/err"
 		rc=$?
 		where=$tmp/out
 		case $mark in 2:*) where=$tmp/err ;; esac
