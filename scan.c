@@ -5223,10 +5223,10 @@ static void check_build(const struct lru_model *m, const struct params *p, int b
  *      them, so walks read m->work) or run_knobs (how the run goes);
  *   2. its row here: kind, field, limits, default, help, and what it
  *      is: .csv its column (and its KNOB row at the end of the field
- *      table, as its recipe says), .model if off its default the walks measure code
- *      (plain_knobs()), .kernel_like its preset value, .file_decides
- *      if a --memmap-from file sets it, .original_fixes if --original
- *      rules it out;
+ *      table, as its recipe says), .model if off its default the walks
+ *      measure code (plain_knobs()), .kernel_like its preset value,
+ *      .file_decides if a --memmap-from file sets it, .original_fixes
+ *      if --original rules it out;
  *   3. its use, where the layout, a walk or the run needs it;
  *   4. its line in scan.1 (tests/t-knobs.sh holds every option -h lists
  *      to scan.1, and every column to an option), its column's line in

@@ -122,13 +122,6 @@ function field(s, name,    v) {
 	return substr(v, length(name) + 2)
 }
 
-# quantile(a, n, p): the p-quantile of sorted a[1..n], interpolated.
-function quantile(a, n, p,    h, k) {
-	h = (n - 1) * p + 1
-	k = int(h)
-	return k >= n ? a[n] : a[k] + (h - k) * (a[k + 1] - a[k])
-}
-
 # put(name, a, n): name_events, name_median, name_q1, name_q3 of a[1..n].
 function put(name, a, n) {
 	printf "%s_events %d\n", name, n

@@ -580,7 +580,7 @@ aging_one() {
 	age_write "$age_gen" "$tmp/dd.err" ||
 		fail "cannot write to $debugfs/lru_gen: $(why "$tmp/dd.err")"
 	lru_gen_memcg=$age_id run_awk lru-gen "$debugfs/lru_gen_full" >"$tmp/age.after" || tmp_fail "lru_gen_full"
-	run_awk lru-aging -v step=walk -v node="$age_node" -v gen="$age_gen" -v touched="$age_touched" \
+	run_awk "stats lru-aging" -v step=walk -v node="$age_node" -v gen="$age_gen" -v touched="$age_touched" \
 		"$tmp/age.before" "$tmp/age.after" "$tmp/dd.err" >>"$tmp/age.walks" || tmp_fail "a walk's counts"
 	LC_ALL=C dd if="$tmp/age.cmd" of=/dev/null bs=4096 count=1 2>&1 |
 		sed -n 's/.*copied, \([0-9.e+-]*\) s.*/floor \1/p' >>"$tmp/age.walks"
@@ -616,7 +616,7 @@ aging_walk() {
 		age_ptes=$(sed -n 's/^pagetable: .*, \([0-9]*\) PTE tables .*/\1/p' "$tmp/age.err")
 		age_young=$(sed -n 's/^pagetable: .*, \([0-9]*\) young in .*/\1/p' "$tmp/age.err")
 	fi
-	run_awk lru-aging -v step=report -v node="$age_node" -v share="$young_share" \
+	run_awk "stats lru-aging" -v step=report -v node="$age_node" -v share="$young_share" \
 		-v bytes=$(($(aging_pages) * 4096)) \
 		-v model_s="$age_model_s" -v model_ptes="$((${age_ptes:-0} * 512))" -v model_young="${age_young:-0}" \
 		-v command="$line" "$tmp/age.walks" >"$tmp/age.txt" || tmp_fail "the aging walk's report"

@@ -55,12 +55,6 @@ step == "report" && $1 == "walk" {
 }
 step == "report" && $1 == "none" { nones++; none_why = substr($0, 6) }
 step == "report" && $1 == "floor" { floors[++nfloor] = $2 * 1e9 }
-# q(a, n, p): the p-quantile of a[1..n], sorted (linear between ranks)
-function q(a, n, p,    h, i) {
-	h = (n - 1) * p + 1
-	i = int(h)
-	return i >= n ? a[n] : a[i] + (h - i) * (a[i + 1] - a[i])
-}
 function walk_end(    after, before, t, y) {
 	if (!have_time)
 		none("dd printed no time (its line: N bytes copied, S s): a dd that is not GNU's?")
@@ -85,7 +79,7 @@ function report_end(    k, a, b, m, m_pte, m_young, pte_mid, young_mid, floor_ns
 	if (!n)
 		none("no walk was timed" (nones ? ": " none_why : ""))
 	sort_values(floors, nfloor)
-	floor_ns = nfloor ? q(floors, nfloor, 0.5) : 0
+	floor_ns = nfloor ? quantile(floors, nfloor, 0.5) : 0
 	for (k = 1; k <= n; k++) {
 		if (ns[k] <= floor_ns || !y[k]) {	# no time of its own, or nothing young
 			under++
@@ -99,18 +93,18 @@ function report_end(    k, a, b, m, m_pte, m_young, pte_mid, young_mid, floor_ns
 	sort_values(a, m)
 	sort_values(b, m)
 	sort_values(ns, n)
-	pte_mid = q(a, m, 0.5); young_mid = q(b, m, 0.5)
+	pte_mid = quantile(a, m, 0.5); young_mid = quantile(b, m, 0.5)
 	printf "MGLRU's aging walk: %d walk%s of a %s anonymous working set in a memory cgroup of its own, node %s, %.3g%% of its pages touched before each (%d a walk)\n",
 	    n, n == 1 ? "" : "s", human(bytes, "%.3g"), node, share * 100, touched / n
 	printf "  kernel: %d leaf PTEs read a walk, %d young (%.3g%%): %.3g ns per PTE read (IQR %.3g-%.3g), %.3g ns per young PTE (IQR %.3g-%.3g)\n",
-	    ptes / n, young / n, ptes ? young / ptes * 100 : 0, pte_mid, q(a, m, 0.25), q(a, m, 0.75),
-	    young_mid, q(b, m, 0.25), q(b, m, 0.75)
+	    ptes / n, young / n, ptes ? young / ptes * 100 : 0, pte_mid, quantile(a, m, 0.25), quantile(a, m, 0.75),
+	    young_mid, quantile(b, m, 0.25), quantile(b, m, 0.75)
 	if (nones)
 		printf "  left out: %d walk%s without counts: %s\n", nones, nones == 1 ? "" : "s", none_why
 	if (under)
 		printf "  left out: %d walk%s no longer than dd's own time, or with no young PTE\n", under, under == 1 ? "" : "s"
 	printf "  timed: dd's clock around its write to lru_gen (the aging runs in that write), %.3g us a walk (median), less dd's own %.3g us (the same write to /dev/null)\n",
-	    q(ns, n, 0.5) / 1000, floor_ns / 1000
+	    quantile(ns, n, 0.5) / 1000, floor_ns / 1000
 	if (!(model_s > 0) || !(model_ptes > 0) || !(model_young > 0)) {
 		print "  model: no figure (scan gave no PageTable time, PTE tables or young folios)"
 		return

@@ -38,6 +38,14 @@ function median_of(a, n) {
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
 
+# quantile(a, n, p): the p-quantile of sorted a[1..n], interpolated
+# between ranks.
+function quantile(a, n, p,    h, k) {
+	h = (n - 1) * p + 1
+	k = int(h)
+	return k >= n ? a[n] : a[k] + (h - k) * (a[k + 1] - a[k])
+}
+
 # binomial(n, k): C(n, k) as a double (exact while it stays below 2^53).
 function binomial(n, k,    c, i) {
 	c = 1

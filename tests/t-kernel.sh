@@ -98,23 +98,33 @@ for a in awk mawk gawk "busybox awk"; do
 			tr '\\n' ' ' | grep -qx '98304 131072 87.87 131072 163840 37.69 '"
 done
 
-# The report from both excerpts (reclaim's batches and the offline
-# blocks), with a model of 10.5 ns/page and 21 ns/folio: the ratio is
+# report_from SCANNER VAR=VALUE...: reclaim's excerpt and SCANNER's
+# (tests/kernel-SCANNER.*) through kernel.awk, then kernel-report.awk
+# with a model of 10.5 ns/page and 21 ns/folio, into $tmp/report and
+# $tmp/out.csv; the VARs go to both (the two read different ones).
+report_from() {
+	sc=$1
+	shift
+	cat tests/kernel-trace.txt "tests/kernel-$sc.txt" >"$tmp/both.txt" &&
+	cat tests/kernel-trace.raw "tests/kernel-$sc.raw" >"$tmp/both.raw" &&
+	env raw="$tmp/both.raw" scanner="$sc" "$@" \
+		awk -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel.awk "$tmp/both.txt" >"$tmp/figures" &&
+	printf 'walk,ns_per_page,ns_per_folio,kernel,host_id,version\nphysical,10.5,,L,h,v\nlist,21,21,L,h,v\n' \
+		>"$tmp/model.csv" &&
+	env model_lru="$tmp/model.csv" model_pfn="$tmp/model.csv" csv_out="$tmp/out.csv" \
+		kind=took min_events=1 min_pfn=1 size=536870912 cgv=1 lru_path=classic scanner="$sc" \
+		lru_words=classic load_before=0.1 load_after=0.2 overrun=0 cpus=2 "$@" \
+		awk -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel-report.awk "$tmp/figures" >"$tmp/report"
+}
+
+# The report from reclaim's batches and the offline blocks: the ratio is
 # 286.0156 x 44048 / 65536 / 62.7771 = 3.06, its interval the LRU
 # scanner's quartiles over the pfn scanner's: 267.7031 x 0.6721 /
 # 75.3217 = 2.39 to 297.8359 x 0.6721 / 50.2325 = 3.99.
 report_offline() {
-	cat tests/kernel-trace.txt tests/kernel-offline.txt >"$tmp/both.txt" &&
-	cat tests/kernel-trace.raw tests/kernel-offline.raw >"$tmp/both.raw" &&
-	raw=$tmp/both.raw scanner=offline block_folios=tests/kernel-offline.folios \
-		awk -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel.awk "$tmp/both.txt" >"$tmp/figures" &&
-	printf 'walk,ns_per_page,ns_per_folio,kernel,host_id,version\nphysical,10.5,,L,h,v\nlist,21,21,L,h,v\n' \
-		>"$tmp/model.csv" &&
 	printf '98304 131072 87.8663 29.2888\n131072 163840 37.688 18.844\n' >"$tmp/each-model" &&
-	model_lru=$tmp/model.csv model_pfn=$tmp/model.csv each_model=$tmp/each-model csv_out=$tmp/out.csv \
-		kind=took min_events=1 min_pfn=1 size=536870912 cgv=1 lru_path=classic scanner=offline refused=1 tried=4 \
-		lru_words=classic load_before=0.1 load_after=0.2 overrun=0 cpus=2 \
-		awk -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel-report.awk "$tmp/figures" >"$tmp/report"
+	report_from offline block_folios=tests/kernel-offline.folios each_model="$tmp/each-model" \
+		refused=1 tried=4
 }
 check "kernel-report.awk offline: reads both excerpts" report_offline
 check "kernel-report.awk offline: the ratio 3.1 (2.4 to 4.0) in the digits its interval supports, the scanner named" \
@@ -178,14 +188,7 @@ done
 # 12288 / 60 = 3.77, from 267.7031 x 0.7917 / 65 = 3.26 to 297.8359 x
 # 0.7917 / 55 = 4.29.
 report_damon() {
-	cat tests/kernel-trace.txt tests/kernel-damon.txt >"$tmp/both.txt" &&
-	cat tests/kernel-trace.raw tests/kernel-damon.raw >"$tmp/both.raw" &&
-	raw=$tmp/both.raw scanner=damon \
-		awk -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel.awk "$tmp/both.txt" >"$tmp/figures" &&
-	model_lru=$tmp/model.csv model_pfn=$tmp/model.csv csv_out=$tmp/out.csv kind=took min_events=1 \
-		min_pfn=1 size=536870912 cgv=1 lru_path=classic scanner=damon refused=0 tried=8 \
-		lru_words=classic load_before=0.1 load_after=0.2 overrun=0 cpus=2 \
-		awk -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel-report.awk "$tmp/figures" >"$tmp/report"
+	report_from damon refused=0 tried=8
 }
 check "kernel-report.awk damon: reads both excerpts" report_damon
 check "kernel-report.awk damon: the ratio 3.8 (3.3 to 4.3), the scanner named" \

@@ -133,10 +133,10 @@ check "lru-gen.awk: bare zeros further in than a generation's number are not one
 awk -v memcg=42 -f scripts/lru-gen.awk tests/lru-gen-full.txt >"$tmp/before"
 awk -v memcg=42 -f scripts/lru-gen.awk tests/lru-gen-aged.txt >"$tmp/after"
 printf '1+0 records in\n1+0 records out\n20 bytes copied, 0.000198162 s, 101 kB/s\n' >"$tmp/dd"
-aging() {	# aging STEP ARG...: lru-aging.awk after lib.awk, as run_awk runs it
+aging() {	# aging STEP ARG...: lru-aging.awk after lib.awk and stats.awk, as run_awk runs it
 	a_step=$1
 	shift
-	awk -f scripts/lib.awk -f scripts/lru-aging.awk -v step="$a_step" "$@"
+	awk -f scripts/lib.awk -f scripts/stats.awk -f scripts/lru-aging.awk -v step="$a_step" "$@"
 }
 aging walk -v node=0 -v gen=6 -v touched=6554 "$tmp/before" "$tmp/after" "$tmp/dd" >"$tmp/walk"
 check "lru-aging.awk: one history: the youngest after less the youngest before, dd's time" \
