@@ -185,14 +185,18 @@ done
 each="" a_point=size
 [ "$axis" != young ] || a_point=share
 [ "$runs" -eq 1 ] || each="; $runs runs a $a_point, interleaved"
+# memmap_of SIZE: the memmap of -c SIZE at 64 bytes a page, in words
+memmap_of() {
+	bytes=$(awk -v c="$1" 'BEGIN { printf "%.0f", c * 1e6 * 64 }') run_awk human </dev/null
+}
 if [ "$axis" = young ]; then
 	case $csize in
 	auto) at="-c auto (the size scan picks)" ;;
-	*) at="-c $csize ($(bytes=$(awk -v c="$csize" 'BEGIN { printf "%.0f", c * 1e6 * 64 }') run_awk human </dev/null) of memmap)" ;;
+	*) at="-c $csize ($(memmap_of "$csize") of memmap)" ;;
 	esac
 	echo "sweep: $count young share$([ "$count" -eq 1 ] || echo s) (--young), each at $at: $plan$each" >&2
 else
-	memmap=$(bytes=$(awk -v c="$largest" 'BEGIN { printf "%.0f", c * 1e6 * 64 }') run_awk human </dev/null)
+	memmap=$(memmap_of "$largest")
 	echo "sweep: $count sizes, the largest -c $largest ($memmap of memmap at 64 bytes a page): $plan$each" >&2
 fi
 # point VALUE: a run's name in the progress lines; weight VALUE: its
