@@ -125,6 +125,7 @@ table() {
 if [ -n "$from" ]; then
 	input_ok "$from"
 	scratch
+	warning_codes	# the footnote in scan's order, as after a sweep
 	table "$from" >"$tmp/table" || exit 1
 	stdout_put "$tmp/table"
 	exit

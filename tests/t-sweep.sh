@@ -240,6 +240,12 @@ check "sweep --axis=young: the footnote names shares, not sizes" \
 scripts/sweep.sh --from="$tmp/young.csv" >"$tmp/young.again"
 check "sweep --from: a young sweep's CSV read back a row a share" \
 	sh -c "cut -d: -f1 '$tmp/young' >'$tmp/y1' && cut -d: -f1 '$tmp/young.again' >'$tmp/y2' && cmp -s '$tmp/y1' '$tmp/y2'"
+# --from's footnote in scan's order of warnings, as a sweep's: rows that
+# give noisy and cache-sized apart set no order of their own
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "warnings") c = i; print; next }
+	{ $c = NR == 2 ? "noisy" : "cache-sized"; print }' "$tmp/young.csv" >"$tmp/apart.csv"
+check "sweep --from: the footnote in scan's order, cache-sized before noisy" \
+	sh -c "scripts/sweep.sh --from='$tmp/apart.csv' | sed -n 's/^  \([a-z-]*\) at .*/\1/p' | tr '\\n' ' ' | grep -qx 'cache-sized noisy '"
 check "sweep --axis=size --from: the same CSV as one size" \
 	sh -c "scripts/sweep.sh --axis=size --from='$tmp/young.csv' | grep -Eq '^ +0\\.01 +[0-9.]+ [KM]iB .*\\(.*, 3\\)'"
 check "sweep --from: a size sweep with the young column stays a size sweep" \
