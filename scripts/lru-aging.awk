@@ -28,7 +28,13 @@
 # PTE tables times 512), model_young (its young folios); share (the
 # share touched), bytes (the working set), node, command (scan's, as
 # words).  Prints the kernel's figures (medians over the walks, with
-# their interquartile range), the model's and kernel/model.
+# their interquartile range), the model's and kernel/model.  With -v
+# csv_out (a file) and csv_run (scan-kernel's CSV of the two scanners,
+# kernel-report.awk's), it also writes the walk's rows of that CSV to
+# csv_out, in csv_run's columns: kernel,pagetable (the medians over the
+# walks that gave a figure) and model,pagetable (none where the model
+# gave no figure); nothing where no walk gave one.  model_access and
+# model_folios are scan's access and folios columns in its replay.
 function none(why) {	# a walk's: "none WHY"; the report's, a line
 	print (step == "report" ? "MGLRU's aging walk: no figure: " : "none ") why
 	done = 1
@@ -105,14 +111,61 @@ function report_end(    k, a, b, m, m_pte, m_young, pte_mid, young_mid, floor_ns
 		printf "  left out: %d walk%s no longer than dd's own time, or with no young PTE\n", under, under == 1 ? "" : "s"
 	printf "  timed: dd's clock around its write to lru_gen (the aging runs in that write), %.3g us a walk (median), less dd's own %.3g us (the same write to /dev/null)\n",
 	    quantile(ns, n, 0.5) / 1000, floor_ns / 1000
+	csv_row("kernel", m, pte_mid, young_mid, int(ptes / n), young / ptes)
 	if (!(model_s > 0) || !(model_ptes > 0) || !(model_young > 0)) {
 		print "  model: no figure (scan gave no PageTable time, PTE tables or young folios)"
+		csv_close()
 		return
 	}
 	m_pte = model_s * 1e9 / model_ptes
 	m_young = model_s * 1e9 / model_young
 	printf "  model: %.3g ns per PTE read, %.3g ns per young folio (%s)\n", m_pte, m_young, command
 	printf "  kernel/model: %.3g per PTE read, %.3g per young\n", pte_mid / m_pte, young_mid / m_young
+	csv_row("model", 1, m_pte, m_young, model_ptes, model_young / model_ptes)
+	csv_close()
+}
+# csv_columns(): csv_names[1..csv_n], csv_run's header, and run_value[NAME],
+# its first row's values: the run's columns (the pfn scanner, the load,
+# the kernel, the host), the same on every row, are copied from there.
+function csv_columns(    text, head, first, i) {
+	csv_n = 0
+	if ((getline text < csv_run) > 0)
+		csv_n = split(text, head, ",")
+	split("", first)
+	if ((getline text < csv_run) > 0)
+		split(text, first, ",")
+	close(csv_run)
+	for (i = 1; i <= csv_n; i++) {
+		csv_names[i] = head[i]
+		run_value[head[i]] = first[i]
+	}
+}
+# csv_row(source, timed, per_pte, per_young, walked, young_share): a row of
+# walk pagetable: ns_per_page is per leaf PTE read, ns_per_folio per
+# young one, pages the PTEs a walk read, lru_fraction the share of them
+# young (a PTE read, the young PTEs ns_per_folio counts, as on the
+# scanners' rows it is a pfn, the LRU folios); speedup and ranges empty
+# (no pfn scanner walked this memory); memory_bytes the aging walk's
+# working set.
+function csv_row(source, timed, per_pte, per_young, walked, young_share,    v, i, row) {
+	if (csv_out == "")
+		return
+	if (!csv_n)
+		csv_columns()
+	v["source"] = source; v["walk"] = "pagetable"
+	v["label"] = "PageTable (" source ")"; v["timed"] = timed
+	v["ns_per_page"] = sprintf("%.4f", per_pte); v["ns_per_folio"] = sprintf("%.4f", per_young)
+	v["speedup"] = ""; v["pages"] = walked; v["lru_fraction"] = sprintf("%.6f", young_share)
+	v["memory_bytes"] = bytes; v["folios"] = model_folios; v["access"] = model_access
+	v["ranges"] = ""
+	for (i = 1; i <= csv_n; i++)
+		row = row (i > 1 ? "," : "") (csv_names[i] in v ? v[csv_names[i]] : run_value[csv_names[i]])
+	if (csv_n)
+		print row > csv_out
+}
+function csv_close() {	# exit 1 where the rows could not be written
+	if (csv_out != "" && csv_n && close(csv_out))
+		exit 1
 }
 END {
 	if (done)

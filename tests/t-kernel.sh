@@ -200,6 +200,79 @@ check "kernel-report.awk damon: the CSV's scanner column says damon on every row
 	sh -c "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"scanner\") c = i; next }
 		\$c != \"damon\" { bad = 1 } END { exit bad || !c || NR != 5 }' '$tmp/out.csv'"
 
+# The aging walk's rows of the CSV: lru-aging.awk with csv_run (the
+# scanners' CSV, damon's above) and csv_out, as kernel.sh's aging_report
+# runs it, on the aging walk's fixture path (t-pagetable's): memcg 42's
+# counts in tests/lru-gen-full.txt before a walk at generation 6 and in
+# tests/lru-gen-aged.txt after it, both written by hand from the
+# documented format (no host here has CONFIG_LRU_GEN), through
+# lru-gen.awk and step=walk three times, with dd's times 198162, 150000
+# and 250000 ns and dd's own 18, 20 and 22 us.  By hand: each walk read
+# 131590 - 65536 = 66054 PTEs, 13150 - 6554 = 6596 of them young; less
+# the median floor, 20000 ns, the walks took 178162, 130000 and 230000
+# ns, whose median, 178162, is 2.6972 ns per PTE read and 27.0106 per
+# young one; 6596 / 66054 = 0.099858 young.  The model: 253280 ns over
+# 65536 PTEs and 6410 young folios, 3.8647 and 39.5133, 0.097809 young.
+# The columns from scanner on are the scanners' CSV's first row's.
+cp "$tmp/out.csv" "$tmp/scanners.csv"
+awk -v memcg=42 -f scripts/lru-gen.awk tests/lru-gen-full.txt >"$tmp/gen-before"
+awk -v memcg=42 -f scripts/lru-gen.awk tests/lru-gen-aged.txt >"$tmp/gen-after"
+aging_walks() {	# aging_walks AWK: three walks' lines and dd's floors in $tmp/walks
+	: >"$tmp/walks"
+	for w in 0.000198162:1.8e-05 0.000150000:2.0e-05 0.000250000:2.2e-05; do
+		printf '20 bytes copied, %s s, 101 kB/s\n' "${w%:*}" >"$tmp/dd"
+		# shellcheck disable=SC2086 # AWK may be a command and its argument
+		$1 -f scripts/lib.awk -f scripts/stats.awk -f scripts/lru-aging.awk -v step=walk -v node=0 -v gen=6 \
+			-v touched=6554 "$tmp/gen-before" "$tmp/gen-after" "$tmp/dd" >>"$tmp/walks" || return 1
+		echo "floor ${w#*:}" >>"$tmp/walks"
+	done
+}
+aging_rows() {	# aging_rows AWK WALKS VAR=VALUE...: the report's rows in $tmp/rows
+	a_awk=$1 a_walks=$2
+	shift 2
+	: >"$tmp/rows"
+	# shellcheck disable=SC2086 # AWK may be a command and its argument
+	$a_awk -f scripts/lib.awk -f scripts/stats.awk -f scripts/lru-aging.awk -v step=report -v node=0 \
+		-v share=0.1 -v bytes=268435456 -v model_access=read -v model_folios=0:100 \
+		-v csv_run="$tmp/scanners.csv" -v csv_out="$tmp/rows" "$@" "$a_walks" >"$tmp/report"
+}
+# the rows a hand computation gives, from the raw counts and times above
+aging_want() {	# aging_want SOURCE TIMED NS PTES YOUNG: its row
+	awk -v s="$1" -v n="$2" -v ns="$3" -v t="$4" -v y="$5" 'BEGIN {
+		printf "%s,pagetable,PageTable (%s),%d,%.4f,%.4f,,%d,%.6f,268435456,0:100,read,,", s, s, n, ns / t, ns / y, t, y / t }'
+	sed -n 2p "$tmp/scanners.csv" | cut -d, -f14-
+}
+check "the scanners' CSV: no aging rows, its 14th column the scanner" \
+	eval "! grep -q ',pagetable,' '$tmp/scanners.csv' && [ \"\$(head -n 1 '$tmp/scanners.csv' | cut -d, -f14)\" = scanner ]"
+aging_want kernel 3 $((198162 - 20000)) $((131590 - 65536)) $((13150 - 6554)) >"$tmp/want"
+aging_want model 1 253280 65536 6410 >>"$tmp/want"
+for a in awk mawk gawk "busybox awk"; do
+	have "${a%% *}" || continue
+	[ "$a" != "busybox awk" ] || busybox awk 'BEGIN { }' 2>/dev/null || continue
+	check "lru-aging.awk ($a): three walks from the lru_gen_full fixtures" aging_walks "$a"
+	aging_rows "$a" "$tmp/walks" -v model_s=0.00025328 -v model_ptes=65536 -v model_young=6410
+	check "lru-aging.awk ($a): the CSV's kernel and model rows of the aging walk, as a hand computation gives" \
+		cmp -s "$tmp/want" "$tmp/rows"
+	aging_rows "$a" "$tmp/walks" -v model_s=
+	check "lru-aging.awk ($a): no model row where scan gave no figure" \
+		eval "[ \"\$(cat '$tmp/rows')\" = \"\$(head -n 1 '$tmp/want')\" ]"
+	aging_rows "$a" /dev/null
+	check "lru-aging.awk ($a): no walk timed: no rows" eval "[ ! -s '$tmp/rows' ] && grep -q 'no figure' '$tmp/report'"
+	grep -v '^floor' "$tmp/walks" >"$tmp/unfloored" && echo 'floor 1' >>"$tmp/unfloored"
+	aging_rows "$a" "$tmp/unfloored"
+	check "lru-aging.awk ($a): no walk over dd's own time: no rows" [ ! -s "$tmp/rows" ]
+done
+# the readers (explain.sh and report.sh --kernel, through
+# explain-kernel.awk): the same figures with the aging rows as without
+cat "$tmp/scanners.csv" "$tmp/want" >"$tmp/with-aging.csv"
+printf 'BEGIN { kernel_read(); print km_ratio "|" km_why "|" km_bytes "|" km_host "|" km_scanner "|" km_bad }\n' >"$tmp/km.awk"
+km() {	# km CSV: what explain-kernel.awk reads of it
+	kernel_csv=$1 kernel_name=k.csv awk -f scripts/lib.awk -f scripts/explain-kernel.awk -f "$tmp/km.awk"
+}
+check "explain-kernel.awk: the aging rows change nothing it reads" \
+	eval "[ \"\$(km '$tmp/with-aging.csv')\" = \"\$(km '$tmp/scanners.csv')\" ] &&
+		kernel_csv='$tmp/with-aging.csv' kernel_check=1 awk -f scripts/lib.awk -f scripts/explain-kernel.awk"
+
 # kernel-set.awk: the working set's LRU folios (bit 5) of memcg 7, and
 # with block_pfns, how many in each block: pfns 0 and 2 are, 3 is
 # another memcg's, 1 is no folio; with no memcg named, every memcg's
