@@ -62,6 +62,7 @@
 #/   -d DIR       where the scratch directory goes (default /var/tmp): a
 #/                disk file system, not tmpfs, with room for twice SIZE
 #/   -o FILE.csv  the figures as CSV too, a row per scanner and model walk
+#/                (and the aging walk's two, kernel and model, where it runs)
 #/   -k DIR       keep the traces and snapshots in DIR (made new)
 #/   --scanner=S  the kernel's pfn scanner: offline (memory-block offline,
 #/                the default where memory blocks can go offline),
@@ -465,7 +466,7 @@ say_line "$me: a $((size / mib)) MiB working set ($said) of order-0 page cache, 
 # replays what the counts say the kernel walked: its PTEs read and the
 # share of them young.
 lru_gen=/sys/kernel/mm/lru_gen debugfs=${SCAN_DEBUGFS:-/sys/kernel/debug}
-age_walks=5 age_cg="" age_pid="" aging=""
+age_walks=5 age_cg="" age_pid="" aging="" age_csv_due=""
 aging_plan() {	# aging_plan: $aging set where it can run, and a line saying what it does, or why not
 	if [ ! -r "$lru_gen/enabled" ]; then
 		say_line "$me: MGLRU's page-table walk not timed: this kernel has no CONFIG_LRU_GEN"
@@ -494,9 +495,16 @@ aging_pages() {	# aging_pages: the working set in pages, the power of two of the
 	while [ $((ap * 2 * 4096)) -le "$size" ] && [ "$ap" -lt 262144 ]; do ap=$((ap * 2)); done
 	echo "$ap"
 }
+# aging_undo: the holder and its cgroup gone; the CSV, where it waited
+# for the aging walk's rows, written without them (as it was before
+# there were any: a walk that fails or is stopped loses no scanner's
+# row), in a subshell, so that a failure to write it cannot end the
+# cleanup; then the rest (undo)
 # shellcheck disable=SC2317 # run by scan-env.sh's cleanup
-aging_undo() {	# the holder and its cgroup gone, then the rest (undo)
+aging_undo() {
 	aging_stop
+	[ -z "$age_csv_due" ] || (output_put "$tmp/out.csv" "$csv") || true
+	age_csv_due=""
 	undo
 }
 aging_stop() {	# aging_stop: the holder ended, its FIFOs closed, its cgroup removed
@@ -587,9 +595,11 @@ aging_one() {
 	aging_stop
 }
 # aging_walk: the walks, scan's replay of the same pages and share beside
-# them, the lines on stdout
+# them, the lines on stdout, and -o's CSV with the walk's rows after the
+# scanners' (aging_csv)
 aging_walk() {
 	at_exit=aging_undo
+	age_csv_due=$csv
 	age_node=0
 	for age_n in /sys/devices/system/cpu/cpu"$cpu"/node[0-9]*; do
 		[ ! -e "$age_n" ] || age_node=${age_n##*node}
@@ -600,7 +610,16 @@ aging_walk() {
 		aging_one "$age_i"
 		age_i=$((age_i + 1))
 	done
+	aging_model
+	aging_report
+	aging_csv
 	at_exit=undo
+}
+# aging_model: scan's replay of what the walks read: $age_model_s (its
+# PageTable median seconds), $age_access and $age_folios (its columns of
+# those names), $age_ptes (its PTE tables), $age_young (its young
+# folios), each empty where scan gave none; $line, its command
+aging_model() {
 	# the model: the PTEs a walk read (the median), the share of them young
 	age_c=$(awk '$1 == "walk" { t[++n] = $3; y += $5; all += $3 }
 		END { if (!n) exit; for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (t[j] < t[i]) { x = t[i]; t[i] = t[j]; t[j] = x }
@@ -609,18 +628,35 @@ aging_walk() {
 	[ -n "$age_c" ] && [ "$age_share" != 0.0000 ] || age_share=$young_share age_c=$(awk -v p="$(aging_pages)" 'BEGIN { printf "%.6f", p / 1e6 }')
 	set -- -c "$age_c" --walks=list,pagetable "--young=$age_share" --mapped=1
 	command_line scan "$@"
-	age_model_s="" age_ptes="" age_young=""
-	if "$scan" "$@" --format=csv -v >"$tmp/age.csv" 2>"$tmp/age.err"; then
-		age_model_s=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-			$c["walk"] == "pagetable" { print $c["median_s"]; exit }' "$tmp/age.csv")
-		age_ptes=$(sed -n 's/^pagetable: .*, \([0-9]*\) PTE tables .*/\1/p' "$tmp/age.err")
-		age_young=$(sed -n 's/^pagetable: .*, \([0-9]*\) young in .*/\1/p' "$tmp/age.err")
-	fi
+	age_model_s="" age_access="" age_folios="" age_ptes="" age_young=""
+	"$scan" "$@" --format=csv -v >"$tmp/age.csv" 2>"$tmp/age.err" || return 0
+	# median_s, access, folios: folios last, its items separated by spaces
+	IFS=, read -r age_model_s age_access age_folios <<EOF || true
+$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["walk"] == "pagetable" { print $c["median_s"] "," $c["access"] "," $c["folios"]; exit }' "$tmp/age.csv")
+EOF
+	age_ptes=$(sed -n 's/^pagetable: .*, \([0-9]*\) PTE tables .*/\1/p' "$tmp/age.err")
+	age_young=$(sed -n 's/^pagetable: .*, \([0-9]*\) young in .*/\1/p' "$tmp/age.err")
+}
+# aging_report: the walks' figures and the model's on stdout; their rows
+# of the CSV in $tmp/age-rows.csv (none where no walk gave a figure)
+aging_report() {
+	: >"$tmp/age-rows.csv" || tmp_fail "the aging walk's rows"
 	run_awk "stats lru-aging" -v step=report -v node="$age_node" -v share="$young_share" \
 		-v bytes=$(($(aging_pages) * 4096)) \
 		-v model_s="$age_model_s" -v model_ptes="$((${age_ptes:-0} * 512))" -v model_young="${age_young:-0}" \
+		-v model_access="$age_access" -v model_folios="$age_folios" \
+		-v csv_run="$tmp/out.csv" -v csv_out="$tmp/age-rows.csv" \
 		-v command="$line" "$tmp/age.walks" >"$tmp/age.txt" || tmp_fail "the aging walk's report"
 	stdout_put "$tmp/age.txt"
+}
+# aging_csv: -o's CSV, written once the walks are done: the scanners'
+# rows, then the aging walk's
+aging_csv() {
+	[ -n "$age_csv_due" ] || return 0
+	cat "$tmp/age-rows.csv" >>"$tmp/out.csv" || tmp_fail "the CSV"
+	age_csv_due=""
+	output_put "$tmp/out.csv" "$csv"
 }
 aging_plan
 if [ -n "$check" ]; then
@@ -1175,7 +1211,8 @@ model_lru=$tmp/model-lru.csv model_pfn=$tmp/model-pfn.csv each_model=$tmp/each-m
 [ "$rc" -ne 3 ] || fail "scan's model gave no Physical ns/page or ListLRU ns/folio: $(head -n 1 "$tmp/model-lru.csv")"
 [ "$rc" -eq 0 ] || tmp_fail "the report"
 stdout_put "$tmp/out.txt"
-[ -z "$csv" ] || output_put "$tmp/out.csv" "$csv"
+# where the aging walk runs, the CSV waits for its rows (aging_csv)
+[ -z "$csv" ] || [ -n "$aging" ] || output_put "$tmp/out.csv" "$csv"
 [ -z "$aging" ] || aging_walk
 if [ "$kind" = took ]; then
 	pfn_n=$(fig pfn_events)
