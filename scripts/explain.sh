@@ -103,7 +103,7 @@ if [ -n "$measured" ]; then
 	[ "$measured" != - ] || usage_error "--kernel=-: give a file, not stdin"
 	input_ok "$measured"
 	[ "$(file_bytes "$measured")" -le 65536 ] ||
-		fail "cannot read $measured: over 64 KiB, not scan-kernel's CSV (five lines)"
+		fail "cannot read $measured: over 64 KiB, not scan-kernel's CSV (five to seven lines)"
 fi
 scratch
 # --kernel's CSV: copied (awk reads the copy, so no name of the user's is
