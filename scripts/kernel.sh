@@ -651,12 +651,13 @@ aging_report() {
 	stdout_put "$tmp/age.txt"
 }
 # aging_csv: -o's CSV, written once the walks are done: the scanners'
-# rows, then the aging walk's
+# rows, then the aging walk's (put together in a file of their own, so
+# that a failure leaves the scanners' CSV whole for aging_undo)
 aging_csv() {
 	[ -n "$age_csv_due" ] || return 0
-	cat "$tmp/age-rows.csv" >>"$tmp/out.csv" || tmp_fail "the CSV"
+	cat "$tmp/out.csv" "$tmp/age-rows.csv" >"$tmp/out-aging.csv" || tmp_fail "the CSV"
 	age_csv_due=""
-	output_put "$tmp/out.csv" "$csv"
+	output_put "$tmp/out-aging.csv" "$csv"
 }
 aging_plan
 if [ -n "$check" ]; then
