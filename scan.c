@@ -3455,6 +3455,18 @@ static ALWAYS_INLINE struct folio *pt_folio(const struct lru_model *m,
 	return (struct folio *)word;
 }
 
+/* ptep_test_and_clear_young() on x86: the accessed bit cleared by a
+ * locked bit-clear (test_and_clear_bit()), an entry's line written
+ * atomically, as the kernel must: the MMU may set bits in it meanwhile. */
+static ALWAYS_INLINE void pt_clear_young(uint64_t *entry)
+{
+#ifdef __GNUC__
+	__atomic_fetch_and(entry, ~PT_ACCESSED, __ATOMIC_SEQ_CST);
+#else
+	*entry &= ~PT_ACCESSED;
+#endif
+}
+
 /* folio_update_gen(): move the folio to the new generation. */
 static ALWAYS_INLINE void pt_update_gen(struct folio *folio)
 {
@@ -3477,7 +3489,7 @@ static ALWAYS_INLINE void pt_update_gen(struct folio *folio)
 									\
 		if ((folio_->flags & (PG_LRU | PG_MEMCG)) != PG_LRU)	\
 			break;						\
-		*(entry) = (e) & ~PT_ACCESSED;				\
+		pt_clear_young(entry);					\
 		if (folio_ != (last)) {					\
 			(last) = folio_;				\
 			pt_update_gen(folio_);				\
@@ -3511,7 +3523,7 @@ static ALWAYS_INLINE struct walk_result pagetable(const struct lru_model *m,
 			if (nonleaf) {
 				if (!(e & PT_ACCESSED))
 					continue;
-				pmd[i] = e & ~PT_ACCESSED;
+				pt_clear_young(&pmd[i]);
 			}
 			pte = (uint64_t *)(uintptr_t)(e & PT_ADDR);
 			OPAQUE(pte);
@@ -4203,8 +4215,21 @@ static ALWAYS_INLINE unsigned long bound_update(unsigned long *word)
 	return old;
 }
 
+/* A young PTE's clear, as the PageTable walk's limit makes it: a locked
+ * and of the stream's line with all ones (the tables are left as they
+ * were). */
+static ALWAYS_INLINE void bound_clear(unsigned long *word)
+{
+#ifdef __GNUC__
+	__atomic_fetch_and(word, ~0UL, __ATOMIC_SEQ_CST);
+#else
+	*(volatile unsigned long *)word = *word;
+#endif
+}
+
 /* The PTE tables as a stream, a load per line, and among the lines the
- * young folios' updates, spread evenly as the walk's are on average. */
+ * young folios' updates, spread evenly as the walk's are on average:
+ * each its PTE's clear on the line just read, then its folio's flags. */
 static NOINLINE struct walk_result bound_pagetable(const struct lru_model *m,
 						   int share)
 {
@@ -4220,8 +4245,10 @@ static NOINLINE struct walk_result bound_pagetable(const struct lru_model *m,
 
 		OPAQUE(word);
 		sum += *word;
-		for (due = (uint64_t)(k + 1) * young / lines; j < due; j++)
+		for (due = (uint64_t)(k + 1) * young / lines; j < due; j++) {
+			bound_clear(word);
 			sum += bound_update((unsigned long *)line[j]);
+		}
 	}
 	return result(sum, end - start, 0);
 }
