@@ -342,8 +342,10 @@ struct xa_node {
 #define PT_PFN_SHIFT	12
 #define PT_ADDR		(~0xfffULL)	/* a non-leaf entry: its table */
 /* A folio's MGLRU generation, as LRU_GEN_MASK holds it (gen + 1): the
- * walk moves a young folio from OLD to NEW.  Bits 32-33 where a long
- * has them; on 32-bit systems bits 29-30, the list index's top. */
+ * walk sets a young folio's from OLD to NEW in its flags.  Bits 32-33
+ * where a long has them; on 32-bit systems bits 29-30, the list
+ * index's top (the kernel's field is 3 bits, where the config puts
+ * it). */
 #define PG_GEN_SHIFT	(ULONG_MAX > 0xffffffffUL ? 32 : 29)
 #define PG_GEN		(3UL << PG_GEN_SHIFT)
 #define PG_GEN_OLD	(1UL << PG_GEN_SHIFT)
@@ -2682,7 +2684,9 @@ static void prepare_xarray(struct lru_model *m, struct region *r,
  * --pte-adjacent, else a run ends, and the runs are shuffled.  The
  * order is cut into PT_PROCS processes, each starting a PMD table of
  * its own.  A folio of order 9 or more is a PMD leaf (order 10 two
- * leaves, where x86 has no single entry for it); a smaller one takes
+ * leaves; the kernel's walk meets none so large on x86-64, where THP
+ * and the page cache stop at order 9 and hugetlb VMAs are skipped,
+ * should_skip_vma()); a smaller one takes
  * 2^order PTEs, aligned as mTHP's addresses are, so none crosses a PTE
  * table.  --young-tables of the PTE tables hold the young folios, each
  * young there with the chance --young over --young-tables; a young
@@ -3437,8 +3441,8 @@ static NOINLINE struct walk_result walk_xarray(const struct lru_model *m,
  * skips its PTE table whole, a young one is cleared.  Per PTE: present,
  * not the zero page, young; then the folio by pfn (a struct page line
  * in no particular order; a tail's compound_head leads to its head),
- * its LRU flag and memcg checked, the accessed bit cleared, and the
- * generation updated once per run of PTEs of one folio, with a cmpxchg
+ * its LRU flag and memcg checked, the accessed bit cleared by a locked
+ * and, and the generation updated once per run of PTEs of one folio, with a cmpxchg
  * on its flags as folio_update_gen() does.  It sums the ages and counts
  * the young folios; --access and --rmap are reclaim's work, not aging's.
  */
@@ -3467,7 +3471,8 @@ static ALWAYS_INLINE void pt_clear_young(uint64_t *entry)
 #endif
 }
 
-/* folio_update_gen(): move the folio to the new generation. */
+/* folio_update_gen(): the new generation into the folio's flags (no
+ * list move: the kernel's eviction moves it, sort_folio()). */
 static ALWAYS_INLINE void pt_update_gen(struct folio *folio)
 {
 	unsigned long old = folio->flags;
