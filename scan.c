@@ -3442,9 +3442,10 @@ static NOINLINE struct walk_result walk_xarray(const struct lru_model *m,
  * not the zero page, young; then the folio by pfn (a struct page line
  * in no particular order; a tail's compound_head leads to its head),
  * its LRU flag and memcg checked, the accessed bit cleared by a locked
- * and, and the generation updated once per run of PTEs of one folio, with a cmpxchg
- * on its flags as folio_update_gen() does.  It sums the ages and counts
- * the young folios; --access and --rmap are reclaim's work, not aging's.
+ * and, and the generation updated once per run of PTEs of one folio,
+ * with a cmpxchg on its flags as folio_update_gen() does.  It sums the
+ * ages and counts the young folios; --access and --rmap are reclaim's
+ * work, not aging's.
  */
 static ALWAYS_INLINE struct folio *pt_folio(const struct lru_model *m,
 					    unsigned long pfn, size_t size)
