@@ -623,9 +623,7 @@ aging_model() {
 	# the model: the PTEs a walk read (the median), the share of them
 	# young, every table read: the forced walk's force_scan skips no
 	# table by its PMD entry's accessed bit nor by the Bloom filter
-	age_c=$(awk '$1 == "walk" { t[++n] = $3; y += $5; all += $3 }
-		END { if (!n) exit; for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (t[j] < t[i]) { x = t[i]; t[i] = t[j]; t[j] = x }
-		      printf "%.6f %.4f", t[int((n + 1) / 2)] / 1e6, y / all }' "$tmp/age.walks")
+	age_c=$(run_awk "stats lru-aging" -v step=replay "$tmp/age.walks")
 	age_share=${age_c#* } age_c=${age_c% *}
 	[ -n "$age_c" ] && [ "$age_share" != 0.0000 ] || age_share=$young_share age_c=$(awk -v p="$(aging_pages)" 'BEGIN { printf "%.6f", p / 1e6 }')
 	set -- -c "$age_c" --walks=list,pagetable "--young=$age_share" --mapped=1 --nonleaf-young=off

@@ -2,7 +2,7 @@
 # walk that "+ MEMCG_ID NODE_ID MAX_GEN" written to
 # /sys/kernel/debug/lru_gen forces (Documentation/admin-guide/mm/
 # multigen_lru.rst; lru_gen_seq_write() and run_aging() in mm/vmscan.c).
-# Two steps, by -v step:
+# Three steps, by -v step:
 #
 # step=walk: one walk's counts and time.  Reads, in this order (the last
 # three arguments), what
@@ -35,6 +35,11 @@
 # walks that gave a figure) and model,pagetable (none where the model
 # gave no figure); nothing where no walk gave one.  model_access and
 # model_folios are scan's access and folios columns in its replay.
+#
+# step=replay: the lines of step=walk; prints "MILLIONS SHARE", what
+# scan's replay takes: the median walk's PTEs read in millions (its -c)
+# and the share of all the walks' PTEs found young; nothing where no
+# walk was timed.
 function none(why) {	# a walk's: "none WHY"; the report's, a line
 	print (step == "report" ? "MGLRU's aging walk: no figure: " : "none ") why
 	done = 1
@@ -53,6 +58,10 @@ step == "walk" && part <= 2 && $1 == "memcg" && $3 == "node" && $4 == node {
 step == "walk" && part == 3 && match($0, /copied, [0-9.eE+-]+ s/) {
 	secs = substr($0, RSTART + 8, RLENGTH - 10) + 0
 	have_time = 1
+}
+step == "replay" && $1 == "walk" {
+	t[++n] = $3
+	ptes += $3; young += $5
 }
 step == "report" && $1 == "walk" {
 	n++
@@ -80,6 +89,12 @@ function walk_end(    after, before, t, y) {
 	if (t <= 0)
 		none("the walk read no PTE (lru_gen_full's leaf count did not grow)")
 	printf "walk leaf_total %d leaf_young %d ns %.0f touched %d\n", t, y, secs * 1e9, touched
+}
+function replay_end() {
+	if (!n)
+		exit
+	sort_values(t, n)
+	printf "%.6f %.4f\n", quantile(t, n, 0.5) / 1e6, ptes ? young / ptes : 0
 }
 function report_end(    k, a, b, m, m_pte, m_young, pte_mid, young_mid, floor_ns, under) {
 	if (!n)
@@ -172,6 +187,8 @@ END {
 		exit
 	if (step == "walk")
 		walk_end()
+	else if (step == "replay")
+		replay_end()
 	else
 		report_end()
 }

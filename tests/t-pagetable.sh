@@ -178,6 +178,13 @@ check "lru-aging.awk: how it was timed, dd's own time" \
 check "lru-aging.awk: the model's figures and kernel/model" \
 	sh -c "grep -qx '  model: 3.86 ns per PTE read, 39.5 ns per young folio (scan -c 0.065536 --young=0.1)' '$tmp/report' &&
 		grep -qx '  kernel/model: 0.776 per PTE read, 0.76 per young' '$tmp/report'"
+# the replay's size and share from the same walks: the median of
+# 40000, 50000, 50000 and 66054 PTEs, and 20596 young of 206054
+aging replay "$tmp/walks" >"$tmp/replay"
+check "lru-aging.awk: the replay's -c (the median walk's PTEs) and young share" \
+	grep -qx '0.050000 0.1000' "$tmp/replay"
+aging replay /dev/null >"$tmp/replay"
+check "lru-aging.awk: no walk, no replay" [ ! -s "$tmp/replay" ]
 aging report -v node=0 /dev/null >"$tmp/report"
 check "lru-aging.awk: no walk, one line" grep -qx "MGLRU's aging walk: no figure: no walk was timed" "$tmp/report"
 check "scan-kernel --young out of 0 to 1: exit 2, one line" \
