@@ -44,13 +44,15 @@
  *   LRU order and links             shuffle, runs, lists, links, rmap, XArray
  *   A build                         build_model()
  *   The walk table                  walks[]: a walk's row, its regions
+ *   The PageTable walk's tables     its page tables: built, expected, re-marked
  *   Per-folio work                  isolate, rmap walks, visit(), dispatch
  *   Walk kernels                    the Physical, List, Array, XArray walks
  *   Threads                         setup on every CPU, the team of walkers
  *   Cache state                     flushing lines before a cold walk
  *   Calibration                     bounds[]: this core's limits
  *   Counters                        counters[]: the CPU's count of a walk
- *   Timing                          a timed walk, disturbances, measure()
+ *   Timing a walk                   a timed walk, disturbances, retiming
+ *   Rounds and their plan           rounds, repetitions, --original, measure()
  *   The self-check                  every walk's sum, the links, fingerprint
  * Part II, the request
  *   The option table                options[]: a knob's row
@@ -2677,6 +2679,8 @@ static void prepare_xarray(struct lru_model *m, struct region *r,
 	build_xarray(m, r->addr, nodes, rng);
 }
 
+/* ==== The PageTable walk's tables ======================================= */
+
 /*
  * The PageTable walk's page tables.  The mapped folios (--mapped of the
  * walked LRU folios, drawn in pfn order) go into virtual order in runs:
@@ -4570,19 +4574,17 @@ static void fault_seam(const char *name)
 #define FAULT_SEAM(name)	((void)(name))
 #endif
 
-/* ==== Timing ============================================================ */
+/* ==== Timing a walk ===================================================== */
 
 /*
- * Timing: a walk timed from the chosen cache state, timed again while
- * it lost its CPU (time_walk()), the walks interleaved within rounds
- * (run_round()), the rounds planned by cost (plan_rounds()), or the
- * 2023 protocol (original_round()); measure() runs it all.
+ * Timing a walk: a walk timed from the chosen cache state, timed again
+ * while it lost its CPU (time_walk()), and a limit's try timed as a
+ * walk is (try_bound()).
  */
 
 /* Defined in The self-check. */
 static void check_result(const struct lru_model *m, int w,
 			 struct walk_result got);
-static void check_build(const struct lru_model *m, const struct params *p, int b);
 
 /* CPU time of the calling thread, and its involuntary context switches
  * (preemption) and voluntary ones (a walk never sleeps: a stop). */
@@ -4866,6 +4868,18 @@ static void try_bound(struct lru_model *m, struct team *team, enum bound b,
 	m->bound_s[b][m->bound_tries[b]++] = t;
 	m->calibrate_s += now() - start;
 }
+
+/* ==== Rounds and their plan ============================================= */
+
+/*
+ * Rounds: the walks interleaved within rounds (run_round()), the rounds
+ * planned by cost (plan_rounds()), or the 2023 protocol
+ * (original_round()); the limits' first tries and what the run expects
+ * before any walk; measure() runs it all.
+ */
+
+/* Defined in The self-check. */
+static void check_build(const struct lru_model *m, const struct params *p, int b);
 
 /*
  * One round: every chosen walk, each repeated stats[s].reps times, the

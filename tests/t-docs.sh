@@ -3,7 +3,8 @@
 # the scripts table's examples) and every line of a man page's EXAMPLES
 # runs at a tiny size and exits as shown (0, or the "# exit N" after
 # it); every relative link in README.md and docs/ resolves, anchors
-# included; README.md stays within 200 lines and 80 columns.
+# included; README.md stays within 200 lines and 80 columns; no file
+# of the repository names a path outside it.
 . tests/lib.sh
 
 root=$(pwd)
@@ -317,6 +318,23 @@ check "the docs have relative links to check" test -s "$tmp/links"
 while IFS="$tab" read -r file target path anchored; do
 	check "link in $file: $target" resolves "$path" "$anchored"
 done <"$tmp/links"
+
+# stands_alone: no file of the repository (git's tracked files, else
+# every file outside .git) names the notes kept beside a checkout, up a
+# directory or under /work: the repository stands alone.  The pattern
+# is written so that this file does not match it; the lines found go to
+# $tmp/err, so a failure shows them.
+stands_alone() {
+	pat='(\.\./)+shared|/work/(shared)'
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git grep -nE "$pat" >"$tmp/err"
+	else
+		find . -name .git -prune -o -type f -exec grep -nE "$pat" {} + >"$tmp/err"
+	fi
+	[ ! -s "$tmp/err" ]
+}
+: >"$tmp/cmd"
+check "no file names a path outside the repository" stands_alone
 
 check "README.md is at most 200 lines" test "$(wc -l <README.md)" -le 200
 check "README.md has no line over 80 columns" \
