@@ -169,9 +169,15 @@ run_scan() {
 	rc=0
 	if [ -n "$brief" ]; then
 		# scan's lines as a plain run shows them, as they come: the
-		# size -c auto chose, its progress, model and warnings
+		# size -c auto chose, its progress, model and warnings (read
+		# a line at a time: awk may wait for a block of its input)
 		{ "$scan" "$@" --format=csv -v 2>&1 >"$tmp/csv.$k" || echo "$?" >"$tmp/rc.$k"; } |
-			tee "$tmp/text.$k" | awk '/^(-c auto is |scan: )/ && !/^scan: round / { print; fflush() }' >&2
+			tee "$tmp/text.$k" | while IFS= read -r said; do
+				case $said in
+				"scan: round "*) ;;
+				"-c auto is "* | "scan: "*) printf '%s\n' "$said" >&2 ;;
+				esac
+			done
 		[ ! -r "$tmp/rc.$k" ] || rc=$(cat "$tmp/rc.$k")
 	else
 		"$scan" "$@" --format=csv -v >"$tmp/csv.$k" 2>"$tmp/text.$k" || rc=$?
