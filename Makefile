@@ -2,7 +2,9 @@
 #
 #   make            build ./scan
 #   make run        build, then run it at -c auto: a size whose memmap is
-#                   not cache-sized here (scan says which), a figure to quote
+#                   not cache-sized here (scan says which), then the
+#                   kernel-like model at that size, and on stderr the two
+#                   models' ratios side by side (scripts/report.sh --brief)
 #   make test       run every tests/t-*.sh; ends with "N passed, M failed"
 #   make sanitize   build ./scan-sanitize (ASan + UBSan) and run the tests on it
 #   make valgrind   run a tiny scan under valgrind's memcheck
@@ -69,8 +71,9 @@ yardstick: docs/yardstick.c
 limits: docs/limits.c	# this host's limits measured apart from scan: ./limits -c 10
 	$(CC) $(CPPFLAGS) $(STD) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ docs/limits.c $(LDLIBS)
 
+# stdout: ./scan -c auto's two lines, as it prints them
 run: scan
-	./scan -c auto
+	sh scripts/report.sh --brief
 
 test: scan
 	sh tests/run.sh

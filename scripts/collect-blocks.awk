@@ -15,14 +15,17 @@
 # A line starts with a key; a line that does not goes on from the one
 # above (a rewrap), and "\" at the end of a command joins it to the next:
 #
-#   block    = first cpu machine caches kernel memory command size memmap
-#              protocol [model] [physical] ratio... [between]
+#   block    = first [short] cpu machine caches kernel memory command size
+#              memmap protocol [model] [physical] ratio... [between]
 #              [klmodel [klphysical] klratio... [klbetween]] [kernelown]
 #              warning... original...
-#   first    = "scan " VERSION " report, format 3: " ("1 model, " N " run(s)"
+#   first    = "scan " VERSION " report, format " (3|4) ": " ("1 model, " N " run(s)"
 #              | "2 models, " N " run(s) each") ", " SIZE " simulated"
 #              (format 2: "scan " VERSION " report (block 2): " N
 #              " run(s) of one command" [", " SIZE " simulated"])
+#   short    = "in short: " TEXT           (format 4: the headline walk's
+#              ratio by each model and the kernel, a row each, indented;
+#              their figures are on the lines below, read there)
 #   cpu      = "cpu: " MODEL-NAME
 #   machine  = "machine: host " ID ", vendor " V ", family " F ", model " M
 #              ", stepping " S ", hypervisor " H ", " N " CPUs, " K
@@ -44,8 +47,10 @@
 #   between  = "between runs: " TEXT      (the spread between processes)
 #   klmodel, klphysical, klratio, klbetween = "kernel-like " and the same:
 #              the --kernel-like model at the same size, a row of its own
-#   kernelown = "kernel's own: ratio ListLRU " FIG " (" TEXT ")"
-#              | "kernel's own: no ratio (" TEXT ")"
+#   kernelown = "kernel's own: ratio ListLRU " FIG " (" TEXT ")" [", " TEXT]
+#              | "kernel's own: no ratio" (" (" TEXT ")" | ": " TEXT)
+#              (format 4: where it was measured after ", scan-kernel: ",
+#              and the plain reading below 1 after "; ")
 #   warning  = "warning: " CODE [": " TEXT] [" (" N " of " M " runs)"]
 #              (older blocks: "warning: " TEXT)
 #   original = "Physical scan is " %f " faster than " WALK
@@ -54,7 +59,7 @@
 
 BEGIN {
 	FS = "\t"
-	keys = "(cpu|machine|caches|kernel|memory|size|memmap|protocol|physical|warning|model|between runs|kernel's own|kernel-like (model|physical|between runs)): "
+	keys = "(in short|cpu|machine|caches|kernel|memory|size|memmap|protocol|physical|warning|model|between runs|kernel's own|kernel-like (model|physical|between runs)): "
 	bare_re = "^Physical scan is [0-9.]+x? faster than [A-Za-z]"
 	max_block = 65536	# bytes: a block ends there (a broken one)
 }
@@ -292,12 +297,14 @@ function shaped(s,    n, v) {
 	n = "[0-9]+(\\.[0-9]+)?"
 	if (s ~ /^scan /)
 		return s ~ /^scan [^ ]+ report \(block 2\): [0-9]+ runs? of one command(, [^,]+ simulated)?$/ ||
-		    s ~ /^scan [^ ]+ report, format 3: (1 model, [0-9]+ runs?|2 models, [0-9]+ runs? each), [^,]+ simulated$/
+		    s ~ /^scan [^ ]+ report, format [34]: (1 model, [0-9]+ runs?|2 models, [0-9]+ runs? each), [^,]+ simulated$/
 	if (s ~ /^kernel-like (physical:|ratio) /)
 		return shaped(substr(s, 13))
 	if (s ~ /^(model|between runs|kernel-like model|kernel-like between runs): /) return 1
 	if (s ~ /^kernel's own: /)
-		return s ~ ("^kernel's own: (ratio ListLRU " n " \\(.*\\)|no ratio \\(.*\\))$")
+		return s ~ ("^kernel's own: (ratio ListLRU " n " \\(.*\\)|no ratio \\(.*\\))$") ||
+		    s ~ ("^kernel's own: (ratio ListLRU " n " \\([^)]*\\),|no ratio: [^;]*;) scan-kernel: .+$")
+	if (s ~ /^in short: /) return 1
 	if (s ~ /^cpu: /) return 1
 	if (s ~ /^machine: /)
 		return s ~ ("^machine: host " v ", vendor " v ", family " v ", model " v ", stepping " v ", hypervisor " v ", " v " CPUs, " v " NUMA nodes?, RAM " v "$")
@@ -329,7 +336,7 @@ function parse_block(    k, s, t, a, w) {
 		if (k == 1) {
 			split(s, a, " ")
 			put("version", a[2])
-			put("shape", s ~ /, format 3:/ ? 3 : 2)
+			put("shape", s ~ /, format 4:/ ? 4 : s ~ /, format 3:/ ? 3 : 2)
 			t = s
 			sub(/^[^:]*: /, "", t)
 			sub(/^[12] models?, /, "", t)
@@ -343,9 +350,9 @@ function parse_block(    k, s, t, a, w) {
 			split(s, a, " ")
 			put("kernel_ListLRU", a[5])
 			# the pfn scanner that gave it, in report.sh's words
-			if (match(s, /\(scan-kernel: [^,;()]+ as the pfn scanner/))
-				put("kernel_scanner", substr(s, RSTART + 14, RLENGTH - 33))
-		} else if (s ~ /^(between runs|kernel's own): /)
+			if (match(s, /scan-kernel: [^,;()]+ as the pfn scanner/))
+				put("kernel_scanner", substr(s, RSTART + 13, RLENGTH - 32))
+		} else if (s ~ /^(in short|between runs|kernel's own): /)
 			;
 		else if (s ~ /^cpu: /)
 			put("cpu", after(s, "cpu: "))

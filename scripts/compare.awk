@@ -1,5 +1,8 @@
 # compare.awk - compare.sh's table: the first nb files (-v nb) against
-# the rest, with stats.awk's Mann-Whitney comparison; -v verbose, max_runs;
+# the rest, with stats.awk's Mann-Whitney comparison, the ratios first,
+# then the walks' own times (ns a page for Physical, a folio for the
+# others), which a change to every walk (a compiler's) moves while the
+# ratios hide it; -v verbose, max_runs;
 # then a footnote of scan's warnings: the codes from the CSVs' warnings
 # column, each code's line from ENVIRON wfile (the runs' stderr, if any).
 # A bad CSV stops it, exit 1, with one line naming the file and row.
@@ -16,6 +19,27 @@ function is_number(s) {
 }
 function quoted(s) { return "\"" (length(s) > 20 ? substr(s, 1, 20) "..." : s) "\"" }
 function size(pages) { return sprintf("%g", pages / 1e6) }
+
+# keep_ns(side, label, pages): the row's own time, ns a page (Physical)
+# or a folio, where the CSV has it (scan 2.0's do), as nsvalue[side,
+# key, k]; with its spread over rounds (the times' min and max as a
+# share of their median) as nsspread[side, key, 1 and 2], for one run.
+function keep_ns(side, label, pages,    col, v, key, k, med) {
+	col = label == "Physical" ? "ns_per_page" : "ns_per_folio"
+	v = csv_field(col)
+	if (v == "" || !is_number(v) || v + 0 <= 0)
+		return
+	key = label SUBSEP pages
+	k = ++nscount[side, key]
+	nsvalue[side, key, k] = v + 0
+	med = csv_field("median_s")
+	if (is_number(med) && med > 0 && is_number(csv_field("min_s")) && is_number(csv_field("max_s"))) {
+		nsspread[side, key, 1] = v * csv_field("min_s") / med
+		nsspread[side, key, 2] = v * csv_field("max_s") / med
+	}
+	if (side == 1 && k == 1)
+		nsorder[++nnskeys] = key
+}
 
 length($0) > 65536 { fail(FILENAME ": row " FNR " is over 64 KiB: not scan's CSV") }
 FNR == 1 {
@@ -43,10 +67,11 @@ NF != nf { fail(FILENAME ": row " FNR " has " NF " fields, the header " nf) }
 	if (pages !~ /^[1-9][0-9]*$/)
 		fail(FILENAME ": row " FNR ": pages " quoted(pages) " is not a positive whole number")
 	warn_codes(csv_field("warnings"), file SUBSEP csv_field("run"), side)
-	if (label == "Physical")
-		next
 	if (label == "")
 		fail(FILENAME ": row " FNR ": no label")
+	keep_ns(side, label, pages)
+	if (label == "Physical")
+		next
 	speedup = csv_field("speedup")
 	if (!is_number(speedup) || speedup + 0 <= 0)
 		fail(FILENAME ": row " FNR ": speedup " quoted(speedup) " is not a positive number")
@@ -80,7 +105,7 @@ NF != nf { fail(FILENAME ": row " FNR " has " NF " fields, the header " nf) }
 function pct(v) { return sprintf("%+.1f%%", 100 * v) }
 
 # one_run_table(): a run a side, the noise judged by the spread over rounds
-function one_run_table(    i, key, part, b, a, noise, note) {
+function one_run_table(    i, key, part, b, a, noise, note, title) {
 	print "one run a side: spread within the run only"
 	printf "%-10s %10s %12s %12s %9s\n", "walk", "-c", "before", "after", "change"
 	for (i = 1; i <= nkeys; i++) {
@@ -90,31 +115,49 @@ function one_run_table(    i, key, part, b, a, noise, note) {
 		split(key, part, SUBSEP)
 		b = value[1, key, 1]
 		a = value[2, key, 1]
-		if ((1, key, 1) in spread && (2, key, 1) in spread) {
-			noise = spread[1, key, 1] <= spread[2, key, 2] && \
-			    spread[2, key, 1] <= spread[1, key, 2]
-			note = noise ? "  noise" : ""
-		} else
-			note = "  spread unknown"
+		note = noise_note(spread, key)
 		printf "%-10s %10s %12s %12s %+8.1f%%%s\n", part[1], size(part[2]),
-		    one_figure(b, 1, key), one_figure(a, 2, key), 100 * (a / b - 1), note
+		    one_figure(b, 1, key, spread), one_figure(a, 2, key, spread), 100 * (a / b - 1), note
+	}
+	# each walk's own time, the same way
+	for (i = 1; i <= nnskeys; i++) {
+		key = nsorder[i]
+		if (!((2, key) in nscount))
+			continue
+		if (!title++)
+			print ns_title
+		split(key, part, SUBSEP)
+		b = nsvalue[1, key, 1]
+		a = nsvalue[2, key, 1]
+		printf "%-10s %10s %12s %12s %+8.1f%%%s\n", part[1], size(part[2]),
+		    one_figure(b, 1, key, nsspread), one_figure(a, 2, key, nsspread), 100 * (a / b - 1),
+		    noise_note(nsspread, key)
 	}
 }
+# noise_note(sp, key): "  noise" where the two runs' spreads over rounds
+# in sp[] overlap, "  spread unknown" where one is not known.
+function noise_note(sp, key) {
+	if (!((1, key, 1) in sp && (2, key, 1) in sp))
+		return "  spread unknown"
+	return sp[1, key, 1] <= sp[2, key, 2] && sp[2, key, 1] <= sp[1, key, 2] ? "  noise" : ""
+}
 
-# one_figure(v, s, key): one run's figure, in the digits its spread over
-# rounds shows (three significant digits where that is unknown).
-function one_figure(v, s, key,    d) {
-	d = (s, key, 1) in spread ? spread_digits(v, spread[s, key, 1], spread[s, key, 2]) : \
+# one_figure(v, s, key, sp): one run's figure, in the digits its spread
+# over rounds in sp[] shows (three significant digits where that is
+# unknown).
+function one_figure(v, s, key, sp,    d) {
+	d = (s, key, 1) in sp ? spread_digits(v, sp[s, key, 1], sp[s, key, 2]) : \
 	    spread_digits(v, v, v)
 	return sprintf("%." d "f", v)
 }
 
-# side_figures(s, key, v): side s: its values sorted into v[], and its
-# median with range and runs as text, in the digits the range shows.
-function side_figures(s, key, v,    k, n, d) {
-	n = count[s, key]
+# side_figures(s, key, v, ns): side s: its ratios (ns: its own times)
+# sorted into v[], and their median with range and runs as text, in the
+# digits the range shows.
+function side_figures(s, key, v, ns,    k, n, d) {
+	n = ns ? nscount[s, key] : count[s, key]
 	for (k = 1; k <= n; k++)
-		v[k] = value[s, key, k]
+		v[k] = ns ? nsvalue[s, key, k] : value[s, key, k]
 	sort_numbers(v, n)
 	d = spread_digits(median_of(v, n), v[1], v[n])
 	return sprintf("%." d "f (%." d "f-%." d "f, %d run%s)", median_of(v, n), v[1], v[n],
@@ -134,21 +177,27 @@ function z_upper(p,    lo, hi, mid, k) {
 	return (lo + hi) / 2
 }
 
-# seen_at(r, m, n): what the interval r measured says of this comparison:
+# seen_at(r, m, n, found): what the interval r measured says of this
+# comparison (found: beside a change it found, what that means):
 # the smallest change it would detect 80% of the time, and the runs a
 # side that would detect 5% and 10% so, as text.  The interval's width
 # is 2 z (its confidence's point) standard errors of the shift; a shift
 # is detected 80% of the time at (z + 0.84) of them; the error goes as
 # sqrt(1/m + 1/n), and Mann-Whitney needs 1/0.955 the runs of a t-test
 # (its efficiency under a normal spread).  A rough guide, said "about".
-function seen_at(r, m, n,    z, se, sd, d, k, c, need, out) {
+function seen_at(r, m, n, found,    z, se, sd, d, k, c, need, out) {
 	if (r["hi"] <= r["lo"])
 		return ""
 	z = z_upper((1 - r["conf"]) / 2)
 	se = (r["hi"] - r["lo"]) / (2 * z)
 	d = exp((z + 0.8416) * se) - 1
 	sd = se / sqrt(1 / m + 1 / n)
-	out = sprintf("changes under about %s cannot be seen at %d runs a side here", two_sig(100 * d) "%", m < n ? m : n)
+	# beside a change found, what the noise means for it: its size is
+	# known only as closely as its interval says
+	if (found)
+		out = sprintf("found through noise that hides most changes under about %s at %d runs a side here, so its size is known only to its interval", two_sig(100 * d) "%", m < n ? m : n)
+	else
+		out = sprintf("changes under about %s cannot be seen at %d runs a side here", two_sig(100 * d) "%", m < n ? m : n)
 	split("0.05 0.10", c, " ")
 	for (k = 1; k <= 2; k++) {
 		need = 2 * ((1.959964 + 0.8416) * sd / log(1 + c[k])) ^ 2 / 0.955
@@ -176,7 +225,7 @@ function two_sig_up(v,    e, s) {
 
 # verdict(b, m, a, n, r): the change and the verdict, from the speedups
 # b[1..m] before and a[1..n] after, compared as logs.
-function verdict(b, m, a, n, r,    lb, la, k, conf, interval) {
+function verdict(b, m, a, n, r, ns,    lb, la, k, conf, interval) {
 	for (k = 1; k <= m; k++)
 		lb[k] = log(b[k])
 	for (k = 1; k <= n; k++)
@@ -193,35 +242,43 @@ function verdict(b, m, a, n, r,    lb, la, k, conf, interval) {
 }
 
 # runs_table(): several runs a side: the figures, then the verdict; the
-# columns as wide as their widest entry.
-function runs_table(    i, key, part, m, n, b, a, r, rows, cell, w, fmt) {
+# columns as wide as their widest entry.  The ratios' rows, then under
+# ns_title the walks' own times', then a line for each ratio row on what
+# these runs could see.
+function runs_table(    i, key, part, m, n, b, a, r, rows, cell, w, fmt, nsat, ns) {
 	w[1] = length("before")
 	w[2] = length("after")
-	for (i = 1; i <= nkeys; i++) {
-		key = order[i]
-		if (!((2, key) in count))
-			continue
-		split(key, part, SUBSEP)
-		m = count[1, key]
-		n = count[2, key]
-		if (m > max_runs || n > max_runs)
-			fail("more than " max_runs " runs of " part[1] " at -c " size(part[2]) " on a side")
-		rows++
-		cell[rows, 1] = part[1]
-		cell[rows, 2] = size(part[2])
-		cell[rows, 3] = side_figures(1, key, b)
-		cell[rows, 4] = side_figures(2, key, a)
-		cell[rows, 6] = verdict(b, m, a, n, r)
-		cell[rows, 5] = r["change"]
-		if (m >= 3 && n >= 3)
-			seen[rows] = seen_at(r, m, n)
-		w[1] = length(cell[rows, 3]) > w[1] ? length(cell[rows, 3]) : w[1]
-		w[2] = length(cell[rows, 4]) > w[2] ? length(cell[rows, 4]) : w[2]
-	}
+	for (ns = 0; ns <= 1; ns++)
+		for (i = 1; i <= (ns ? nnskeys : nkeys); i++) {
+			key = ns ? nsorder[i] : order[i]
+			if (ns ? !((2, key) in nscount) : !((2, key) in count))
+				continue
+			split(key, part, SUBSEP)
+			m = ns ? nscount[1, key] : count[1, key]
+			n = ns ? nscount[2, key] : count[2, key]
+			if (m > max_runs || n > max_runs)
+				fail("more than " max_runs " runs of " part[1] " at -c " size(part[2]) " on a side")
+			if (ns && !nsat)
+				nsat = rows + 1
+			rows++
+			cell[rows, 1] = part[1]
+			cell[rows, 2] = size(part[2])
+			cell[rows, 3] = side_figures(1, key, b, ns)
+			cell[rows, 4] = side_figures(2, key, a, ns)
+			cell[rows, 6] = verdict(b, m, a, n, r, ns)
+			cell[rows, 5] = r["change"]
+			if (!ns && m >= 3 && n >= 3)
+				seen[rows] = seen_at(r, m, n, cell[rows, 6] ~ /^change /)
+			w[1] = length(cell[rows, 3]) > w[1] ? length(cell[rows, 3]) : w[1]
+			w[2] = length(cell[rows, 4]) > w[2] ? length(cell[rows, 4]) : w[2]
+		}
 	fmt = "%-10s %8s  %-" w[1] "s  %-" w[2] "s %7s  %s\n"
 	printf fmt, "walk", "-c", "before", "after", "change", "verdict"
-	for (i = 1; i <= rows; i++)
+	for (i = 1; i <= rows; i++) {
+		if (i == nsat)
+			print ns_title
 		printf fmt, cell[i, 1], cell[i, 2], cell[i, 3], cell[i, 4], cell[i, 5], cell[i, 6]
+	}
 	# what these runs could have seen, from the interval each measured
 	for (i = 1; i <= rows; i++)
 		if (seen[i] != "")
@@ -231,6 +288,7 @@ function runs_table(    i, key, part, m, n, b, a, r, rows, cell, w, fmt) {
 END {
 	if (failed)
 		exit 1
+	ns_title = "each walk's own time, ns a page (Physical) or a folio (the others):"
 	for (i = 1; i <= nkeys; i++)
 		common += (2, order[i]) in count
 	if (!common)

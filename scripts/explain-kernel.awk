@@ -9,6 +9,10 @@
 #             km_kernel (kernel) and km_scanner (scanner: the pfn
 #             scanner, "compaction" in a CSV from before that column)
 #             of its first row, as plain text; km_scanner_words, it in words
+#   km_lo, km_hi  the ratio's interval, from the row's speedup_min and
+#             speedup_max where the CSV has those columns (scan's names
+#             for them; scan-kernel prints its interval, the two
+#             scanners' quartiles, on stdout), else ""
 #   km_bad    a line saying why the file is not scan-kernel's CSV, else ""
 # With ENVIRON kernel_check set, it only reads the file: exit 1 and
 # km_bad on stderr when the file is not scan-kernel's CSV, after the
@@ -54,17 +58,32 @@ function kernel_read(    path, name, line, n, f, col, row, i, found, v, ranges) 
 			break
 		}
 		km_ratio = v
+		km_lo = ("speedup_min" in col) && km_number(f[col["speedup_min"]]) ? f[col["speedup_min"]] : ""
+		km_hi = ("speedup_max" in col) && km_number(f[col["speedup_max"]]) ? f[col["speedup_max"]] : ""
+		if (km_lo == "" || km_hi == "")
+			km_lo = km_hi = ""
 		ranges = ("ranges" in col) ? f[col["ranges"]] : ""
+		# The hook for a run made under an emulator (TCG): its times
+		# are the emulator's, no figure to set beside the model's.
+		# When scan-kernel's CSV marks such a run (a column still to
+		# be named), test it here and give no ratio:
+		#   km_ratio = km_lo = km_hi = ""; km_why = "run under an
+		#   emulator (TCG): its times are no kernel's"; break
 	}
 	close(path)
 	if (km_bad == "" && row < 2)
 		km_bad = name ": no rows, not scan-kernel's CSV"
 	if (km_bad != "" || km_ratio != "")
 		return
+	km_lo = km_hi = ""
 	if (!found)
 		km_why = "no kernel ListLRU row: its LRU scanner timed too few batches"
 	else if (ranges == "all")
 		km_why = "its speedup is empty: too few timed ranges where compaction isolated folios"
 	else
 		km_why = "its speedup is empty"
+}
+# km_number(v): v is a positive number, as scan writes one
+function km_number(v) {
+	return v ~ /^[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$/ && v + 0 > 0
 }

@@ -4,8 +4,11 @@
 # the kernel-like model beside it: "klcsv", "klwarn", "klmodel".  ENVIRON
 # cmd: the command as a shell reads it; protocol: the options that
 # change what is measured; kernel_csv: scan-kernel's CSV, read by
-# explain-kernel.awk's kernel_read(); -v runs.  Every value brought in
-# is plain text.
+# explain-kernel.awk's kernel_read(); kernel_lo, kernel_hi: its ratio's
+# interval from scan-kernel's stdout, where report.sh ran it and the CSV
+# has none; kernel_failed: why the scan-kernel report.sh ran gave no CSV;
+# brief: only the lines "in short" (make run's); -v runs.  Every value
+# brought in is plain text.
 BEGIN {
 	cmd = plain(ENVIRON["cmd"])
 	protocol = plain(ENVIRON["protocol"])
@@ -125,10 +128,12 @@ function highest(a, w,    k, v) {
 	return v
 }
 
-function print_machine(    memmap, sized, t) {
-	printf "scan %s report, format 3: %s, %s simulated\n",
+function print_first() {
+	printf "scan %s report, format 4: %s, %s simulated\n",
 	    known(id["version"]), nklread ? "2 models, " plural(runs, "run") " each" : \
 	    "1 model, " plural(runs, "run"), human(id["memory_bytes"], "%.1f")
+}
+function print_machine(    memmap, sized, t) {
 	printf "cpu: %s\n", known(id["cpu"])
 	printf "machine: host %s, vendor %s, family %s, model %s, stepping %s, hypervisor %s, %s CPUs, %s, RAM %s\n",
 	    known(id["host_id"]), known(id["cpu_vendor"]), known(id["cpu_family"]),
@@ -210,20 +215,116 @@ function pct(v,    a) {
 	return sprintf(a >= 0.1 || a == 0 ? "%+.0f%%" : "%+.1f%%", 100 * v)
 }
 
-# "kernel's own: ..." from scan-kernel's CSV: its ratio, or why none.
-function print_kernel(    where) {
+# The kernel's own figure, read once: kernel_read() (explain-kernel.awk)
+# on scan-kernel's CSV, its interval from the CSV or else from the
+# scan-kernel report.sh ran; km_where, where it was measured, in words.
+function kernel_figure() {
+	if (ENVIRON["kernel_csv"] == "")
+		return
 	kernel_read()
 	if (km_bad != "") {
 		print "report.sh: " km_bad > "/dev/stderr"
 		exit 1
 	}
-	where = (km_scanner != "" ? km_scanner_words " as the pfn scanner, " : "") \
+	if (km_ratio != "" && km_lo == "" && ENVIRON["kernel_lo"] != "") {
+		km_lo = ENVIRON["kernel_lo"]
+		km_hi = ENVIRON["kernel_hi"]
+	}
+	km_where = (km_scanner != "" ? km_scanner_words " as the pfn scanner, " : "") \
 	    (km_bytes != "" ? human(km_bytes, "%.1f") " working set, " : "") \
 	    (km_host == "" ? "host unknown" : km_host == id["host_id"] ? "this host" : "host " km_host ", not this one")
-	if (km_ratio != "")
-		printf "kernel's own: ratio ListLRU %s (scan-kernel: %s)\n", three_digits(km_ratio), where
+}
+
+# "kernel's own: ..." from scan-kernel's CSV: its ratio with its
+# interval and, below 1, its plain reading, as a model's ratio lines
+# have them; or why it gives none.  Commas, not a parenthesis, around
+# where it was measured: the wrap breaks there, within 72 columns.
+function print_kernel(    d) {
+	if (km_ratio == "") {
+		printf "kernel's own: no ratio: %s; scan-kernel: %s\n", km_why, km_where
+		return
+	}
+	if (km_lo != "") {
+		d = spread_digits(km_ratio, km_lo, km_hi)
+		printf "kernel's own: ratio ListLRU %." d "f (%." d "f-%." d "f, quartiles)", km_ratio, km_lo, km_hi
+	} else
+		printf "kernel's own: ratio ListLRU %s (its CSV gives no interval)", three_digits(km_ratio)
+	printf ", scan-kernel: %s", km_where
+	if (km_ratio < 1)
+		printf ";\n  the physical walk is %.2fx slower than ListLRU", 1 / km_ratio
+	printf "\n"
+}
+
+# "in short: ...": the ratio of one walk (ListLRU where it was walked)
+# by each model and by the kernel itself, side by side, each with its
+# interval and its plain reading, under a line that says what the ratio
+# is.  The rows are a table, no key of their own: scan-collect reads
+# them as the line's continuation.
+function print_short(    i, w, kernel, lab, row, n, k, width, head) {
+	for (i = 1; i <= walks; i++)
+		if (order[i] != "physical" && (w == "" || label[order[i]] == "ListLRU"))
+			w = order[i]
+	if (w == "")
+		return
+	kernel = label[w] == "ListLRU"
+	head = "in short: ratio " label[w] " is the " label[w] " walk's time over the physical walk's, the X of " \
+	    "\"Physical scan is X faster than " label[w] "\"; "
+	head = head (runs > 1 ? "a model's the median of " runs " runs (their range)" : \
+	    "one run a model (its rounds' range)")
+	if (kernel && km_lo != "")
+		head = head ", the kernel's from its scanners' quartiles"
+	print head ":"
+	n = 0
+	lab[++n] = protocol == "" ? "default model" : protocol == "--kernel-like" ? "kernel-like" : "model asked"
+	row[n] = short_figure(w)
+	if (nklread) {
+		lab[++n] = "kernel-like"
+		row[n] = short_figure("kl" SUBSEP w)
+	}
+	lab[++n] = "kernel's own"
+	if (!kernel)
+		row[n] = "ListLRU only: no ListLRU walk here"
+	else if (ENVIRON["kernel_csv"] == "" && ENVIRON["kernel_failed"] != "")
+		row[n] = "not measured: " ENVIRON["kernel_failed"]
+	else if (ENVIRON["kernel_csv"] == "")
+		row[n] = "not measured; `scan-kernel` as root measures it"
+	else if (km_ratio == "")
+		row[n] = "no ratio: " km_why
 	else
-		printf "kernel's own: no ratio (scan-kernel: %s; %s)\n", where, km_why
+		row[n] = short_text(km_ratio, km_lo, km_hi)
+	width = 0
+	for (k = 1; k <= n; k++)
+		if (length(lab[k]) > width)
+			width = length(lab[k])
+	for (k = 1; k <= n; k++)
+		printf "  %-" width "s  %s\n", lab[k], row[k]
+}
+# A model's row: the median over the runs, its range (one run: over its
+# rounds), its reading.
+function short_figure(w) {
+	return short_text(over_runs(m, w), runs > 1 ? lowest(m, w) : mn[w, 1], runs > 1 ? highest(m, w) : mx[w, 1])
+}
+# "0.40 (0.35-0.46): the physical walk is 2.5x slower"; "1.37 (1.30-1.41):
+# the physical walk is 1.37x faster": the reading in the digits of the
+# figure (its inverse's, below 1); without lo and hi, no interval.
+function short_text(r, lo, hi,    d, s, x) {
+	x = r > 0 && r < 1 ? 1 / r : r
+	if (lo > 0 && hi > 0) {
+		d = spread_digits(r, lo, hi)
+		s = sprintf("%." d "f (%." d "f-%." d "f)", r, lo, hi)
+		# the inverse's digits, two to three significant of them
+		if (r < 1) {
+			d = spread_digits(x, 1 / hi, 1 / lo)
+			d = x < 10 && d < 1 ? 1 : d > 2 - int(lg(x)) ? 2 - int(lg(x)) : d
+		}
+		x = sprintf("%." d "f", x)
+	} else {
+		s = three_digits(r)
+		x = three_digits(x)
+	}
+	if (r <= 0)
+		return s
+	return s ": the physical walk is " x "x " (r < 1 ? "slower" : "faster")
 }
 
 # "counted WALK: ..." where scan counted any of the hardware events for
@@ -257,6 +358,13 @@ function print_counted(    i, w, c, k, n, v, line, share) {
 
 END {
 	rounds = id["rounds"]
+	kernel_figure()
+	if (ENVIRON["brief"] != "") {
+		print_short()
+		exit
+	}
+	print_first()
+	print_short()
 	print_machine()
 	if (model != "")
 		printf "model: %s\n", model

@@ -7,7 +7,8 @@
 #/ CSV), the warnings and the original's lines.  scan-collect reads such
 #/ blocks back into a table.
 #/
-#/ usage: scripts/report.sh [-h] [-n N] [--one-model] [--kernel=FILE.csv]
+#/ usage: scripts/report.sh [-h] [-n N] [--one-model] [--brief]
+#/                          [--kernel=FILE.csv | --kernel-run[=SIZE]]
 #/                          [SCAN_OPTION...] [-- SCAN_OPTION...]
 #/
 #/   -n N   run scan as N processes a model, one after another, with one
@@ -19,6 +20,13 @@
 #/   --kernel=FILE.csv
 #/          the kernel's own ratio (ListLRU) from scan-kernel -o's CSV,
 #/          with its working set and host, beside the models'
+#/   --kernel-run[=SIZE]
+#/          as root: run scan-kernel first (-m SIZE; default its own),
+#/          and set its ratio beside the models' as --kernel would
+#/   --brief
+#/          make run's output: one run of each model; on stdout the
+#/          first run's two lines as scan prints them, on stderr scan's
+#/          own lines as they come and then the "in short" lines alone
 #/
 #/ -n may come anywhere before a --; every other option goes to scan as
 #/ it is, and all after a -- do.  Without -c, -m or --memmap-from, scan
@@ -35,7 +43,7 @@ case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps,
 # shellcheck source=scripts/scan-env.sh
 . "$env"
 
-runs=3 sized="" two=1 measured=""
+runs=3 runs_given="" sized="" two=1 measured="" kernel_run="" kernel_size="" brief=""
 # report.sh's own options, wherever they stand before a --; the rest
 # stay words for scan, moved to the end of "$@" in order.  A word after
 # one of scan's short options that take a value is that value.
@@ -57,11 +65,15 @@ while [ "$left" -gt 0 ]; do
 	case $a in
 	-h | --help) usage; exit 0 ;;
 	-n) [ "$left" -gt 0 ] || usage_error "-n needs a number of runs"
-		runs=$1; shift; left=$((left - 1)) ;;
-	-n*) runs=${a#-n} ;;
+		runs=$1 runs_given=1; shift; left=$((left - 1)) ;;
+	-n*) runs=${a#-n} runs_given=1 ;;
 	--one-model) two=0 ;;
+	--brief) brief=1 ;;
 	--kernel=?*) measured=${a#--kernel=} ;;
 	--kernel=) usage_error "--kernel='': give scan-kernel's CSV (its -o)" ;;
+	--kernel-run) kernel_run=1 ;;
+	--kernel-run=?*) kernel_run=1 kernel_size=${a#--kernel-run=} ;;
+	--kernel-run=) usage_error "--kernel-run='': give scan-kernel's -m SIZE, or no =" ;;
 	--) after_dashes=1 ;;
 	-[cmsrt]) value_of=$a; set -- "$@" "$a" ;;
 	*) set -- "$@" "$a" ;;
@@ -74,6 +86,12 @@ esac
 for a; do	# (an if, not a case: the man page test reads case labels as options)
 	[ "${a#--format}" = "$a" ] || usage_error "$a: report.sh prints its own block"
 done
+[ -z "$measured" ] || [ -z "$kernel_run" ] ||
+	usage_error "--kernel=$measured and --kernel-run: give one kernel figure"
+if [ -n "$brief" ]; then
+	[ -z "$runs_given" ] || usage_error "-n $runs with --brief: it runs each model once"
+	runs=1
+fi
 need_scan report.sh
 need_math report.sh
 scratch
@@ -87,6 +105,41 @@ if [ -n "$measured" ]; then
 	kernel_csv=$kernel_csv kernel_name=$measured kernel_check=1 kernel_who=report.sh \
 	    run_awk explain-kernel </dev/null || exit 1
 fi
+# --kernel-run: scan-kernel, as root, before any run of scan; its CSV
+# then stands for --kernel's, its stdout's interval for the one the CSV
+# lacks (the two scanners' quartiles).  No CSV: the block says why.
+kernel_failed="" kernel_lo="" kernel_hi=""
+if [ -n "$kernel_run" ]; then
+	[ "$(id -u)" -eq 0 ] ||
+		fail "--kernel-run: scan-kernel needs root; run report.sh as root, or give --kernel=FILE.csv from sudo scan-kernel -o FILE.csv"
+	kernel_sh=""
+	for s in "$here/kernel.sh" "$here/scan-kernel"; do
+		[ -r "$s" ] && { kernel_sh=$s; break; }
+	done
+	[ -n "$kernel_sh" ] || fail "--kernel-run: no kernel.sh (scan-kernel) beside $0"
+	say_line "report.sh: scan-kernel${kernel_size:+ -m $kernel_size} first, as root (minutes)"
+	rc=0
+	if [ -n "$kernel_size" ]; then
+		sh "$kernel_sh" -m "$kernel_size" -o "$tmp/kernel.csv" >"$tmp/kernel.out" 2>"$tmp/kernel.err" || rc=$?
+	else
+		sh "$kernel_sh" -o "$tmp/kernel.csv" >"$tmp/kernel.out" 2>"$tmp/kernel.err" || rc=$?
+	fi
+	[ "$rc" -ne 2 ] || { run_awk plain-lines "$tmp/kernel.err" >&2; exit 2; }
+	if [ -s "$tmp/kernel.csv" ]; then
+		measured="scan-kernel's CSV"
+		kernel_csv=$tmp/kernel.csv
+		kernel_csv=$kernel_csv kernel_name=$measured kernel_check=1 kernel_who=report.sh \
+		    run_awk explain-kernel </dev/null || exit 1
+		interval=$(awk '/^Kernel: physical scan is / && match($0, /\([0-9.]+ to [0-9.]+, /) {
+			split(substr($0, RSTART + 1, RLENGTH - 3), v, " to "); print v[1], v[2]; exit }' "$tmp/kernel.out")
+		kernel_lo=${interval% *} kernel_hi=${interval#* }
+	else
+		run_awk plain-lines "$tmp/kernel.err" >&2
+		kernel_failed="scan-kernel exited $rc: $(grep -v '^scan-kernel: interrupted' "$tmp/kernel.err" | tail -n 1)"
+		kernel_failed=${kernel_failed%: }
+	fi
+fi
+
 # The kernel-like model beside the one asked for, unless that is it
 # already or --original rules it out (scan refuses the two together).
 if [ "$two" -eq 1 ]; then
@@ -107,14 +160,28 @@ fi
 run_scan() {
 	k=$1
 	shift
-	if [ -t 2 ] && { [ "$runs" -gt 1 ] || [ "$two" -eq 1 ]; }; then
+	if [ -t 2 ] && [ -z "$brief" ] && { [ "$runs" -gt 1 ] || [ "$two" -eq 1 ]; }; then
 		case $k in
 		kl.*) echo "report.sh: run ${k#kl.} of $runs, --kernel-like" >&2 ;;
 		*) echo "report.sh: run $k of $runs" >&2 ;;
 		esac
 	fi
 	rc=0
-	"$scan" "$@" --format=csv -v >"$tmp/csv.$k" 2>"$tmp/text.$k" || rc=$?
+	if [ -n "$brief" ]; then
+		# scan's lines as a plain run shows them, as they come: the
+		# size -c auto chose, its progress, model and warnings (read
+		# a line at a time: awk may wait for a block of its input)
+		{ "$scan" "$@" --format=csv -v 2>&1 >"$tmp/csv.$k" || echo "$?" >"$tmp/rc.$k"; } |
+			tee "$tmp/text.$k" | while IFS= read -r said; do
+				case $said in
+				"scan: round "*) ;;
+				"-c auto is "* | "scan: "*) printf '%s\n' "$said" >&2 ;;
+				esac
+			done
+		[ ! -r "$tmp/rc.$k" ] || rc=$(cat "$tmp/rc.$k")
+	else
+		"$scan" "$@" --format=csv -v >"$tmp/csv.$k" 2>"$tmp/text.$k" || rc=$?
+	fi
 	if [ "$rc" -ne 0 ]; then
 		# (an interrupt may have taken the scratch directory already)
 		[ ! -r "$tmp/text.$k" ] || run_awk plain-lines "$tmp/text.$k" >&2
@@ -133,6 +200,11 @@ scan_csv_ok() {
 
 run_scan 1 "$@"
 scan_csv_ok "$tmp/csv.1"
+# --brief: the first run's two lines, as scan printed them, at once
+if [ -n "$brief" ]; then
+	grep '^Physical scan is ' "$tmp/text.1" >"$tmp/lines" || fail "$scan printed no ratio lines"
+	stdout_put "$tmp/lines"
+fi
 
 # -c auto: the size scan chose, given as -c to the other runs and in the
 # block's command, so that they rerun it anywhere.
@@ -140,7 +212,7 @@ if [ -z "$sized" ]; then
 	auto=$(awk '/^-c auto is -c [0-9.]+: / { print $5; exit }' "$tmp/text.1" | tr -d :)
 	[ -n "$auto" ] || fail "$scan -c auto did not say the size it chose"
 	said=$(grep -m 1 '^-c auto is ' "$tmp/text.1")
-	say_line "report.sh: no -c given: $said"
+	[ -n "$brief" ] || say_line "report.sh: no -c given: $said"
 	shift 2
 	set -- -c "$auto" "$@"
 fi
@@ -165,6 +237,10 @@ while [ "$i" -le "$runs" ]; do
 		scan_csv_ok "$tmp/csv.$i"
 	fi
 	if [ "$two" -eq 1 ]; then
+		if [ -n "$brief" ]; then
+			command_line scan "$@" --kernel-like
+			say_line "report.sh: and the kernel-like model at that size: $line"
+		fi
 		run_scan "kl.$i" "$@" --kernel-like
 		scan_csv_ok "$tmp/csv.kl.$i"
 	fi
@@ -227,9 +303,14 @@ while [ "$two" -eq 1 ] && [ "$k" -le "$runs" ]; do
 done >>"$tmp/index"
 
 cmd=$cmd protocol=$protocol kernel_csv=$kernel_csv kernel_name=$measured \
+    kernel_lo=$kernel_lo kernel_hi=$kernel_hi kernel_failed=$kernel_failed brief=$brief \
     run_awk "explain-kernel report" -v runs="$runs" "$tmp/index" \
 	>"$tmp/block" || { scratch_ok; exit 1; }	# not a pipe: a failing awk must fail the script
 tr '\t' ' ' <"$tmp/block" >"$tmp/untabbed" || { scratch_ok; exit 1; }
 run_awk report-wrap "$tmp/untabbed" >"$tmp/wrapped" || { scratch_ok; exit 1; }
 awk '{ sub(/ *$/, ""); print }' "$tmp/wrapped" >"$tmp/out" || { scratch_ok; exit 1; }
-stdout_put "$tmp/out"
+if [ -n "$brief" ]; then
+	cat "$tmp/out" >&2
+else
+	stdout_put "$tmp/out"
+fi

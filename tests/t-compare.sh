@@ -73,8 +73,15 @@ scripts/compare.sh "$tmp/one.csv" "$tmp/one.csv" >"$tmp/cmp"
 check "one run: exit 0" [ $? -eq 0 ]
 check "one run: says the spread is the run's own" \
 	[ "$(head -n 1 "$tmp/cmp")" = "one run a side: spread within the run only" ]
-check "one run: a row per walk and size" [ "$(grep -c '%' "$tmp/cmp")" -eq 4 ]
-check "one run: identical runs are noise" [ "$(grep -c '+0.0%  noise$' "$tmp/cmp")" -eq 4 ]
+# ns_rows FILE: ten rows with a change (four ratios, six walks' times),
+# the title of the walks' own times right above the first Physical row
+ns_rows() {
+	[ "$(grep -c '%' "$1")" -eq 10 ] &&
+	awk '/^each walk.s own time, ns a page \(Physical\) or a folio \(the others\):$/ { t = NR }
+	/^Physical / && !p { p = NR } END { exit !(t && p == t + 1) }' "$1"
+}
+check "one run: a row per walk and size, then each walk's own time" ns_rows "$tmp/cmp"
+check "one run: identical runs are noise" [ "$(grep -c '+0.0%  noise$' "$tmp/cmp")" -eq 10 ]
 awk -F, 'BEGIN { OFS = "," } NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
 	$c["walk"] == "list" { $c["speedup"] *= 2; $c["speedup_min"] *= 2; $c["speedup_max"] *= 2
 		$c["speedup_q1"] *= 2; $c["speedup_q3"] *= 2 } { print }' \
@@ -138,6 +145,29 @@ scripts/compare.sh -v "$tmp/r1.csv" "$tmp/r2.csv" "$tmp/r3.csv" "$tmp/r4.csv" "$
 	"$tmp/r11.csv" "$tmp/r12.csv" "$tmp/r13.csv" "$tmp/r14.csv" "$tmp/r15.csv" >"$tmp/ab" 2>&1
 check "runs: a real change, its interval, -v's U and p" grep -q \
 	'  +10.3%  change +10.3% (95%: +6.0% to +15.0%)  U 0, p 0.00794 (exact)$' "$tmp/ab"
+check "runs: beside a change found, what the noise means for it, not that it cannot be seen" \
+	sh -c "grep -q '^ListLRU at -c 1: found through noise that hides most changes under about [0-9.]*% at 5 runs a side here, so its size is known only to its interval; 5% needs about' '$tmp/ab' &&
+		! grep -q 'cannot be seen' '$tmp/ab'"
+# a compiler's A/B: every walk twice as fast, the ratios as they were;
+# the walks' own times show it
+awk 'BEGIN {
+	for (side = 1; side <= 2; side++) {
+		f = "'"$tmp"'/ns" side ".csv"
+		print "walk,label,pages,speedup,ns_per_page,ns_per_folio,run" >f
+		for (run = 1; run <= 5; run++) {
+			k = (side == 1 ? 2 : 1) * (1 + run / 100)
+			printf "physical,Physical,1000000,1,%.4f,%.4f,%d\n", k, k, run >f
+			printf "list,ListLRU,1000000,%.4f,%.4f,%.4f,%d\n", 100 + run, k * (100 + run), k * (100 + run), run >f
+		}
+		close(f)
+	}
+}'
+scripts/compare.sh "$tmp/ns1.csv" "$tmp/ns2.csv" >"$tmp/ns" 2>&1
+check "runs: the walks' own times beside the ratios: a change to every walk the ratio hides" \
+	sh -c "grep -q '^ListLRU .*+0.0%  no change detected' '$tmp/ns' &&
+		grep -q '^each walk.s own time, ns a page (Physical) or a folio (the others):\$' '$tmp/ns' &&
+		grep -Fq '2.060 (2.020-2.100, 5 runs)  1.030 (1.010-1.050, 5 runs)  -50.0%  change -50.0% (95%: ' '$tmp/ns' &&
+		grep -Eq '^ListLRU +1  [0-9.]+ \(.*5 runs\) .* -50\.0%  change -50\.0% ' '$tmp/ns'"
 # one CSV a side, runs told apart by the run column, 5 and 6 runs (and
 # the 3 and 2 runs further down)
 runs_csvs <<'EOF'
@@ -298,7 +328,7 @@ check "bad csv: an empty file" one_line_error 'zero.csv is empty' "$tmp/zero.csv
 check "bad csv: a missing file" one_line_error 'cannot read .*/missing.csv' "$tmp/missing.csv"
 sed 's/$/\r/' "$tmp/one.csv" >"$tmp/crlf.csv"
 scripts/compare.sh "$tmp/one.csv" "$tmp/crlf.csv" >"$tmp/crlf" 2>&1
-check "csv with CR LF line ends reads as the same" [ "$(grep -c '+0.0%  noise$' "$tmp/crlf")" -eq 4 ]
+check "csv with CR LF line ends reads as the same" [ "$(grep -c '+0.0%  noise$' "$tmp/crlf")" -eq 10 ]
 
 # --- mutated CSVs: exit 0 with a sane table, or exit 1 with one line -------
 # Each mutant of one.csv (seeded, so a failure can be replayed: rows cut,

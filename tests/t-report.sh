@@ -6,8 +6,8 @@
 # keyed BLOCK: every line of the block starts with a key of its shape or
 # goes on from the line above, indented by two.
 keyed() {
-	awk 'NR == 1 { if ($0 !~ /^scan [0-9.]+ report, format 3: (1 model, [0-9]+ runs?|2 models, [0-9]+ runs? each), [0-9.]+ [KMGTP]iB simulated$/) exit 1; next }
-	!/^(cpu|machine|caches|kernel|memory|size|memmap|protocol|model|physical|between runs|kernel.s own|warning): / &&
+	awk 'NR == 1 { if ($0 !~ /^scan [0-9.]+ report, format 4: (1 model, [0-9]+ runs?|2 models, [0-9]+ runs? each), [0-9.]+ [KMGTP]iB simulated$/) exit 1; next }
+	!/^(in short|cpu|machine|caches|kernel|memory|size|memmap|protocol|model|physical|between runs|kernel.s own|warning): / &&
 	!/^kernel-like (model|physical|between runs): / && !/^kernel-like ratio [A-Za-z]+: / &&
 	!/^\$ scan / && !/^ratio [A-Za-z]+: / && !/^Physical scan is / && !/^  [^ ]/ { exit 1 }' "$1"
 }
@@ -55,11 +55,11 @@ check "report: the spread over rounds of one run" \
 
 # the shape: keyed lines in a fixed order
 check "report: every line keyed or a continuation" keyed "$tmp/report"
-check "report: the keys in their order" in_order "$tmp/report" "scan " cpu: \
+check "report: the keys in their order" in_order "$tmp/report" "scan " "in short:" cpu: \
 	machine: caches: kernel: memory: '$ scan' size: memmap: protocol: model: \
 	physical: "ratio ListLRU:" "ratio ArrayLRU:" "between runs:" "Physical scan is"
 check "report: the first line names the block's format as a version" \
-	grep -q '^scan [0-9.]* report, format 3: 1 model, 1 run, ' "$tmp/report"
+	grep -q '^scan [0-9.]* report, format 4: 1 model, 1 run, ' "$tmp/report"
 check "report: the model in scan's words" \
 	grep -qx 'model: every pfn an LRU folio, random order, no per-folio work' "$tmp/report"
 check "report --one-model: no kernel-like line" sh -c "! grep -q '^kernel-like' '$tmp/report'"
@@ -187,23 +187,91 @@ check "report --kernel-like: one model, said on stderr" \
 scripts/report.sh -n 1 -c 0.01 -r 1 --kernel=tests/kernel-ratio.csv >"$tmp/kr" 2>/dev/null
 joined "$tmp/kr" >"$tmp/krj"
 check "report --kernel: the kernel's ratio, its working set and host" \
-	grep -Eq "^kernel's own: ratio ListLRU 1\.58 \(scan-kernel: compaction as the pfn scanner, 64\.0 MiB working set, (this host|host 168833b5, not this one)\)$" "$tmp/krj"
+	grep -Eq "^kernel's own: ratio ListLRU 1\.58 \(its CSV gives no interval\), scan-kernel: compaction as the pfn scanner, 64\.0 MiB working set, (this host|host 168833b5, not this one)$" "$tmp/krj"
+check "report --kernel: in short, the kernel's own beside the two models, each read plainly" \
+	sh -c "grep -Eq '^  default model  [0-9.]+ \([0-9.]+-[0-9.]+\): the physical walk is [0-9.]+x (faster|slower)$' '$tmp/kr' &&
+		grep -Eq '^  kernel-like    [0-9.]+ \([0-9.]+-[0-9.]+\): the physical walk is [0-9.]+x (faster|slower)$' '$tmp/kr' &&
+		grep -qx '  kernel.s own   1.58: the physical walk is 1.58x faster' '$tmp/kr'"
+check "report: in short, ratio ListLRU defined where it first appears" \
+	sh -c "grep -n 'ratio ListLRU' '$tmp/kr' | head -n 1 | grep -q '^2:in short: ratio ListLRU is the ListLRU walk.s time over the physical\$'"
 awk -F, -v OFS=, '{ print $0, NR == 1 ? "scanner" : "compaction" }' tests/kernel-ratio.csv >"$tmp/scanner.csv"
 scripts/report.sh -n 1 -c 0.01 -r 1 --one-model --kernel="$tmp/scanner.csv" >"$tmp/ks" 2>/dev/null
 joined "$tmp/ks" >"$tmp/ksj"
 check "report --kernel: a CSV with a scanner column names the pfn scanner" \
-	grep -q "^kernel's own: ratio ListLRU 1.58 (scan-kernel: compaction as the pfn scanner, " "$tmp/ksj"
-awk -F, -v OFS=, '{ print $0, NR == 1 ? "scanner" : "offline" }' tests/kernel-ratio.csv >"$tmp/offline.csv"
-scripts/report.sh -n 1 -c 0.01 -r 1 --one-model --kernel="$tmp/offline.csv" >"$tmp/ko" 2>/dev/null
+	grep -q "^kernel's own: ratio ListLRU 1.58 (its CSV gives no interval), scan-kernel: compaction as the pfn scanner, " "$tmp/ksj"
+# offline's scanner words made the longest line (90 columns); a ratio
+# under 1 with its interval (speedup_min and speedup_max, where a CSV
+# has them) gets its interval and plain reading, as a model's does
+awk -F, -v OFS=, 'NR == 1 { print $0, "scanner", "speedup_min", "speedup_max"; next }
+	{ if ($1 == "kernel" && $2 == "list") $7 = "0.400000"; print $0, "offline", "0.35", "0.46" }' \
+	tests/kernel-ratio.csv >"$tmp/offline.csv"
+scripts/report.sh -n 1 -c 0.01 -r 1 --kernel="$tmp/offline.csv" >"$tmp/ko" 2>/dev/null
 joined "$tmp/ko" >"$tmp/koj"
+check "report --kernel: every line within 72 columns" awk 'length > 72 { exit 1 }' "$tmp/ko"
+check "report --kernel: the kernel's ratio below 1, its interval and reading, as the kernel-like lines" \
+	grep -qx "kernel's own: ratio ListLRU 0.40 (0.35-0.46, quartiles), scan-kernel: memory-block offline as the pfn scanner, 64.0 MiB working set, this host; the physical walk is 2.50x slower than ListLRU" "$tmp/koj"
+check "report --kernel: in short, the kernel's interval and reading" \
+	grep -qx "  kernel's own   0.40 (0.35-0.46): the physical walk is 2.50x slower" "$tmp/ko"
 check "report --kernel: memory-block offline named as the pfn scanner, and read back by collect" \
-	sh -c "grep -q \"^kernel's own: ratio ListLRU 1.58 (scan-kernel: memory-block offline as the pfn scanner, \" '$tmp/koj' &&
-		scripts/collect.sh '$tmp/ko' | grep -q 'kernel.s own ListLRU 1.58'"
+	sh -c "scripts/collect.sh '$tmp/ko' | grep -q 'kernel.s own ListLRU 0.40 (memory-block offline)'"
 scripts/report.sh -n 1 -c 0.01 -r 1 --kernel=tests/kernel-noratio.csv >"$tmp/kn" 2>/dev/null
 joined "$tmp/kn" >"$tmp/knj"
-check "report --kernel: no ratio in the CSV, said why" grep -q "^kernel's own: no ratio (scan-kernel: " "$tmp/knj"
+check "report --kernel: no ratio in the CSV, said why" grep -q "^kernel's own: no ratio: .*; scan-kernel: " "$tmp/knj"
+check "report --kernel: in short, no ratio said why" grep -q "^  kernel's own   no ratio: its speedup is empty" "$tmp/kn"
+check "report --kernel: no ratio, the block still read back by collect" \
+	sh -c "scripts/collect.sh '$tmp/kn' >/dev/null"
+check "report: no kernel figure, in short says so" \
+	grep -qx "  kernel's own   not measured; \`scan-kernel\` as root measures it" "$tmp/report"
 check "report --kernel: not scan-kernel's CSV, exit 1 with one line" one_line_early 1 \
 	scripts/report.sh -n 1 -c 0.01 --kernel=tests/run.sh
+check "report: --kernel and --kernel-run together refused" one_line_early 2 \
+	scripts/report.sh -n 1 -c 0.01 --kernel=tests/kernel-ratio.csv --kernel-run
+# --kernel-run, as root, with a stand-in scan-kernel beside a copy of the
+# scripts: its CSV and its stdout's interval; one that fails is named
+mkdir "$tmp/bin"
+cp scripts/*.sh scripts/*.awk "$tmp/bin/"
+awk -F, -v OFS=, '{ print $0, NR == 1 ? "scanner" : "offline" }' tests/kernel-ratio.csv >"$tmp/bin/k.csv"
+cat >"$tmp/bin/kernel.sh" <<EOF
+#!/bin/sh
+[ "\$1" = -m ] && { echo "-m \$2" >"$tmp/bin/k.args"; shift 2; }
+[ "\$1" = -o ] || exit 2
+[ -z "\${KFAIL:-}" ] || { echo "scan-kernel: too few LRU batches (144, 1000 wanted)" >&2; exit 1; }
+cp "$tmp/bin/k.csv" "\$2"
+echo "Kernel: physical scan is 1.58 faster than ListLRU (1.21 to 1.93, from the two scanners' interquartile ranges; pfn scanner: offline)"
+EOF
+if [ "$(id -u)" -eq 0 ]; then
+	SCAN=$PWD/scan sh "$tmp/bin/report.sh" -n 1 -c 0.01 -r 1 --kernel-run=64M >"$tmp/krun" 2>"$tmp/krun.err"
+	joined "$tmp/krun" >"$tmp/krunj"
+	check "report --kernel-run: scan-kernel's figure with the interval from its stdout, -m passed" \
+		sh -c "grep -qx '  kernel.s own   1.58 (1.21-1.93): the physical walk is 1.58x faster' '$tmp/krun' &&
+			grep -q '^kernel.s own: ratio ListLRU 1.58 (1.21-1.93, quartiles), scan-kernel: memory-block offline' '$tmp/krunj' &&
+			grep -qx -- '-m 64M' '$tmp/bin/k.args'"
+	KFAIL=1 SCAN=$PWD/scan sh "$tmp/bin/report.sh" -n 1 -c 0.01 -r 1 --kernel-run >"$tmp/kfail" 2>"$tmp/kfail.err"
+	rc=$?
+	check "report --kernel-run: scan-kernel failing, the block says why" \
+		sh -c "[ $rc -eq 0 ] && tr '\n' ' ' <'$tmp/kfail' |
+			grep -Eq '  kernel.s own   not measured: scan-kernel exited 1: scan-kernel: too +few LRU batches \(144, 1000 wanted\)'"
+else
+	check "report --kernel-run: not root, exit 1 with one line" one_line_early 1 \
+		scripts/report.sh -n 1 -c 0.01 --kernel-run
+fi
+
+# --brief (make run): stdout is the first run's two lines as scan prints
+# them; stderr scan's lines, then in short alone
+scripts/report.sh --brief -c 0.01 -r 1 -s 3 >"$tmp/brief" 2>"$tmp/brief.err"
+rc=$?
+check "report --brief: exit 0, stdout the original's two lines" \
+	sh -c "[ $rc -eq 0 ] && [ \$(grep -c '^Physical scan is [0-9]*\.[0-9]\{6\} faster than [A-Za-z]*LRU\$' '$tmp/brief') -eq 2 ] &&
+		[ \$(wc -l <'$tmp/brief') -eq 2 ]"
+check "report --brief: stderr has scan's model lines, both models, then in short" \
+	sh -c "grep -q '^scan: model: every pfn an LRU folio' '$tmp/brief.err' &&
+		grep -q '^scan: model: --kernel-like (' '$tmp/brief.err' &&
+		grep -q '^report.sh: and the kernel-like model at that size: scan -c 0.01 -r 1 -s 3 --kernel-like\$' '$tmp/brief.err' &&
+		grep -q '^in short: ratio ListLRU is ' '$tmp/brief.err' &&
+		grep -qx '  kernel.s own   not measured; \`scan-kernel\` as root measures it' '$tmp/brief.err' &&
+		! grep -q '^cpu: ' '$tmp/brief.err'"
+check "report --brief: none of scan's -v lines on stderr" sh -c "! grep -q '^memmap ' '$tmp/brief.err'"
+check "report --brief with -n refused" one_line_early 2 scripts/report.sh --brief -n 2 -c 0.01
 
 # another program's CSV: exit 1 and a line that says why
 printf '#!/bin/sh\necho "name,value"\necho "x,1"\n' >"$tmp/other"
