@@ -103,38 +103,40 @@
 # To add a pfn scanner NAME:
 #  1. kernel/NAME.sh, opening as the others do, defines these (the
 #     shell has no local variables: prefix its own with NAME_ or two
-#     letters, as pd_ in damon.sh), called in this order:
+#     letters, as pd_ in damon.sh); the driver calls them in this order:
 #       NAME_why      $why: why it cannot run here, empty where it can;
 #                     only reads the machine; called for every scanner
-#       NAME_note     a line to say after the plan even where it is not
-#                     the one chosen (why not), or nothing
-#       NAME_events   its tracepoints, SYSTEM/EVENT words: each must be
-#                     in tracefs; NAME_run turns on $pfn_events
-#       NAME_check    what else it needs (fail, naming the CONFIG_)
+#       NAME_events   its tracepoints, SYSTEM/EVENT words, each checked
+#                     in tracefs: $pfn_events, which NAME_run turns on
+#       NAME_check    what else it needs, once chosen (fail, naming
+#                     the CONFIG_ or the tool)
 #       NAME_plan     its words after "reclaims half of it, then"
+#       NAME_note     a line after the plan, for every scanner, chosen
+#                     or not (damon's: why it is not used), or nothing
 #       NAME_prepare  before the working set is written: where it goes
 #       NAME_run      the timed walk over what reclaim left, traced in
 #                     $inst; $tried and $refused where it counts them;
 #                     whatever it changes recorded for undo (state.sh)
-#       NAME_kind     $min_pfn, and $kind: took (a figure from the
-#                     ranges where it isolated folios) or all (no ratio)
+#       NAME_kind     $min_pfn (the fewest timed events for a figure)
+#                     and $kind: took (a figure from the ranges where
+#                     it isolated folios) or all (every range: no ratio)
 #       NAME_replay FIRST END  the memmap of pfns [FIRST, END) to replay
 #       NAME_none     fail: no range was timed, and why
 #       NAME_no_ratio fail: why no ratio, only where NAME_kind says all
-#  2. Here: NAME in $scanners, and first in $scanners_auto where it may
-#     be the default (the first there whose $why is empty runs); a
-#     ". $parts/NAME.sh" below; the usage's --scanner and a CONFIG_
-#     for its tracepoints' system (the case below).  make install takes
-#     every kernel/*.sh.
+#  2. Here: NAME in $scanners, and in $scanners_auto where it may be
+#     the default (the first there whose $why is empty runs); its
+#     ". $parts/NAME.sh" below; --scanner in the usage above; a
+#     CONFIG_ for its tracepoints' system (the case below).  make
+#     install takes every kernel/*.sh.
 #  3. kernel.awk: its events into the pfn_* figures, "took" and "all"
-#     ranges, "each" lines where it times blocks or regions (then each
-#     is replayed alone); kernel-report.awk: its words on stdout; its
-#     CSV rows are the others', with NAME in the scanner column.
+#     ranges, "each" lines where it times blocks or regions (each is
+#     then replayed alone); kernel-report.awk: its words on stdout.  Its
+#     CSV rows are the others', NAME in the scanner column.
 #  4. Its fixture: tests/kernel-NAME.txt and .raw (a trace kept with -k,
-#     or written by hand from the events' format files), its figures by
-#     hand in a comment, checked in tests/t-kernel.sh as damon's are
+#     or written by hand from the events' format files), its figures
+#     by hand in a comment, checked in tests/t-kernel.sh as damon's are
 #     (kernel.awk, then report_from NAME); its refusals there too; and
-#     scan-kernel.1's --scanner.
+#     in scan-kernel.1, --scanner and the CSV's scanner column.
 set -eu
 case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh

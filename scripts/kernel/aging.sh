@@ -16,13 +16,12 @@
 # generations are the cgroup's own, removed with it.
 #
 # Where the kernel has CONFIG_LRU_GEN, MGLRU on and its page-table walk
-# on, after the two scanners above: a working set of anonymous memory
+# on, after the two scanners: a working set of anonymous memory
 # (an awk holding a string of it: the power of two of pages in SIZE, at
 # most 1 GiB, 262,144 PTEs: a walk of some hundreds of microseconds, where
 # dd's own cost was 150-220 us on a VM, taken off) in a memory cgroup of
-# its own ($cgroot/$name-aging), a walk
-# that clears the
-# accessed bits its writing set, --young's share of its pages read, and
+# its own ($cgroot/$name-aging), a walk that clears the accessed bits
+# its writing set, --young's share of its pages read, and
 # an aging walk forced by "+ MEMCG_ID NODE_ID MAX_GEN 1 1" written to
 # lru_gen (1 1: swappiness, so that anonymous PTEs are scanned without
 # swap, and force_scan, every mm and table), timed by dd's own clock
