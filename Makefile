@@ -24,6 +24,9 @@ SCRIPTS  = sweep plot report compare explain snapshot trace-lru vs-yardstick col
 # The awk programs are files (run_awk reads them with -f): a program in
 # argv fails exec under ulimit -s 16.
 SHARED   = scan-env.sh $(notdir $(wildcard scripts/*.awk))
+# kernel.sh's parts, a file a scanner (its recipe says what one holds),
+# installed in DATADIR/scan/kernel, where the installed scan-kernel looks.
+KERNEL_PARTS = $(notdir $(wildcard scripts/kernel/*.sh))
 # Data a script reads (collect.sh --with-2023), installed beside SHARED.
 DATA     = docs/thread-2023.txt
 # scan.1, and a page per script, scripts/scan-NAME.1, for those that have one.
@@ -113,7 +116,7 @@ install: scan
 	@case '$(DATADIR)' in [!/]* | *[!A-Za-z0-9_./+,:@%=~-]*) \
 		echo "make install: DATADIR=$(DATADIR): give an absolute path of letters, digits and _./+,:@%=~-" >&2; \
 		exit 1;; esac
-	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/scan
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/scan/kernel
 	cp scan $(DESTDIR)$(BINDIR)/scan
 	chmod 755 $(DESTDIR)$(BINDIR)/scan
 	for m in $(MANPAGES); do \
@@ -128,6 +131,10 @@ install: scan
 		sed '$(SHARE_AT)' scripts/$$f >$(DESTDIR)$(DATADIR)/scan/$$f && \
 		chmod 644 $(DESTDIR)$(DATADIR)/scan/$$f || exit 1; \
 	done
+	for f in $(KERNEL_PARTS); do \
+		sed '$(SHARE_AT)' scripts/kernel/$$f >$(DESTDIR)$(DATADIR)/scan/kernel/$$f && \
+		chmod 644 $(DESTDIR)$(DATADIR)/scan/kernel/$$f || exit 1; \
+	done
 	for f in $(DATA); do \
 		cp $$f $(DESTDIR)$(DATADIR)/scan/$${f##*/} && \
 		chmod 644 $(DESTDIR)$(DATADIR)/scan/$${f##*/} || exit 1; \
@@ -138,8 +145,9 @@ uninstall:
 	for m in $(MANPAGES); do rm -f $(DESTDIR)$(MANDIR)/man1/$${m##*/}; done
 	for s in $(SCRIPTS); do rm -f $(DESTDIR)$(BINDIR)/scan-$$s; done
 	for f in $(SHARED); do rm -f $(DESTDIR)$(DATADIR)/scan/$$f; done
+	for f in $(KERNEL_PARTS); do rm -f $(DESTDIR)$(DATADIR)/scan/kernel/$$f; done
 	for f in $(DATA); do rm -f $(DESTDIR)$(DATADIR)/scan/$${f##*/}; done
-	-rmdir $(DESTDIR)$(DATADIR)/scan 2>/dev/null
+	-rmdir $(DESTDIR)$(DATADIR)/scan/kernel $(DESTDIR)$(DATADIR)/scan 2>/dev/null
 
 clean:
 	rm -rf scan scan-sanitize fuzz-options yardstick limits tests/fuzz-corpus.tmp valgrind.tmp

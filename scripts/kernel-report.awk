@@ -91,6 +91,7 @@ END {
 		pfn_tail = "; " ENVIRON["refused"] " of " ENVIRON["tried"] " blocks did not go offline (refused with EBUSY, or stopped), " \
 		    f("pfn_left_out") " preempted, " f("pfn_empty") " with nothing to move"
 		pfn_unit = "blocks"
+		pfn_folio = f("pfn_folio_median")
 	} else if (kind == "took" && scanner == "damon") {
 		pfn = f("pfn_median"); pfn_n = f("pfn_events"); pfn_pfns = f("pfn_pfns")
 		pfn_words = "median over DAMON's regions; IQR " two(f("pfn_q1")) "-" two(f("pfn_q3")) "), " \
@@ -99,6 +100,7 @@ END {
 		pfn_tail = "; " ENVIRON["tried"] " regions tried, " f("pfn_left_out") " left out (preempted, or ended by a sleep), " \
 		    f("pfn_floor_events") " with none of the cgroup's folios"
 		pfn_unit = "regions"
+		pfn_folio = f("pfn_folio_median")
 	} else if (kind == "took") {
 		pfn = f("pfn_median"); pfn_n = f("pfn_events"); pfn_pfns = f("pfn_pfns")
 		pfn_words = "median over the ranges where it isolated folios; IQR " two(f("pfn_q1")) "-" two(f("pfn_q3"))
@@ -155,7 +157,9 @@ END {
 	tail = "," pfn_pfns "," share "," ENVIRON["size"] ",0:100,isolate," kind "," scanner "," ENVIRON["lru_path"] "," \
 	    ENVIRON["cgv"] "," ENVIRON["load_before"] "," ENVIRON["load_after"] "," lost "," m["kernel"] "," m["host_id"] "," m["version"]
 	print "source,walk,label,timed,ns_per_page,ns_per_folio,speedup,pages,lru_fraction,memory_bytes,folios,access,ranges,scanner,lru_path,cgroup,load_before,load_after,lost,kernel,host_id,version" > out
-	print "kernel,physical,Physical (kernel)," pfn_n "," pfn ",,1" tail > out
+	# ns_per_folio: the "ns per LRU folio isolated" of stdout (offline's
+	# and DAMON's; compaction times ranges, not folios: empty)
+	print "kernel,physical,Physical (kernel)," pfn_n "," pfn "," pfn_folio ",1" tail > out
 	if (lru_n >= min)
 		print "kernel,list,ListLRU (kernel)," lru_n "," lru "," lru "," x tail > out
 	print "model,physical,Physical (model),1," m_pfn ",,1" tail > out

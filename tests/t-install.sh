@@ -24,6 +24,25 @@ done
 for f in lib.awk scan-env.sh thread-2023.txt; do
 	check "install: DATADIR/scan/$f" [ -f "$data/scan/$f" ]
 done
+for f in scripts/kernel/*.sh; do	# scan-kernel's parts
+	check "install: DATADIR/scan/kernel/${f##*/}" [ -f "$data/scan/kernel/${f##*/}" ]
+done
+# the installed scan-kernel reads its parts from DATADIR: its checks of
+# the options come after them (for any user), and --check plans as the
+# source tree's does where that can run here (root, tracefs, a memory cgroup)
+(cd "$tmp" && SCAN="" "$pfx/bin/scan-kernel" --check -d "$tmp/none") >"$tmp/kernel" 2>&1
+check "install: scan-kernel --check from elsewhere reads its parts, then refuses a -d not there" \
+	sh -c "[ $? -eq 1 ] && [ \"\$(grep -c '' '$tmp/kernel')\" -eq 1 ] && grep -q '^scan-kernel: -d .*none: no such directory\$' '$tmp/kernel'"
+if sh scripts/kernel.sh --check -m 64M >/dev/null 2>&1; then
+	(cd "$tmp" && SCAN="" "$pfx/bin/scan-kernel" --check -m 64M) >"$tmp/kernel" 2>&1
+	check "install: scan-kernel --check from elsewhere: exit 0, it can run here" \
+		sh -c "[ $? -eq 0 ] && grep -q '^scan-kernel: --check: it can run here' '$tmp/kernel'"
+	check "install: scan-kernel --check plans as scripts/kernel.sh does" \
+		sh -c "sh scripts/kernel.sh --check -m 64M 2>&1 | sed 's/^kernel\.sh:/scan-kernel:/; s/scan-kernel-[0-9]*/scan-kernel-PID/g' >'$tmp/plan-tree' &&
+			sed 's/scan-kernel-[0-9]*/scan-kernel-PID/g' '$tmp/kernel' | cmp -s - '$tmp/plan-tree'"
+else
+	skip "install: scan-kernel --check from elsewhere" "scripts/kernel.sh --check cannot run here (not root, no tracefs or memory cgroup)"
+fi
 (cd "$tmp" && "$pfx/bin/scan-collect" --with-2023 </dev/null) >"$tmp/thread" 2>&1
 check "install: scan-collect --with-2023 finds the installed 2023 figures" \
 	grep -q '1\.1' "$tmp/thread"

@@ -140,6 +140,14 @@ check "kernel-report.awk offline: kernel/model Physical 2.50, the median of each
 check "kernel-report.awk offline: the CSV's scanner column says offline on every row" \
 	sh -c "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"scanner\") c = i; next }
 		\$c != \"offline\" { bad = 1 } END { exit bad || !c || NR != 5 }' '$tmp/out.csv'"
+# the kernel's physical row gives the ns per LRU folio isolated that
+# stdout prints (89.57 above), in its ns_per_folio column
+physical_folio() {	# physical_folio WANT: that cell of $tmp/out.csv, to 2 decimals, is WANT
+	got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "ns_per_folio") c = i; next }
+		$1 == "kernel" && $2 == "physical" && c && $c != "" { printf "%.2f", $c }' "$tmp/out.csv")
+	[ "$got" = "$1" ] || { echo "#   ns_per_folio '$got', want $1"; return 1; }
+}
+check "kernel-report.awk offline: the CSV's kernel physical row has ns_per_folio 89.57, as stdout" physical_folio 89.57
 
 # kernel-damon.trace (tests/kernel-damon.txt, .raw): 23 events WRITTEN
 # BY HAND, not recorded: the hosts this was written on run a kdamond of
@@ -199,6 +207,7 @@ check "kernel-report.awk damon: 80 ns per LRU folio, the floor 3 over 3 regions,
 check "kernel-report.awk damon: the CSV's scanner column says damon on every row" \
 	sh -c "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"scanner\") c = i; next }
 		\$c != \"damon\" { bad = 1 } END { exit bad || !c || NR != 5 }' '$tmp/out.csv'"
+check "kernel-report.awk damon: the CSV's kernel physical row has ns_per_folio 80.00, as stdout" physical_folio 80.00
 
 # The aging walk's rows of the CSV: lru-aging.awk with csv_run (the
 # scanners' CSV, damon's above) and csv_out, as kernel.sh's aging_report
