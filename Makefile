@@ -10,7 +10,8 @@
 #   make valgrind   run a tiny scan under valgrind's memcheck
 #   make fuzz       build the libFuzzer target and fuzz the options for FUZZ_SECONDS
 #   make install    install scan, the scripts (as scan-NAME) and their man
-#                   pages under $(DESTDIR)$(PREFIX); make uninstall removes them
+#                   pages under $(DESTDIR)$(PREFIX), a line a group; make uninstall
+#                   removes them, and the directories install made where empty
 #   make yardstick  build the textbook 2023 method, for scripts/vs-yardstick.sh
 #   make WERROR=1   warnings are errors (CI)
 
@@ -112,42 +113,66 @@ fuzz: fuzz-options
 	./fuzz-options -max_total_time=$(FUZZ_SECONDS) -max_len=512 -timeout=10 \
 		tests/fuzz-corpus.tmp tests/fuzz-seeds
 
+# install says a line a group, not its commands.  It keeps in
+# DATADIR/scan/installed-dirs the directories it made (every one that
+# was not there), so that uninstall removes them again where they are
+# empty, and never one that was there before or holds other files.
+DIRS_MADE = $(DESTDIR)$(DATADIR)/scan/installed-dirs
+
 install: scan
 	@case '$(DATADIR)' in [!/]* | *[!A-Za-z0-9_./+,:@%=~-]*) \
 		echo "make install: DATADIR=$(DATADIR): give an absolute path of letters, digits and _./+,:@%=~-" >&2; \
 		exit 1;; esac
-	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/scan/kernel
-	cp scan $(DESTDIR)$(BINDIR)/scan
-	chmod 755 $(DESTDIR)$(BINDIR)/scan
-	for m in $(MANPAGES); do \
-		cp $$m $(DESTDIR)$(MANDIR)/man1/$${m##*/} && \
-		chmod 644 $(DESTDIR)$(MANDIR)/man1/$${m##*/} || exit 1; \
+	@made=$$(for d in '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(DATADIR)/scan/kernel'; do \
+		while [ -n "$$d" ] && [ ! -d "$$d" ]; do \
+			printf '%s\n' "$${d#'$(DESTDIR)'}"; d=$${d%/*}; \
+		done; \
+	done); \
+	mkdir -p '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(DATADIR)/scan/kernel' && \
+	{ cat '$(DIRS_MADE)' 2>/dev/null; printf '%s\n' "$$made"; } | grep -v '^$$' | sort -u >'$(DIRS_MADE).new'; \
+	mv -f '$(DIRS_MADE).new' '$(DIRS_MADE)' && chmod 644 '$(DIRS_MADE)'
+	@echo "install scan in $(DESTDIR)$(BINDIR)"
+	@cp scan '$(DESTDIR)$(BINDIR)/scan' && chmod 755 '$(DESTDIR)$(BINDIR)/scan'
+	@echo "install $(words $(MANPAGES)) man pages in $(DESTDIR)$(MANDIR)/man1"
+	@for m in $(MANPAGES); do \
+		cp $$m '$(DESTDIR)$(MANDIR)/man1/'$${m##*/} && \
+		chmod 644 '$(DESTDIR)$(MANDIR)/man1/'$${m##*/} || exit 1; \
 	done
-	for s in $(SCRIPTS); do \
-		sed '$(SHARE_AT)' scripts/$$s.sh >$(DESTDIR)$(BINDIR)/scan-$$s && \
-		chmod 755 $(DESTDIR)$(BINDIR)/scan-$$s || exit 1; \
+	@echo "install $(words $(SCRIPTS)) scripts as scan-NAME in $(DESTDIR)$(BINDIR): $(SCRIPTS)"
+	@for s in $(SCRIPTS); do \
+		sed '$(SHARE_AT)' scripts/$$s.sh >'$(DESTDIR)$(BINDIR)/scan-'$$s && \
+		chmod 755 '$(DESTDIR)$(BINDIR)/scan-'$$s || exit 1; \
 	done
-	for f in $(SHARED); do \
-		sed '$(SHARE_AT)' scripts/$$f >$(DESTDIR)$(DATADIR)/scan/$$f && \
-		chmod 644 $(DESTDIR)$(DATADIR)/scan/$$f || exit 1; \
+	@echo "install what they share ($(words $(SHARED) $(DATA)) files) in $(DESTDIR)$(DATADIR)/scan"
+	@for f in $(SHARED); do \
+		sed '$(SHARE_AT)' scripts/$$f >'$(DESTDIR)$(DATADIR)/scan/'$$f && \
+		chmod 644 '$(DESTDIR)$(DATADIR)/scan/'$$f || exit 1; \
 	done
-	for f in $(KERNEL_PARTS); do \
-		sed '$(SHARE_AT)' scripts/kernel/$$f >$(DESTDIR)$(DATADIR)/scan/kernel/$$f && \
-		chmod 644 $(DESTDIR)$(DATADIR)/scan/kernel/$$f || exit 1; \
+	@echo "install scan-kernel's $(words $(KERNEL_PARTS)) parts in $(DESTDIR)$(DATADIR)/scan/kernel"
+	@for f in $(KERNEL_PARTS); do \
+		sed '$(SHARE_AT)' scripts/kernel/$$f >'$(DESTDIR)$(DATADIR)/scan/kernel/'$$f && \
+		chmod 644 '$(DESTDIR)$(DATADIR)/scan/kernel/'$$f || exit 1; \
 	done
-	for f in $(DATA); do \
-		cp $$f $(DESTDIR)$(DATADIR)/scan/$${f##*/} && \
-		chmod 644 $(DESTDIR)$(DATADIR)/scan/$${f##*/} || exit 1; \
+	@for f in $(DATA); do \
+		cp $$f '$(DESTDIR)$(DATADIR)/scan/'$${f##*/} && \
+		chmod 644 '$(DESTDIR)$(DATADIR)/scan/'$${f##*/} || exit 1; \
 	done
 
+# The directories install made, deepest first, each removed if empty.
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/scan
-	for m in $(MANPAGES); do rm -f $(DESTDIR)$(MANDIR)/man1/$${m##*/}; done
-	for s in $(SCRIPTS); do rm -f $(DESTDIR)$(BINDIR)/scan-$$s; done
-	for f in $(SHARED); do rm -f $(DESTDIR)$(DATADIR)/scan/$$f; done
-	for f in $(KERNEL_PARTS); do rm -f $(DESTDIR)$(DATADIR)/scan/kernel/$$f; done
-	for f in $(DATA); do rm -f $(DESTDIR)$(DATADIR)/scan/$${f##*/}; done
-	-rmdir $(DESTDIR)$(DATADIR)/scan/kernel $(DESTDIR)$(DATADIR)/scan 2>/dev/null
+	@echo "uninstall scan, its scripts, man pages and $(DESTDIR)$(DATADIR)/scan"
+	@rm -f '$(DESTDIR)$(BINDIR)/scan'
+	@for m in $(MANPAGES); do rm -f '$(DESTDIR)$(MANDIR)/man1/'$${m##*/}; done
+	@for s in $(SCRIPTS); do rm -f '$(DESTDIR)$(BINDIR)/scan-'$$s; done
+	@for f in $(SHARED); do rm -f '$(DESTDIR)$(DATADIR)/scan/'$$f; done
+	@for f in $(KERNEL_PARTS); do rm -f '$(DESTDIR)$(DATADIR)/scan/kernel/'$$f; done
+	@for f in $(DATA); do rm -f '$(DESTDIR)$(DATADIR)/scan/'$${f##*/}; done
+	@made=$$(awk '{ print length($$0) "\t" $$0 }' '$(DIRS_MADE)' 2>/dev/null | sort -rn | cut -f 2-); \
+	rm -f '$(DIRS_MADE)'; \
+	rmdir '$(DESTDIR)$(DATADIR)/scan/kernel' '$(DESTDIR)$(DATADIR)/scan' 2>/dev/null; \
+	printf '%s\n' "$$made" | while IFS= read -r d; do \
+		[ -z "$$d" ] || rmdir '$(DESTDIR)'"$$d" 2>/dev/null || :; \
+	done
 
 clean:
 	rm -rf scan scan-sanitize fuzz-options yardstick limits tests/fuzz-corpus.tmp valgrind.tmp

@@ -56,6 +56,31 @@ function axis_ticks(a, lo, hi, bytes, t,    r, n, m, k, gap) {
 		t[++m] = hi
 	return m
 }
+# The x axis's ticks at the data's own x values, where they are few
+# (a sweep's sizes or shares) and their labels fit side by side: a
+# 1-2-5 sweep of seven shares had round ticks at four of them.  0 where
+# they would not fit, or would read alike (then axis_ticks).
+function data_ticks(a, bytes, t,    n, i, k, v, gap) {
+	n = 0
+	for (k in xseen)
+		v[++n] = xseen[k]
+	if (n < 2 || n > 12)
+		return 0
+	sort_values(v, n)
+	for (i = 1; i <= n; i++) {
+		t[i] = v[i]
+		if (i == 1)
+			continue
+		# 12 px sans-serif: about 7 px a character, half of each label
+		# either side of its tick, and 8 px between
+		gap = (length(label(v[i - 1], bytes, a)) + length(label(v[i], bytes, a))) * 3.5 + 8
+		if (pos(v[i], a) - pos(v[i - 1], a) < gap || label(v[i - 1], bytes, a) == label(v[i], bytes, a))
+			return 0
+	}
+	return n
+}
+# A run's verdict: scan's warnings for the row name the code.
+function warned(code) { return index(" " csv_field("warnings") " ", " " code " ") > 0 }
 function axis_name(c) {
 	if (c == "memory_bytes") return "simulated memory"
 	if (c == "pages") return "pfns in the memmap"
@@ -120,6 +145,12 @@ function number(name, positive,    v, a) {
 		fail(name " is " v ", not a number above 0")
 	return v + 0
 }
+# ", disturbed" in a point's title, with how many of its runs were
+function disturbed_note(w, j) {
+	if (!disturbed[w, j])
+		return ""
+	return runs[w, j] > 1 ? sprintf(", disturbed in %d of %d runs", disturbed[w, j], runs[w, j]) : ", disturbed"
+}
 # text after prefix into optl[++nol...], lines of at most 110 bytes
 function wrap_options(text, prefix,    n, i, line) {
 	n = wrap(text, 110, prefix, "", line)
@@ -180,6 +211,9 @@ NF != nf { fail(NF " fields where the header has " nf) }
 	if (w == "")
 		fail("an empty label")
 }
+# The physical walk's row comes first in a run: its verdict holds for
+# every ratio of the run, as the ratio is its time over theirs.
+csv_field("walk") == "physical" { phys_disturbed = warned("disturbed") }
 csv_field("walk") != "physical" {
 	if (!(w in nwalk))
 		walks[++nwalks] = w
@@ -192,7 +226,12 @@ csv_field("walk") != "physical" {
 		px[w, k] = x; plo[w, k] = lo; phi[w, k] = hi
 	}
 	k = at[w, xkey]
+	xseen[xkey] = x
 	runs[w, k]++
+	# scan's verdict: a walk of this run (this one or the physical)
+	# was kept disturbed after retiming; the point is marked
+	if (phys_disturbed || warned("disturbed"))
+		ndisturbed += disturbed[w, k]++ == 0
 	ys[w, k, runs[w, k]] = y
 	hollow[w, k] = csv_field("cache_sized") == 1	# the verdict scan gives
 	if (npoints++ == 0)
@@ -241,7 +280,8 @@ END {
 		printf "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">%s</text>\n", W / 2, 42 + dy + 15 * i, esc(optl[i])
 	printf "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"black\"/>\n", L, T, pw, ph
 	xbytes = xcol == "memory_bytes"
-	n = axis_ticks(xa, xmin, xmax, xbytes, xt)
+	if (!(n = data_ticks(xa, xbytes, xt)))
+		n = axis_ticks(xa, xmin, xmax, xbytes, xt)
 	for (i = 1; i <= n; i++) {
 		x = L + pos(xt[i], xa)
 		printf "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n", x, T, x, T + ph
@@ -286,7 +326,9 @@ END {
 		printf "\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n", c
 		for (i = 1; i <= m; i++) {
 			j = order[i]
-			printf "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"><title>%s: %g (%g to %g) at %s</title></circle>\n", ptx[i], pty[i], hollow[w, j] ? "4" : "3.5", hollow[w, j] ? "white" : c, c, esc(w), py[w, j], plo[w, j], phi[w, j], esc(label(px[w, j], xbytes, xa))
+			printf "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"><title>%s: %g (%g to %g) at %s%s</title></circle>\n", ptx[i], pty[i], hollow[w, j] ? "4" : "3.5", hollow[w, j] ? "white" : c, c, esc(w), py[w, j], plo[w, j], phi[w, j], esc(label(px[w, j], xbytes, xa)), disturbed_note(w, j)
+			if (disturbed[w, j])	# a dashed ring around it
+				printf "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"8\" fill=\"none\" stroke=\"black\" stroke-dasharray=\"2 2\"/>\n", ptx[i], pty[i]
 		}
 		ly = T + 10 + 20 * k
 		printf "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>\n", L + pw + 15, ly, L + pw + 40, ly, c
@@ -303,6 +345,12 @@ END {
 		printf "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"white\" stroke=\"black\" stroke-width=\"1.5\"/>\n", L + pw + 27, ly
 		printf "<text x=\"%d\" y=\"%d\" font-size=\"11\">memmap under 4x</text>\n", L + pw + 46, ly + 4
 		printf "<text x=\"%d\" y=\"%d\" font-size=\"11\">the LLC: cache-sized</text>\n", L + pw + 46, ly + 18
+		ly += 36
+	}
+	if (ndisturbed) {
+		printf "<circle cx=\"%d\" cy=\"%d\" r=\"8\" fill=\"none\" stroke=\"black\" stroke-dasharray=\"2 2\"/>\n", L + pw + 27, ly
+		printf "<text x=\"%d\" y=\"%d\" font-size=\"11\">disturbed: other work</text>\n", L + pw + 46, ly + 4
+		printf "<text x=\"%d\" y=\"%d\" font-size=\"11\">took the CPU (scan)</text>\n", L + pw + 46, ly + 18
 		ly += 36
 	}
 	if (maxruns)

@@ -19,7 +19,8 @@
 #   LC_ALL     C, exported: every tool reads bytes as bytes, so a name's
 #              invalid UTF-8 is seen, and length() counts bytes
 #   LD_BIND_NOW  1, exported (why: below)
-#   as_user CMD...     CMD with the user's LC_ALL and LD_BIND_NOW
+#   as_user CMD...     CMD with the user's LC_ALL, LD_BIND_NOW and soft
+#                      stack limit
 #
 #   run_awk NAME [ARG...]  $awk with lib.awk and NAME.awk, each read
 #                      from $share (-f), never from argv: a program in
@@ -65,7 +66,17 @@
 #
 # Signals are trapped here, before any work: SIGINT, SIGTERM and SIGHUP
 # end the script with 130, 143 and 129 and "NAME: interrupted" (and
-# $interrupt_note), the scratch directory and an unfinished output gone.
+# $interrupt_note), the scratch directory and an unfinished output gone;
+# a second signal while it cleans up is ignored, so the clean-up ends.
+# The clean-up runs without set -e: a step that fails (a file already
+# gone) must not end it before the rest.
+#
+# The stack: below 8 MiB, the soft limit (ulimit -S -s) is raised toward
+# the hard one, 8 MiB at most, before any work; where the hard limit
+# keeps it under 64 KiB, a line says so.  Under ulimit -s 16 (which sets
+# both), a signal's frame (3 KiB of AVX-512 state) on dash waiting for
+# a child overran the stack in 3 runs of 20 of collect.sh
+# ("Segmentation fault", exit 139); under ulimit -Ss 16 it is raised.
 # SIGXFSZ is ignored, here and in what the script runs: a file over
 # ulimit -f is then a write that fails (EFBIG), said as such, not a
 # silent death with exit 153.
@@ -104,19 +115,26 @@ run_awk() {
 }
 
 # say_line TEXT: see above.  Without a working awk, every byte that is
-# not printable ASCII becomes a ?.
+# not printable ASCII becomes a ?.  The redirections are awk's, never a
+# function's: a trap that ran inside run_awk ... 2>/dev/null wrote its
+# "interrupted" to /dev/null (results.sh, SIGINT as it said a step).
 say_line() {
-	scan_text=$1 run_awk plain </dev/null >&2 2>/dev/null ||
+	set -f
+	# shellcheck disable=SC2086 # $awk: a command, maybe with arguments
+	scan_text=$1 $awk -f "$share/lib.awk" -f "$share/plain.awk" </dev/null >&2 2>/dev/null ||
 		{ printf '%s' "$1" | tr -c ' -~' '?'; echo; } >&2
+	set +f
 }
 
 cleanup() {
+	set +e
 	[ -z "$at_exit" ] || "$at_exit"
 	[ -z "$tmp" ] || rm -rf "$tmp"
 	[ -z "$pending" ] || rm -f "$pending"
 }
 interrupted() {	# interrupted STATUS
-	trap - EXIT INT TERM HUP
+	trap - EXIT
+	trap '' INT TERM HUP
 	cleanup
 	say_line "$me: interrupted${interrupt_note:+; $interrupt_note}"
 	exit "$1"
@@ -157,11 +175,36 @@ share=$here
 [ -r "$share/lib.awk" ] || share=$(dirname "$0")/../share/scan
 awklib=$(cat "$share/lib.awk")
 
+# The stack (see above): $user_stack the user's soft limit in KiB,
+# $stack_kb this script's.
+# shellcheck disable=SC3045 # dash, bash and BusyBox sh have ulimit -S/-H -s
+user_stack=$(ulimit -S -s 2>/dev/null) || user_stack=""
+stack_kb=$user_stack
+case $user_stack in
+'' | *[!0-9]*) ;;	# unlimited, or no ulimit here
+*)
+	if [ "$user_stack" -lt 8192 ]; then
+		# shellcheck disable=SC3045
+		stack_hard=$(ulimit -H -s 2>/dev/null) || stack_hard=$user_stack
+		case $stack_hard in
+		unlimited) stack_kb=8192 ;;
+		'' | *[!0-9]*) ;;
+		*) stack_kb=$((stack_hard < 8192 ? stack_hard : 8192)) ;;
+		esac
+		# shellcheck disable=SC3045
+		[ "$stack_kb" -le "$user_stack" ] || ulimit -S -s "$stack_kb" 2>/dev/null || stack_kb=$user_stack
+		[ "$stack_kb" -ge 64 ] ||
+			say_line "$me: the stack limit is $stack_kb KiB and its hard limit keeps it there (ulimit -s sets both): a step may die of SIGSEGV; give it 64 KiB or more"
+	fi ;;
+esac
+
 # as_user CMD ARG...: see above.
 as_user() {
 	(
 		if [ -n "$user_lc_all_set" ]; then LC_ALL=$user_lc_all; else unset LC_ALL; fi
 		if [ -n "$user_bind_now_set" ]; then LD_BIND_NOW=$user_bind_now; else unset LD_BIND_NOW; fi
+		# shellcheck disable=SC3045 # dash, bash and BusyBox sh have it
+		[ "$user_stack" = "$stack_kb" ] || ulimit -S -s "$user_stack" 2>/dev/null || :
 		exec "$@"
 	)
 }
@@ -362,9 +405,12 @@ output_ok() {
 	fi
 	[ ! -e "$1" ] || out_writable "$1"
 	dir_of "$1"
-	out_probe=$(mktemp "$out_dir/.$me.XXXXXX" 2>/dev/null) ||
+	# the probe is $pending while it lives: a signal before the rm (rm
+	# killed with the process group) left it behind
+	pending=$(mktemp "$out_dir/.$me.XXXXXX" 2>/dev/null) ||
 		fail "cannot write $1 (its directory $out_dir does not take a new file)"
-	rm -f "$out_probe"
+	rm -f "$pending"
+	pending=""
 }
 
 # mode_of FILE: its permission bits as chmod takes them (stat -c where

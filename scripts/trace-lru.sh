@@ -63,14 +63,23 @@ fi
 # whole or not at all, FILE's mode kept; checked writable before the trace.
 output_ok "$out"
 scratch
-inst="" mounted=""
+inst="" mounted="" waiting=""
+# stop_trace, however the script ends, at any moment: $inst is named
+# before the mkdir that makes it (a signal then found it named and not
+# made, and the write below, failing, ended the clean-up with exit 2);
+# stderr goes before the redirection that may fail.
 # shellcheck disable=SC2317 # run by scan-env.sh's cleanup
-stop_trace() {	# however the script ends
-	if [ -n "$inst" ]; then
-		echo 0 >"$inst/events/pagemap/mm_lru_insertion/enable" 2>/dev/null
-		rmdir "$inst" 2>/dev/null
-		inst=""
+stop_trace() {
+	if [ -n "$waiting" ]; then	# -s: the sleep, not left to run
+		kill "$waiting" 2>/dev/null
+		waiting=""
 	fi
+	if [ -n "$inst" ] && [ -d "$inst" ]; then
+		echo 0 2>/dev/null >"$inst/events/pagemap/mm_lru_insertion/enable"
+		rmdir "$inst" 2>/dev/null ||
+			say_line "$me: cannot remove the trace instance $inst: rmdir it"
+	fi
+	inst=""
 	# tracefs unmounted again where this script mounted it
 	[ -z "$mounted" ] || umount "$mounted" 2>/dev/null || true
 	mounted=""
@@ -79,23 +88,32 @@ at_exit=stop_trace
 
 tracing=/sys/kernel/tracing
 if [ ! -d "$tracing/events" ]; then
+	mounted=$tracing	# named first, as $inst is
 	mount -t tracefs nodev "$tracing" 2>/dev/null ||
-		fail "no tracefs at $tracing (root? CONFIG_TRACING?)"
-	mounted=$tracing
+		{ mounted=""; fail "no tracefs at $tracing (root? CONFIG_TRACING?)"; }
 fi
 [ -d "$tracing/events/pagemap/mm_lru_insertion" ] ||
 	fail "this kernel has no pagemap:mm_lru_insertion tracepoint"
 inst=$tracing/instances/scan-lru-$$
 mkdir "$inst" 2>/dev/null || { inst=""; fail "cannot make a trace instance (root?)"; }
-echo "$kb" >"$inst/buffer_size_kb" 2>/dev/null || fail "the trace buffer cannot be $kb KiB a CPU"
-echo 1 >"$inst/events/pagemap/mm_lru_insertion/enable"
+echo "$kb" 2>/dev/null >"$inst/buffer_size_kb" || fail "the trace buffer cannot be $kb KiB a CPU"
+echo 1 2>/dev/null >"$inst/events/pagemap/mm_lru_insertion/enable" ||
+	fail "cannot turn on pagemap:mm_lru_insertion in $inst"
 rc=0
 if [ -n "$seconds" ]; then
-	sleep "$seconds"
+	# in the background: wait returns at a signal, where a sleep in the
+	# foreground held the trap back for SECONDS
+	sleep "$seconds" &
+	waiting=$!
+	wait "$waiting"
+	waiting=""
 else
+	# COMMAND in the foreground (its terminal, its Ctrl-C): a signal to
+	# this script alone is acted on when COMMAND ends
 	as_user "$@" || rc=$?
 fi
-echo 0 >"$inst/events/pagemap/mm_lru_insertion/enable"
+echo 0 2>/dev/null >"$inst/events/pagemap/mm_lru_insertion/enable" ||
+	fail "cannot turn off pagemap:mm_lru_insertion in $inst"
 awk '/ mm_lru_insertion: / && match($0, / pfn=0x[0-9a-f]* /) { print substr($0, RSTART + 5, RLENGTH - 6) }' \
 	"$inst/trace" >"$tmp/pfns" ||
 	{ scratch_ok; fail "cannot read the trace"; }

@@ -69,7 +69,7 @@ done
 check "installed: scan-compare gives its verdict" grep -q 'no change detected (90%: ' "$tmp/installed"
 make -s uninstall PREFIX="$pfx" DATADIR="$data" >/dev/null 2>&1
 check "uninstall: nothing left but empty directories" \
-	sh -c "[ -z \"\$(find '$pfx' '$data' -type f)\" ]"
+	sh -c "[ -z \"\$(find '$pfx' '$data' -type f 2>/dev/null)\" ]"
 # a DATADIR the installed scripts could not name unquoted: refused first
 make -s install PREFIX="$tmp/p2" DATADIR="$tmp/a b" >"$tmp/install.out" 2>&1
 check "install: a DATADIR with a space is refused, with one line, nothing made" \
@@ -93,3 +93,21 @@ if have groff; then
 else
 	skip "scan.1: lint" "no groff"
 fi
+
+# install says a line a group, never its shell loops; uninstall takes
+# away the directories install made, where empty, and none that was
+# there before (a bin/ holding another file stays, with the file)
+make install PREFIX="$tmp/p3" >"$tmp/install3.out" 2>&1
+check "install: a line a group, no shell loop echoed" \
+	sh -c "[ $? -eq 0 ] && grep -q '^install scan in $tmp/p3/bin\$' '$tmp/install3.out' &&
+		grep -q '^install [0-9]* man pages in ' '$tmp/install3.out' &&
+		! grep -Eq '(^| )(for|do|done|cp|chmod|sed|mkdir)( |;|\$)' '$tmp/install3.out' &&
+		[ \$(wc -l <'$tmp/install3.out') -le 6 ]"
+make -s uninstall PREFIX="$tmp/p3" >/dev/null 2>&1
+check "uninstall: the directories install made are gone, the prefix too" [ ! -e "$tmp/p3" ]
+mkdir -p "$tmp/p4/bin"
+echo other >"$tmp/p4/bin/other"
+make -s install PREFIX="$tmp/p4" >/dev/null 2>&1 && make -s install PREFIX="$tmp/p4" >/dev/null 2>&1
+make -s uninstall PREFIX="$tmp/p4" >/dev/null 2>&1
+check "uninstall: a bin/ that was there stays with its other file; share/ goes" \
+	sh -c "[ \"\$(cat '$tmp/p4/bin/other')\" = other ] && [ ! -e '$tmp/p4/share' ]"

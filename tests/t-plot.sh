@@ -230,3 +230,45 @@ check "plot: the PageTable knobs the rows share, other than the defaults, as opt
 "$SCAN" -c 0.01 -r 1 --young=0.5 --format=csv >"$tmp/nopt.csv" 2>/dev/null
 check "plot: without the PageTable walk, its knobs are not options" \
 	sh -c "! scripts/plot.sh '$tmp/nopt.csv' | grep -q -- '--young='"
+
+# a young sweep of seven shares: a tick label at every share (round
+# ticks labelled four of seven: 0.02, 0.1 and 0.5 had none), and the
+# points of a run scan flagged disturbed ringed, with a legend line.
+# The rows of young.csv's first share, copied to each share; the
+# ListLRU row at 0.1 flagged, and the physical row at 0.5 (a ratio is
+# disturbed where either walk was).
+# shellcheck disable=SC2016
+awk -F, -v OFS=, -f scripts/lib.awk -f /dev/stdin "$tmp/young.csv" >"$tmp/young7.csv" <<'AWK'
+NR == 1 { csv_header(); print; next }
+FNR <= 4 && csv_field("run") <= 1 { row[++n] = $0 }
+END {
+	split("0.01 0.02 0.05 0.1 0.2 0.5 1", share, " ")
+	for (s = 1; s <= 7; s++)
+		for (i = 1; i <= n; i++) {
+			$0 = row[i]
+			$csv_col["young"] = share[s]
+			w = $csv_col["walk"]
+			# the sweep's own flags gone: only these two are
+			gsub(/ ?disturbed/, "", $csv_col["warnings"])
+			if ((share[s] == 0.1 && w == "list") || (share[s] == 0.5 && w == "physical"))
+				$csv_col["warnings"] = $csv_col["warnings"] " disturbed"
+			print
+		}
+}
+AWK
+scripts/plot.sh --x young "$tmp/young7.csv" >"$tmp/young7.svg"
+missing=""
+for s in 0.01 0.02 0.05 0.1 0.2 0.5 1; do
+	grep -q "text-anchor=\"middle\">$s</text>" "$tmp/young7.svg" || missing="$missing $s"
+done
+check "plot --x young, seven shares: a tick label at each (missing:${missing:- none})" [ -z "$missing" ]
+check "plot: disturbed points ringed: ListLRU at 0.1, both walks at 0.5" \
+	sh -c "[ \$(grep -c 'r=\"8\" fill=\"none\" stroke=\"black\" stroke-dasharray' '$tmp/young7.svg') -eq 4 ] &&
+		grep -q '<title>ListLRU: .* at 0.1, disturbed</title>' '$tmp/young7.svg' &&
+		! grep -q '<title>PageTable: .* at 0.1, disturbed</title>' '$tmp/young7.svg' &&
+		grep -q '<title>PageTable: .* at 0.5, disturbed</title>' '$tmp/young7.svg'"
+check "plot: disturbed points have a legend line" grep -q '>disturbed: other work</text>' "$tmp/young7.svg"
+sed 's/ disturbed//g' "$tmp/young7.csv" >"$tmp/calm.csv"
+scripts/plot.sh --x young "$tmp/calm.csv" >"$tmp/calm.svg"
+check "plot: no disturbed ring nor legend where no run was" \
+	sh -c "grep -q '</svg>' '$tmp/calm.svg' && ! grep -q 'disturbed' '$tmp/calm.svg'"

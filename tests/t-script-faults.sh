@@ -287,3 +287,44 @@ for s in sweep explain results kernel; do
 	check "$s: SIGTERM in its first moments: exit 143 and 'interrupted'" \
 		exited 143 interrupted "$tmp/err.$s"
 done
+
+# --- a signal while a script says a line ------------------------------
+# say_line ran awk inside a function given 2>/dev/null: a trap that ran
+# there wrote "interrupted" to /dev/null (results.sh, SIGINT at 1.3 s,
+# as it said a step).  The awk of its first step line made slow; SIGINT
+# to the script alone while that awk runs; and SIGINT to its group at
+# moments through its first blocks.
+if env --default-signal=INT true 2>/dev/null && have setsid; then
+	mkdir "$tmp/sayawk" "$tmp/say.tmp"
+	# shellcheck disable=SC2016 # the fake awk's own variables
+	printf '#!/bin/sh\ncase ${scan_text:-} in "results.sh: defaults"*) : >"%s"; sleep 2 ;; esac\nexec awk "$@"\n' \
+		"$tmp/say.mark" >"$tmp/sayawk/awk"
+	chmod +x "$tmp/sayawk/awk"
+	TMPDIR="$tmp/say.tmp" AWK="$tmp/sayawk/awk" env --default-signal=INT \
+		sh scripts/results.sh -q -o "$tmp/say.res" >/dev/null 2>"$tmp/say.err" &
+	pid=$!
+	i=0
+	while [ ! -e "$tmp/say.mark" ] && [ "$i" -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	kill -s INT "$pid"
+	wait "$pid"
+	rc=$?
+	check "results: SIGINT as it says a step: 130 and 'interrupted', TMPDIR empty" \
+		sh -c "[ $rc -eq 130 ] && grep -q '^results.sh: interrupted\$' '$tmp/say.err' && [ -z \"\$(ls -A '$tmp/say.tmp')\" ]"
+	for d in 0.5 1.3 2; do
+		mkdir "$tmp/say.$d"
+		TMPDIR="$tmp/say.$d" setsid env --default-signal=INT \
+			sh scripts/results.sh -q -o "$tmp/say.res.$d" >/dev/null 2>"$tmp/say.err.$d" &
+		pid=$!
+		sleep "$d"
+		env kill -s INT -- -"$pid" 2>/dev/null
+		wait "$pid"
+		rc=$?
+		check "results: SIGINT to its group at $d s: 130 and 'interrupted', TMPDIR empty" \
+			sh -c "[ $rc -eq 130 ] && grep -q '^results.sh: interrupted\$' '$tmp/say.err.$d' && [ -z \"\$(ls -A '$tmp/say.$d')\" ]"
+	done
+else
+	skip "results: SIGINT as it says a step" "no env --default-signal or setsid"
+fi

@@ -76,3 +76,81 @@ fi
 scripts/trace-lru.sh -o "$tmp/p.lru" /nonexistent/cmd >/dev/null 2>"$tmp/p.err"
 check "trace-lru: a missing command, one line, exit 2" \
 	sh -c "[ $? -eq 2 ] && [ \$(wc -l <'$tmp/p.err') -eq 1 ] && grep -q 'no command /nonexistent/cmd' '$tmp/p.err' && [ ! -e '$tmp/p.lru' ]"
+
+# Signals at any moment: 128+N, "interrupted", no trace instance, nothing
+# left in TMPDIR or beside -o.  (The probe: SIGTERM 0.05 s in gave exit
+# 2, no "interrupted", the scratch left, and "cannot create
+# .../scan-lru-PID/events/pagemap/...": the clean-up wrote into an
+# instance named but not yet made.)
+# stopped NAME STATUS: the last stop_lru run exited STATUS, said
+# "interrupted", and left nothing: no instance of its, TMPDIR and the -o
+# directory empty
+stopped() {
+	[ "$rc" -eq "$2" ] && grep -q '^trace-lru.sh: interrupted$' "$tmp/$1.err" &&
+		[ "$(grep -c . "$tmp/$1.err")" -le 2 ] &&
+		[ -z "$(ls -A "$tmp/$1.tmp")" ] && [ -z "$(ls -A "$tmp/$1.dir")" ] && [ -z "$sl_left" ]
+}
+# stop_lru NAME SIG WAIT DELAY ARG...: trace-lru.sh ARG... in a process
+# group of its own, SIG to the group (to the script alone where WAIT is
+# pid) DELAY seconds after its scratch directory appears (its traps are
+# set by then); $rc its status
+stop_lru() {
+	sl_name=$1 sl_sig=$2 sl_to=$3 sl_delay=$4
+	shift 4
+	before=$(lru_instances)
+	mkdir "$tmp/$sl_name.tmp" "$tmp/$sl_name.dir"
+	TMPDIR="$tmp/$sl_name.tmp" setsid env --default-signal=INT,TERM,HUP \
+		sh scripts/trace-lru.sh -o "$tmp/$sl_name.dir/lru" "$@" 2>"$tmp/$sl_name.err" &
+	sl_pid=$!
+	sl_i=0
+	while [ -z "$(ls -A "$tmp/$sl_name.tmp")" ] && [ "$sl_i" -lt 100 ]; do
+		sleep 0.05
+		sl_i=$((sl_i + 1))
+	done
+	sleep "$sl_delay"
+	if [ "$sl_to" = pid ]; then
+		kill -s "$sl_sig" "$sl_pid" 2>/dev/null
+	else
+		env kill -s "$sl_sig" -- -"$sl_pid" 2>/dev/null
+	fi
+	sl_i=0	# 10 s at most: a hang fails the check
+	while kill -0 "$sl_pid" 2>/dev/null && [ "$sl_i" -lt 200 ]; do
+		sleep 0.05
+		sl_i=$((sl_i + 1))
+	done
+	kill -KILL "$sl_pid" 2>/dev/null
+	wait "$sl_pid"
+	rc=$?
+	# an instance a failing run left: named for the check, and removed
+	sl_left=$(lru_instances | grep -vxF "${before:-none}")
+	for sl_inst in $sl_left; do
+		kill -0 "${sl_inst##*-}" 2>/dev/null || rmdir "$sl_inst"
+	done
+}
+if [ "$(id -u)" -eq 0 ] && [ -d /sys/kernel/tracing/events/pagemap/mm_lru_insertion ] &&
+	have setsid && env --default-signal=INT true 2>/dev/null; then
+	before=$(lru_instances)
+	# the moment of the probe's fault, held open: mkdir of the instance
+	# made slow (and killed with the group, so never made)
+	mkdir "$tmp/slowdir"
+	# shellcheck disable=SC2016 # the fake mkdir's own $1 and $@
+	printf '#!/bin/sh\ncase $1 in */instances/scan-lru-*) sleep 2 ;; esac\nexec %s "$@"\n' \
+		"$(command -v mkdir)" >"$tmp/slowdir/mkdir"
+	chmod +x "$tmp/slowdir/mkdir"
+	PATH=$tmp/slowdir:$PATH stop_lru mk TERM group 0.3 -b 1024 sleep 1
+	check "trace-lru: SIGTERM while its instance is made: 143, 'interrupted', nothing left" \
+		stopped mk 143
+	# -s: a signal to the script alone ends the wait, not after SECONDS
+	stop_lru wait TERM pid 0.3 -b 1024 -s 30
+	check "trace-lru -s 30: SIGTERM to it alone: 143 at once, nothing left" stopped wait 143
+	# each signal at several moments: set-up, the trace, the write
+	k=0
+	for sd in TERM:0 INT:0.02 HUP:0.05 TERM:0.1 INT:0.2 HUP:0.3 TERM:0.45; do
+		k=$((k + 1))
+		case ${sd%:*} in INT) want=130 ;; TERM) want=143 ;; HUP) want=129 ;; esac
+		stop_lru "d$k" "${sd%:*}" group "${sd#*:}" -b 1024 sleep 1
+		check "trace-lru: SIG${sd%:*} at ${sd#*:} s: $want, 'interrupted', nothing left" stopped "d$k" "$want"
+	done
+else
+	skip "trace-lru: signals at any moment" "not root, no mm_lru_insertion tracepoint, setsid or env --default-signal"
+fi
