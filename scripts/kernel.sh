@@ -100,43 +100,80 @@
 #   aging.sh     MGLRU's aging walk
 #   figures.sh   kernel.awk's figures, scan's model, the report and CSV
 #
-# To add a pfn scanner NAME:
-#  1. kernel/NAME.sh, opening as the others do, defines these (the
-#     shell has no local variables: prefix its own with NAME_ or two
-#     letters, as pd_ in damon.sh); the driver calls them in this order:
-#       NAME_why      $why: why it cannot run here, empty where it can;
-#                     only reads the machine; called for every scanner
-#       NAME_events   its tracepoints, SYSTEM/EVENT words, each checked
-#                     in tracefs: $pfn_events, which NAME_run turns on
+# To add a pfn scanner NAME (then: -h, --check --scanner=NAME, make test
+# and make test-slow, whose t-manpages holds the man page to -h):
+#  1. kernel/NAME.sh, opening as offline.sh does (the shellcheck line,
+#     what it times from which event to which, "Leaves as it found:").
+#     No local variables in sh: prefix its own NAME_ or two letters (pd_
+#     in damon.sh).  It may read $cpu, $block (pfns a pageblock), $size,
+#     $pages, $cg, $ino, $inst, $tmp, $work, and use state.sh's put,
+#     events, snapshot, working_set, in_cgroup, why, tmp_fail and fail.
+#     kernel.sh calls, in this order:
+#       NAME_why      every scanner, --check too: $why, why it cannot
+#                     run here, empty where it can; only reads
+#       NAME_events   its tracepoints (SYSTEM/EVENT), each checked in
+#                     tracefs: $pfn_events (trace-marker lines need none)
 #       NAME_check    what else it needs, once chosen (fail, naming
-#                     the CONFIG_ or the tool)
+#                     the CONFIG_ or the tool); blocks_size sets
+#                     $block_pfns where it uses memory blocks
 #       NAME_plan     its words after "reclaims half of it, then"
-#       NAME_note     a line after the plan, for every scanner, chosen
-#                     or not (damon's: why it is not used), or nothing
+#       NAME_note     a line after the plan, for every scanner, or none
 #       NAME_prepare  before the working set is written: where it goes
-#       NAME_run      the timed walk over what reclaim left, traced in
-#                     $inst; $tried and $refused where it counts them;
-#                     whatever it changes recorded for undo (state.sh)
-#       NAME_kind     $min_pfn (the fewest timed events for a figure)
-#                     and $kind: took (a figure from the ranges where
-#                     it isolated folios) or all (every range: no ratio)
-#       NAME_replay FIRST END  the memmap of pfns [FIRST, END) to replay
-#       NAME_none     fail: no range was timed, and why
+#       NAME_run      the timed walk over what reclaim left: first
+#                     "snapshot after" (NAME_replay's memmap), and
+#                     "working_set after "$ino"" for $lo, $hi and
+#                     $tmp/after/blocks; "events 1 $pfn_events", its work
+#                     on $cpu alone (taskset -c "$cpu" or in_cgroup: the
+#                     instance's buffer is on that CPU only), "events 0".
+#                     sched/sched_switch is on throughout (lru_fill);
+#                     kernel.sh then takes the trace (take pfn).  Sets
+#                     $tried and $refused where it counts them; writes
+#                     "FIRST FOLIOS" lines to $tmp/block-folios where
+#                     kernel.awk needs each range's LRU folios; records
+#                     whatever it changes for undo (state.sh)
+#     and figures.sh then calls:
+#       NAME_kind     $min_pfn (the fewest timed events for a figure:
+#                     $min_events, or $min_blocks for blocks or regions)
+#                     and $kind: took (a figure from the ranges where it
+#                     isolated folios) or all (every range: no ratio)
+#       NAME_replay FIRST END  on stdout, 8 bytes of kpageflags a pfn
+#                     of [FIRST, END): pageblocks_of "$@" (the snapshot
+#                     "after"), or copies of its own as offline's
+#       NAME_none     fail: no range of $kind to replay, and why
 #       NAME_no_ratio fail: why no ratio, only where NAME_kind says all
 #  2. Here: NAME in $scanners, and in $scanners_auto where it may be
 #     the default (the first there whose $why is empty runs); its
-#     ". $parts/NAME.sh" below; --scanner in the usage above; a
+#     ". $parts/NAME.sh" below, with its shellcheck source= line; in the
+#     help above, --scanner in the usage lines (80 columns; the man
+#     page's SYNOPSIS in the same order), its --scanner entry, a
+#     sentence in step 3 and its fewest events under exit status; a
 #     CONFIG_ for its tracepoints' system (the case below).  make
 #     install takes every kernel/*.sh.
-#  3. kernel.awk: its events into the pfn_* figures, "took" and "all"
-#     ranges, "each" lines where it times blocks or regions (each is
-#     then replayed alone); kernel-report.awk: its words on stdout.  Its
-#     CSV rows are the others', NAME in the scanner column.
-#  4. Its fixture: tests/kernel-NAME.txt and .raw (a trace kept with -k,
-#     or written by hand from the events' format files), its figures
-#     by hand in a comment, checked in tests/t-kernel.sh as damon's are
-#     (kernel.awk, then report_from NAME); its refusals there too; and
-#     in scan-kernel.1, --scanner and the CSV's scanner column.
+#  3. kernel.awk: a flag from ENVIRON scanner in BEGIN (block_folios
+#     read for it too where it wrote them); in the main rule its branch
+#     before the generic tracing_mark_write and sched_switch lines
+#     (offline's), its flag in compaction's "!offline && !damon"; per
+#     event: pfn_ns, pfns, pfn_taken and covered("took") where it took
+#     folios, all_ns, all_pfns, all_time and covered("all") for every
+#     timed one, pfn_left otherwise, "each" where each is replayed alone;
+#     its END lines; its paragraph and keys in the header.
+#     kernel-report.awk: a 'kind == "took" && scanner == NAME' branch
+#     (pfn_words, share, pfn_tail from ENVIRON tried and refused,
+#     pfn_unit, and pfn_folio where it times folios: the CSV's
+#     ns_per_folio), its scanner_words, the header's list.
+#     explain-kernel.awk: its km_scanner_words.  Its CSV rows are then
+#     the others', NAME in the scanner column.
+#  4. Tests: tests/kernel-NAME.txt and .raw, line k of one the twin of
+#     line k of the other (raw: an event "PID CPU NS type: ID", a marker
+#     "PID CPU NS # ADDR TEXT"), and any file its kernel.awk reads (as
+#     kernel-offline.folios).  Record it (-k; or the same writes in a
+#     scan-* trace instance of your own): a trace written by hand holds
+#     only what its writer expected.  Its figures by hand in a comment;
+#     in tests/t-kernel.sh kernel.awk under each awk, then report_from
+#     NAME VAR=VALUE...; its refusals (root only) through an override of
+#     what NAME_why reads (as SCAN_DAMON_SYSFS).  scan-kernel.1: the
+#     SYNOPSIS, --scanner, the CSV's scanner column; docs/model.md's
+#     list of the kernel's pfn scanners.
 set -eu
 case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
