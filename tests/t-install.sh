@@ -98,11 +98,14 @@ fi
 # away the directories install made, where empty, and none that was
 # there before (a bin/ holding another file stays, with the file)
 make install PREFIX="$tmp/p3" >"$tmp/install3.out" 2>&1
+rc=$?
+cp "$tmp/install3.out" "$tmp/err"	# shown where the check fails
 check "install: a line a group, no shell loop echoed" \
-	sh -c "[ $? -eq 0 ] && grep -q '^install scan in $tmp/p3/bin\$' '$tmp/install3.out' &&
+	sh -c "[ $rc -eq 0 ] && grep -q '^install scan in $tmp/p3/bin\$' '$tmp/install3.out' &&
 		grep -q '^install [0-9]* man pages in ' '$tmp/install3.out' &&
 		! grep -Eq '(^| )(for|do|done|cp|chmod|sed|mkdir)( |;|\$)' '$tmp/install3.out' &&
 		[ \$(wc -l <'$tmp/install3.out') -le 6 ]"
+: >"$tmp/err"
 make -s uninstall PREFIX="$tmp/p3" >/dev/null 2>&1
 check "uninstall: the directories install made are gone, the prefix too" [ ! -e "$tmp/p3" ]
 mkdir -p "$tmp/p4/bin"
