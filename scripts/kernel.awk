@@ -54,8 +54,7 @@
 # leaves the block out.  test_pages_isolated gives the block's pfns;
 # ENVIRON block_folios names a file of "START FOLIOS" lines, the LRU
 # folios each block held in /proc/kpageflags just before it went
-# offline, in the order of the markers (a block walked again in a later
-# pass has a line for each walk); mm_migrate_pages the pages moved.  A block with nothing to
+# offline; mm_migrate_pages the pages moved.  A block with nothing to
 # move (no mm_migrate_pages_start before test_pages_isolated) is
 # counted, not timed.  The interval from mm_migrate_pages to
 # test_pages_isolated walks the block again once it is empty
@@ -102,8 +101,7 @@
 # [START, END) the timed events that took folios covered, merged, in
 # order, and "all START END" for every timed event; with "offline" or
 # "damon", "each START END NS" for each timed block or region, its ns
-# per pfn, in the order they were timed; with "offline", "walk START N"
-# for each of them too: the Nth walk of the block at START.
+# per pfn, in the order they were timed.
 
 # hex(s): the value of hex digits s (with or without 0x).
 function hex(s,    i, v) {
@@ -209,7 +207,6 @@ function off_mark(ev, pid, ns,    v) {
 	off_state = "walk"
 	off_preempted = 0
 	off_block = v[3] + 0
-	off_walk = ++off_seen[off_block]	# the block's Nth walk
 }
 
 # off_switch(ev, ns): the offline task switched out or back in.
@@ -244,14 +241,13 @@ function off_event(name, ev, pid, ns,    s, e) {
 		e = hex(field(ev, "end_pfn"))
 		if (off_state == "walk")
 			off_empty++
-		else if (off_state == "moved" && !off_preempted && e > s && off_folios[s, off_walk] > 0) {
+		else if (off_state == "moved" && !off_preempted && e > s && off_folios[s] > 0) {
 			pfn_ns[++nr_pfn] = off_ns / (e - s)
 			each[nr_pfn] = s " " e " " pfn_ns[nr_pfn]
-			walk[nr_pfn] = s " " off_walk
-			folio_ns[nr_pfn] = off_ns / off_folios[s, off_walk]
+			folio_ns[nr_pfn] = off_ns / off_folios[s]
 			floor_ns[nr_pfn] = (ns - off_moved) / (e - s)
 			pfns += e - s
-			pfn_taken += off_folios[s, off_walk]
+			pfn_taken += off_folios[s]
 			moved += off_pages
 			covered("took", s, e)
 		} else
@@ -318,7 +314,7 @@ BEGIN {
 	if (offline && ENVIRON["block_folios"] != "")
 		while ((getline line < ENVIRON["block_folios"]) > 0) {
 			split(line, v, " ")
-			off_folios[v[1] + 0, ++off_lines[v[1] + 0]] = v[2] + 0
+			off_folios[v[1] + 0] = v[2] + 0
 		}
 }
 
@@ -410,7 +406,4 @@ END {
 	for (k = 1; k <= nr_pfn; k++)
 		if (k in each)
 			print "each " each[k]
-	for (k = 1; k <= nr_pfn; k++)
-		if (k in walk)
-			print "walk " walk[k]
 }

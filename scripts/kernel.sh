@@ -61,10 +61,9 @@
 #/                scanner and takes about a minute (under load).  Where
 #/                one fill gives the LRU scanner under 400 batches (64M:
 #/                256 at most), it writes the working set afresh and
-#/                reclaims half again, up to 16 fills; where under 3
-#/                blocks went offline, it walks again the blocks offline
-#/                moved it to, up to 4 passes; a size still too small is
-#/                told which -m will do
+#/                reclaims half again, up to 16 fills.  Offline wants 3
+#/                blocks: at 64M what reclaim leaves sits in one; 256M
+#/                reached 3-4 here.  A size too small says which -m will do
 #/   -d DIR       where the scratch directory goes (default /var/tmp): a
 #/                disk file system, not tmpfs, with room for twice SIZE
 #/   -o FILE.csv  the figures as CSV too, a row per scanner and model walk
@@ -126,10 +125,7 @@
 #       NAME_kind     $min_pfn (the fewest timed events for a figure)
 #                     and $kind: took (a figure from the ranges where
 #                     it isolated folios) or all (every range: no ratio)
-#       NAME_replay FIRST END [each]  the memmap of pfns [FIRST, END)
-#                     to replay: the "took" ranges in order, then with
-#                     "each" the blocks (regions) kernel.awk's "each"
-#                     lines name, one walk a call, in the order timed
+#       NAME_replay FIRST END  the memmap of pfns [FIRST, END) to replay
 #       NAME_none     fail: no range was timed, and why
 #       NAME_no_ratio fail: why no ratio, only where NAME_kind says all
 #  2. Here: NAME in $scanners, and in $scanners_auto where it may be
@@ -180,7 +176,6 @@ scanners="$scanners_auto damon"		# --scanner=NAME: any of these
 min_events=400
 max_fills=16		# the LRU scanner: fills of a small working set, at most
 min_blocks=3		# offline: a median and a spread; only clean blocks go offline
-max_passes=4		# offline: passes over the blocks that hold the most of it
 max_blocks=16		# offline: the blocks tried, most of the working set first
 mib=1048576
 

@@ -98,39 +98,6 @@ for a in awk mawk gawk "busybox awk"; do
 			tr '\\n' ' ' | grep -qx '98304 131072 87.87 131072 163840 37.69 '"
 done
 
-# A small working set sits in one block: a later pass walks it again
-# where offline moved it.  The excerpt with its second block made the
-# first's second walk (marker and isolation test at pfn 98304): each
-# walk keeps its own LRU folios (the Nth line for the block's Nth
-# walk), its own "each" and "walk" lines; both in one range to replay.
-offline_twice() {
-	sed -e 's/offline 131072$/offline 98304/' \
-	    -e 's/start_pfn=0x20000 end_pfn=0x28000 fin_pfn=0x28000/start_pfn=0x18000 end_pfn=0x20000 fin_pfn=0x20000/' \
-	    tests/kernel-offline.txt >"$tmp/twice.txt" &&
-	printf '98304 27152\n98304 16896\n229376 16896\n' >"$tmp/twice.folios" &&
-	raw=tests/kernel-offline.raw scanner=offline block_folios="$tmp/twice.folios" \
-		awk -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel.awk \
-		"$tmp/twice.txt" >"$tmp/figures" 2>"$tmp/err"
-}
-check "kernel.awk offline, one block walked twice: reads it" offline_twice
-check "kernel.awk offline, one block walked twice: 2 walks, 44048 folios, each walk's own count (89.57 ns/folio)" \
-	eval 'is pfn_events 2.00 && is pfn_taken 44048.00 && is pfn_folio_median 89.57'
-check "kernel.awk offline, one block walked twice: walk lines 1 and 2, one range to replay" \
-	eval "[ \"\$(sed -n 's/^walk //p' '$tmp/figures' | tr '\\n' ' ')\" = '98304 1 98304 2 ' ] &&
-		grep -qx 'took 98304 131072' '$tmp/figures'"
-# offline_replay (kernel/offline.sh) over those figures: the range holds
-# both walks' snapshots in turn; "each" gives one walk a call, in order.
-# shellcheck source=scripts/kernel/offline.sh
-replay_twice() {
-	mkdir -p "$tmp/blocks" && printf 'A' >"$tmp/blocks/98304-1" && printf 'B' >"$tmp/blocks/98304-2" &&
-	rm -f "$tmp/blocks/took.at" "$tmp/blocks/each.at" || return 1
-	got=$(. scripts/kernel/offline.sh && offline_replay 98304 131072 && echo &&
-		offline_replay 98304 131072 each && offline_replay 98304 131072 each) || return 1
-	[ "$got" = "AB
-AB" ] || { echo "#   got '$got'"; return 1; }
-}
-check "offline_replay: a range replays every walk in it; each, one walk a call, in order" replay_twice
-
 # report_from SCANNER VAR=VALUE...: reclaim's excerpt and SCANNER's
 # (tests/kernel-SCANNER.*) through kernel.awk, then kernel-report.awk
 # with a model of 10.5 ns/page and 21 ns/folio, into $tmp/report and

@@ -77,7 +77,7 @@ figures_each() {
 	: >"$tmp/each-model" || tmp_fail "the model of each block"
 	sed -n 's/^each //p' "$tmp/figures" |
 	while read -r first end k; do
-		"${scanner}_replay" "$first" "$end" each >"$tmp/one" || exit 1
+		"${scanner}_replay" "$first" "$end" >"$tmp/one" || exit 1
 		taskset -c "$cpu" "$scan" "--memmap-from=$tmp/one" --access=isolate --walks=list --format=csv -q \
 			>"$tmp/one.csv" 2>"$tmp/model.err" || exit 2
 		echo "$first $end $k $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "ns_per_page") c = i; next }

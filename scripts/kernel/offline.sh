@@ -48,54 +48,28 @@ offline_prepare() {
 # (the snapshot "after", taken after reclaim), each offline and online
 # again in turn, each traced from the marker to the block's isolation
 # test; each block's kpageflags saved just before, as the model's memmap
-# and its LRU folios (block_folios).  Where fewer than $min_blocks went
-# offline (a small working set sits in one or two blocks), another pass
-# over the blocks that now hold the most of it: offline moved its folios
-# to another block, so a block may be walked again, holding them anew;
-# up to $max_passes passes.  $tried and $refused: the walks.
+# and its LRU folios (block_folios).  $tried and $refused: the blocks.
 offline_run() {
-	mkdir "$tmp/blocks" || tmp_fail "the blocks' snapshots"
-	: >"$tmp/block-folios" || tmp_fail "the blocks' folios"
-	refused=0 tried=0 pass=0
-	# shellcheck disable=SC2086 # a list of events
-	events 1 $pfn_events
-	while [ "$pass" -lt "$max_passes" ] && [ $((tried - refused)) -lt "$min_blocks" ]; do
-		pass=$((pass + 1))
-		or_snap=after
-		[ "$pass" -eq 1 ] || or_snap=after-$pass
-		snapshot "$or_snap"
-		working_set "$or_snap" "$ino"
-		[ "$pass" -gt 1 ] || or_lo=$lo or_hi=$hi	# the LRU model's pfns: the first pass's
-		offline_pass
-	done
-	# shellcheck disable=SC2086
-	events 0 $pfn_events
-	[ "$pass" -eq 1 ] ||
-		say_line "$me: $pass passes over the blocks that held the most of the working set: $((tried - refused)) of $tried blocks went offline"
-	lo=$or_lo hi=$or_hi
-	[ $((tried - refused)) -ge "$min_blocks" ] ||
-		say_line "$me: too few memory blocks went offline for a kernel ratio: -m $((2 * min_blocks * block_pfns * 4096 / mib))M spreads the working set over $min_blocks of them"
-}
-# offline_pass: one pass: the blocks that hold the most of the working
-# set in $or_snap's snapshot, each offline and back online.  A block's
-# kpageflags go to $tmp/blocks/FIRST-N, its Nth walk.
-offline_pass() {
+	snapshot after
+	working_set after "$ino"
 	# a block with a few of its folios (under 1 in 64 pfns) adds a walk
 	# that says little of them
 	while read -r b n; do
 		[ "$n" -lt $((block_pfns / 64)) ] || echo "$b $n"
-	done <"$tmp/$or_snap/blocks" | sort -k2,2nr -k1,1n | head -n "$max_blocks" >"$tmp/picked" ||
+	done <"$tmp/after/blocks" | sort -k2,2nr -k1,1n | head -n "$max_blocks" >"$tmp/picked" ||
 		tmp_fail "the blocks to offline"
+	mkdir "$tmp/blocks" || tmp_fail "the blocks' snapshots"
+	: >"$tmp/block-folios" || tmp_fail "the blocks' folios"
+	refused=0 tried=0
+	# shellcheck disable=SC2086 # a list of events
+	events 1 $pfn_events
 	while read -r b _; do
-		[ "$tried" -lt "$max_blocks" ] || break
 		first=$((b * block_pfns))
 		# not ours to take: a block someone else left offline
 		[ "$(cat "$memory/memory$b/state" 2>/dev/null)" = online ] || continue
-		walk=1
-		while [ -e "$tmp/blocks/$first-$walk" ]; do walk=$((walk + 1)); done
-		dd if=/proc/kpageflags of="$tmp/blocks/$first-$walk" bs=$((8 * block_pfns)) skip="$b" count=1 2>/dev/null ||
+		dd if=/proc/kpageflags of="$tmp/blocks/$first" bs=$((8 * block_pfns)) skip="$b" count=1 2>/dev/null ||
 			tmp_fail "a block's page flags"
-		od -An -v -t u8 -w8 "$tmp/blocks/$first-$walk" | run_awk kernel-set >"$tmp/set" ||
+		od -An -v -t u8 -w8 "$tmp/blocks/$first" | run_awk kernel-set >"$tmp/set" ||
 			tmp_fail "a block's folios"
 		read -r n _ <"$tmp/set"
 		echo "$first $n" >>"$tmp/block-folios" || tmp_fail "a block's folios"
@@ -103,12 +77,17 @@ offline_pass() {
 		offlined=$b
 		if ! offline_block "$b" "$first"; then
 			refused=$((refused + 1))
-			: >"$tmp/blocks/$first-$walk"	# its walk number stays taken
+			rm -f "$tmp/blocks/$first"
 		fi
 		block_online "$b" ||
 			fail "memory block memory$b is not back as it was (online, in its zone): see $memory/memory$b/state and valid_zones"
 		offlined=""
 	done <"$tmp/picked"
+	# shellcheck disable=SC2086
+	events 0 $pfn_events
+	# what reclaim leaves of 64M sits in one block; 256M reached 3 or 4
+	[ $((tried - refused)) -ge "$min_blocks" ] ||
+		say_line "$me: too few memory blocks went offline for a kernel ratio ($((tried - refused)), $min_blocks wanted): -m $((size / mib < 256 ? 256 : 2 * size / mib))M spreads the working set over more of them"
 }
 
 # offline_block N FIRST: memory block N offline, on the one CPU, after a
@@ -127,29 +106,15 @@ offline_block() {
 # offline_kind: its events are blocks: a figure from $min_blocks of them.
 offline_kind() { min_pfn=$min_blocks kind=took; }
 
-# offline_replay FIRST END [each]: the model's memmap of pfns [FIRST,
-# END): each block walked in it, as it was just before it went offline,
-# in the order they were timed (kernel.awk's "walk FIRST N" lines, the
-# Nth walk of the block at FIRST); a range of several blocks timed one
-# after another holds each.  With "each", one walk: the next one timed
-# (figures_each's lines come in that order).  Ranges come in the order
-# they were timed: a cursor per use, in $tmp/blocks, says which walk is
-# next.
+# offline_replay FIRST END: the model's memmap of pfns [FIRST, END), each
+# block in it as it was just before it went offline (a range of several
+# blocks timed one after another holds each).
 offline_replay() {
-	ro_use=${3:-took}
-	ro_at=0
-	[ ! -r "$tmp/blocks/$ro_use.at" ] || read -r ro_at <"$tmp/blocks/$ro_use.at"
-	ro_k=0
-	while read -r ro_key ro_first ro_walk; do
-		[ "$ro_key" = walk ] || continue
-		ro_k=$((ro_k + 1))
-		[ "$ro_k" -gt "$ro_at" ] || continue
-		[ "$ro_use" = each ] || { [ "$ro_first" -ge "$1" ] && [ "$ro_first" -lt "$2" ]; } || break
-		cat "$tmp/blocks/$ro_first-$ro_walk" || return 1
-		ro_at=$ro_k
-		[ "$ro_use" != each ] || break
-	done <"$tmp/figures"
-	echo "$ro_at" >"$tmp/blocks/$ro_use.at"
+	ro_first=$1
+	while [ "$ro_first" -lt "$2" ]; do
+		cat "$tmp/blocks/$ro_first" || return 1
+		ro_first=$((ro_first + block_pfns))
+	done
 }
 
 # offline_none: no block was timed: why not, exit 1.
