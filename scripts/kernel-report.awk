@@ -148,7 +148,8 @@ END {
 	} else {
 		print "model: Physical " sprintf("%.3f", m_pfn) " ns/page over the same pfns, ListLRU " two(m_lru) \
 		    " ns/folio (scan --access=isolate, replayed)"
-		print "kernel/model: Physical " physical_quotient() ", ListLRU " two(lru / m_lru) "; no kernel ratio: " \
+		# no quotient for a scanner not measured
+		print "kernel/model: Physical " physical_quotient() (lru_n >= min ? ", ListLRU " two(lru / m_lru) : "") "; no kernel ratio: " \
 		    (lru_n < min ? "too few LRU batches" : share == "" ? "no ranges of LRU folios" : "too few " pfn_unit " timed")
 	}
 	print "working set " int(ENVIRON["size"] / 1048576) " MiB, memory cgroup v" ENVIRON["cgv"] "; load " \

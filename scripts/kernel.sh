@@ -58,7 +58,12 @@
 #/   -m SIZE      the working set, bytes with K, M or G (4 KiB pages;
 #/                default an eighth of MemAvailable, at most 1G, in 64M
 #/                steps; at least 64M); 1G gives about 3,000-5,000 events a
-#/                scanner and takes about a minute (under load)
+#/                scanner and takes about a minute (under load).  Where
+#/                one fill gives the LRU scanner under 400 batches (64M:
+#/                256 at most), it writes the working set afresh and
+#/                reclaims half again, up to 16 fills.  Offline wants 3
+#/                blocks: at 64M what reclaim leaves sits in one; 256M
+#/                reached 3-4 here.  A size too small says which -m will do
 #/   -d DIR       where the scratch directory goes (default /var/tmp): a
 #/                disk file system, not tmpfs, with room for twice SIZE
 #/   -o FILE.csv  the figures as CSV too, a row per scanner and model walk
@@ -80,8 +85,8 @@
 #/ it is not, and unmounted after).  Exit status: 0 done; 2 a usage error; 1 it cannot work
 #/ here (not root, no tracefs, a tracepoint or kernel feature missing,
 #/ no memory cgroup, kernel lockdown: one line, naming the kernel
-#/ configuration), or too few timed events for a figure (1,000 batches
-#/ of the LRU scanner, 3 blocks of offline or regions of DAMON's, 1,000
+#/ configuration), or too few timed events for a figure (400 batches
+#/ of the LRU scanner, 3 blocks of offline or regions of DAMON's, 400
 #/ ranges of compaction:
 #/ what was measured is printed first, then why there is no kernel
 #/ ratio), or a memory block it could not put back as it was (named); 128+N ended by signal N, after cleaning
@@ -201,7 +206,12 @@ interrupt_note="removed what it made"
 
 scanners_auto="offline compaction"	# the default: the first that can run here
 scanners="$scanners_auto damon"		# --scanner=NAME: any of these
-min_events=1000		# below this a median is not worth a line
+# The LRU scanner's batches wanted: over n of them the median lies, with
+# 95% confidence, between the batches ranked n/2 -+ 0.98 sqrt(n), so
+# 400 hold it between the 45th and 55th percentiles, a fifth of the IQR
+# printed beside it (1,000 would hold it within the 47th-53rd).
+min_events=400
+max_fills=16		# the LRU scanner: fills of a small working set, at most
 min_blocks=3		# offline: a median and a spread; only clean blocks go offline
 max_blocks=16		# offline: the blocks tried, most of the working set first
 mib=1048576
@@ -388,6 +398,7 @@ lru_reclaim		# 2. the LRU scanner: half of it reclaimed
 "${scanner}_run"	# 3. the pfn scanner over what is left
 events 0 sched/sched_switch
 take pfn
+lru_more		# 2 again, where the working set is small
 load_after=$(cut -d' ' -f1 /proc/loadavg)
 overrun=$(sed -n 's/^overrun: *//p' "$inst/per_cpu/cpu$cpu/stats")
 figures_read		# the kernel's figures,

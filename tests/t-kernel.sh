@@ -148,6 +148,13 @@ physical_folio() {	# physical_folio WANT: that cell of $tmp/out.csv, to 2 decima
 	[ "$got" = "$1" ] || { echo "#   ns_per_folio '$got', want $1"; return 1; }
 }
 check "kernel-report.awk offline: the CSV's kernel physical row has ns_per_folio 89.57, as stdout" physical_folio 89.57
+# The LRU scanner short of its batches: "not measured", and no
+# kernel/model quotient for it (the Physical one stays).
+check "kernel-report.awk: an LRU scanner not measured has no kernel/model figure" \
+	eval "report_from offline block_folios=tests/kernel-offline.folios min_events=100000 refused=1 tried=4 &&
+		grep -q '^LRU scanner: not measured: ' '$tmp/report' &&
+		grep -q '^kernel/model: Physical [0-9.]*; no kernel ratio: too few LRU batches\$' '$tmp/report' &&
+		! grep -q 'ListLRU (kernel)' '$tmp/out.csv'"
 
 # kernel-damon.trace (tests/kernel-damon.txt, .raw): 23 events WRITTEN
 # BY HAND, not recorded: the hosts this was written on run a kdamond of

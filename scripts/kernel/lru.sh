@@ -45,8 +45,8 @@ lru_fill() {
 	say_line "$me: the working set: $order0 order-0 folios on the LRU (kpageflags), pfns $lo to $hi"
 }
 
-# lru_reclaim: half the working set reclaimed from the cgroup, traced
-# into $tmp/reclaim.txt and .raw.
+# lru_reclaim [NAME]: half the working set reclaimed from the cgroup,
+# traced into $tmp/NAME.txt and .raw (NAME: reclaim).
 lru_reclaim() {
 	reclaim_events="vmscan/mm_vmscan_lru_isolate vmscan/mm_vmscan_lru_shrink_inactive
 		vmscan/mm_vmscan_lru_shrink_active vmscan/mm_vmscan_memcg_reclaim_begin
@@ -71,5 +71,51 @@ lru_reclaim() {
 	fi
 	# shellcheck disable=SC2086
 	events 0 $reclaim_events
-	take reclaim
+	take "${1:-reclaim}"
+}
+
+# lru_batches: the LRU scanner's batches kernel.awk times in the reclaim
+# traced so far.
+lru_batches() {
+	raw=$tmp/reclaim.raw scanner=lru run_awk "stats kernel" "$tmp/reclaim.txt" >"$tmp/lru-figures" ||
+		{ scratch_ok; fail "cannot read the trace of reclaim"; }
+	lb=$(sed -n 's/^lru_events //p' "$tmp/lru-figures")
+	echo "${lb:-0}"
+}
+
+# lru_more: where the first fill gave fewer than $min_events batches of
+# the LRU scanner (a small SIZE: half of 64 MiB is 256 batches of 32 at
+# most, 128 of MGLRU's 64), the working set written afresh the same way
+# and half reclaimed again, up to $max_fills fills in all, each fill's
+# reclaim appended to $tmp/reclaim.txt and .raw.  After the pfn
+# scanner, which walks what the first fill left; the model replays the
+# first fill's LRU order (each fill is written alike, by one dd on the
+# one CPU into the same cgroup).  $fills: how many.
+lru_more() {
+	fills=1
+	lm_n=$(lru_batches)
+	while [ "$lm_n" -lt "$min_events" ] && [ "$fills" -lt "$max_fills" ]; do
+		rm -f "$work/working-set"
+		in_cgroup dd if=/dev/zero of="$work/working-set" bs=4096 count="$pages" conv=fsync status=none ||
+			fail "cannot write the working set again in $work: $(why "$tmp/cmd.err")"
+		lru_reclaim more
+		{ cat "$tmp/more.txt" >>"$tmp/reclaim.txt" && cat "$tmp/more.raw" >>"$tmp/reclaim.raw"; } 2>/dev/null ||
+			tmp_fail "the trace of reclaim"
+		rm -f "$tmp/more.txt" "$tmp/more.raw"
+		fills=$((fills + 1))
+		lm_n=$(lru_batches)
+	done
+	[ "$fills" -eq 1 ] ||
+		say_line "$me: the LRU scanner timed over $fills fills of the working set, each written afresh and half reclaimed: $lm_n batches, $min_events wanted"
+	[ "$lm_n" -ge "$min_events" ] ||
+		say_line "$me: too few LRU batches at this size: -m $(lru_size_for "$lm_n") will do"
+}
+
+# lru_size_for BATCHES: the -m (64M steps) whose $max_fills fills would
+# give $min_events batches at the rate these $fills fills of SIZE gave.
+lru_size_for() {
+	ls_m=$(((min_events * fills * (size / mib) + max_fills * $1 - 1) / (max_fills * ($1 > 0 ? $1 : 1))))
+	ls_m=$(((ls_m + 63) / 64 * 64))
+	[ "$ls_m" -gt $((size / mib)) ] || ls_m=$((size / mib + 64))
+	echo "${ls_m}M"
 }

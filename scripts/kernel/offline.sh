@@ -85,6 +85,9 @@ offline_run() {
 	done <"$tmp/picked"
 	# shellcheck disable=SC2086
 	events 0 $pfn_events
+	# what reclaim leaves of 64M sits in one block; 256M reached 3 or 4
+	[ $((tried - refused)) -ge "$min_blocks" ] ||
+		say_line "$me: too few memory blocks went offline for a kernel ratio ($((tried - refused)), $min_blocks wanted): -m $((size / mib < 256 ? 256 : 2 * size / mib))M spreads the working set over more of them"
 }
 
 # offline_block N FIRST: memory block N offline, on the one CPU, after a
