@@ -395,6 +395,10 @@ check "kernel-report.awk emulated: emulated 1 on every row" \
 check "explain-kernel.awk: an emulated run gives no ratio, and says why" \
 	eval "[ \"\$(km_lo '$tmp/out.csv')\" = \"0.00|0.00|0.00|run on an emulated CPU, whose times are the emulator's|\" ] &&
 		kernel_csv='$tmp/out.csv' kernel_check=1 awk -f scripts/lib.awk -f scripts/explain-kernel.awk"
+check "compare.sh: scan-kernel's CSVs by name, an emulated side said in a line, none where neither is" \
+	eval "scripts/compare.sh '$tmp/scanners.csv' -- '$tmp/out.csv' 2>&1 | tail -n 1 |
+		grep -qx \"emulated CPU (scan-kernel's emulated column) on the after side: those times are the emulator's; quote none\" &&
+		! scripts/compare.sh '$tmp/scanners.csv' -- '$tmp/scanners.csv' 2>&1 | grep -q emulated"
 emulated_by() {	# emulated_by VALUE WANT: figures_emulated with SCAN_VM_ACCEL=VALUE gives WANT
 	# shellcheck disable=SC2016 # the inner shell's
 	got=$(SCAN_VM_ACCEL=$1 sh -c '. scripts/kernel/figures.sh && figures_emulated && echo "$emulated $emulated_how"')
