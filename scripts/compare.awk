@@ -70,6 +70,9 @@ NF != nf { fail(FILENAME ": row " FNR " has " NF " fields, the header " nf) }
 	if (label == "")
 		fail(FILENAME ": row " FNR ": no label")
 	keep_ns(side, label, pages)
+	# scan-kernel's rows from an emulated CPU (its emulated column)
+	if (csv_has("emulated") && csv_field("emulated") == 1)
+		emulated[side] = 1
 	if (label == "Physical")
 		next
 	speedup = csv_field("speedup")
@@ -298,6 +301,9 @@ END {
 	else
 		runs_table()
 	footnote()
+	if ((1 in emulated) || (2 in emulated))
+		print "emulated CPU (scan-kernel's emulated column) on the " ((1 in emulated) ? (2 in emulated) ? \
+		    "before and after sides" : "before side" : "after side") ": those times are the emulator's; quote none"
 }
 
 # footnote(): a line a warning scan gave, most important first, with how

@@ -4,7 +4,8 @@
 # its columns' names, and sets:
 #   km_ratio  the speedup of its row source=kernel, walk=list: the
 #             kernel's "physical scan is X faster than ListLRU"; "" when
-#             the file gives none, and then km_why, why in words
+#             the file gives none or the run was emulated, and then
+#             km_why, why in words
 #   km_bytes  the working set (memory_bytes), km_host (host_id),
 #             km_kernel (kernel) and km_scanner (scanner: the pfn
 #             scanner, "compaction" in a CSV from before that column)
@@ -14,6 +15,8 @@
 #             for them; scan-kernel prints its interval, the two
 #             scanners' quartiles, on stdout), else ""
 #   km_bad    a line saying why the file is not scan-kernel's CSV, else ""
+# A run on an emulated CPU (its emulated column 1) gives no km_ratio:
+# km_why says why.
 # With ENVIRON kernel_check set, it only reads the file: exit 1 and
 # km_bad on stderr when the file is not scan-kernel's CSV, after the
 # name of the script (ENVIRON kernel_who, else explain.sh).
@@ -27,7 +30,7 @@ BEGIN {
 		exit 0
 	}
 }
-function kernel_read(    path, name, line, n, f, col, row, i, found, v, ranges) {
+function kernel_read(    path, name, line, n, f, col, row, i, found, v, ranges, emulated) {
 	path = ENVIRON["kernel_csv"]; name = plain(ENVIRON["kernel_name"])
 	while ((getline line < path) > 0) {
 		n = split(line, f, ",")
@@ -48,6 +51,10 @@ function kernel_read(    path, name, line, n, f, col, row, i, found, v, ranges) 
 			km_scanner = ("scanner" in col) ? plain(f[col["scanner"]]) : "compaction"
 			km_scanner_words = km_scanner == "offline" ? "memory-block offline" : \
 			    km_scanner == "damon" ? "DAMON's paddr walk" : km_scanner
+			# a run on an emulated CPU (TCG), its emulated column 1
+			# on every row: its times are the emulator's, no figure
+			# to set beside the model's or a host's
+			emulated = ("emulated" in col) && f[col["emulated"]] == 1
 		}
 		if (found || f[col["source"]] != "kernel" || f[col["walk"]] != "list")
 			continue
@@ -63,20 +70,18 @@ function kernel_read(    path, name, line, n, f, col, row, i, found, v, ranges) 
 		if (km_lo == "" || km_hi == "")
 			km_lo = km_hi = ""
 		ranges = ("ranges" in col) ? f[col["ranges"]] : ""
-		# The hook for a run made under an emulator (TCG): its times
-		# are the emulator's, no figure to set beside the model's.
-		# When scan-kernel's CSV marks such a run (a column still to
-		# be named), test it here and give no ratio:
-		#   km_ratio = km_lo = km_hi = ""; km_why = "run under an
-		#   emulator (TCG): its times are no kernel's"; break
 	}
 	close(path)
 	if (km_bad == "" && row < 2)
 		km_bad = name ": no rows, not scan-kernel's CSV"
+	if (emulated)
+		km_ratio = ""
 	if (km_bad != "" || km_ratio != "")
 		return
 	km_lo = km_hi = ""
-	if (!found)
+	if (emulated)
+		km_why = "run on an emulated CPU, whose times are the emulator's"
+	else if (!found)
 		km_why = "no kernel ListLRU row: its LRU scanner timed too few batches"
 	else if (ranges == "all")
 		km_why = "its speedup is empty: too few timed ranges where compaction isolated folios"

@@ -121,6 +121,9 @@ END {
 		scanner_words = "compaction's migrate scanner"
 	lru = f("lru_median"); lru_n = f("lru_events")
 	lost = f("lost") + ENVIRON["overrun"]
+	emulated = ENVIRON["emulated"] == 1
+	if (emulated)
+		print "emulated CPU (" ENVIRON["emulated_how"] "): every figure of this run is the emulator's, none the kernel's or the memory's: quote none"
 	print "pfn scanner: " two(pfn) " ns/pfn (" pfn_words ") over " pfn_n " " pfn_unit ", " pfn_pfns " pfns (" scanner_words ")" pfn_tail
 	if (scanner == "offline" && f("pfn_floor_events"))
 		print "  each block walked again once emptied: " two(f("pfn_floor_median")) " ns/pfn (median; IQR " \
@@ -128,6 +131,8 @@ END {
 	if (scanner == "damon" && f("pfn_floor_events"))
 		print "  regions walked with none of the cgroup's folios: " two(f("pfn_floor_median")) " ns/pfn (median; IQR " \
 		    two(f("pfn_floor_q1")) "-" two(f("pfn_floor_q3")) ", " f("pfn_floor_events") " regions), the walk's floor"
+	if (scanner == "damon")
+		damon_lines()
 	if (lru_n >= min)
 		print "LRU scanner: " two(lru) " ns/folio (median; IQR " two(f("lru_q1")) "-" two(f("lru_q3")) ") over " lru_n \
 		    " batches, " f("lru_folios") " order-0 folios (reclaim's isolation from inactive_file, " ENVIRON["lru_words"] ")"
@@ -157,14 +162,45 @@ END {
 	out = ENVIRON["csv_out"]
 	tail = "," pfn_pfns "," share "," ENVIRON["size"] ",0:100,isolate," kind "," scanner "," ENVIRON["lru_path"] "," \
 	    ENVIRON["cgv"] "," ENVIRON["load_before"] "," ENVIRON["load_after"] "," lost "," m["kernel"] "," m["host_id"] "," m["version"]
-	print "source,walk,label,timed,ns_per_page,ns_per_folio,speedup,pages,lru_fraction,memory_bytes,folios,access,ranges,scanner,lru_path,cgroup,load_before,load_after,lost,kernel,host_id,version" > out
+	# speedup_min, speedup_max: the interval of stdout's "Kernel:" line,
+	# on the kernel's ListLRU row only; emulated: 1 where the CPU was
+	# (the run's, on every row).  Last, so that a reader by name of the
+	# columns before them reads them as it did.
+	print "source,walk,label,timed,ns_per_page,ns_per_folio,speedup,pages,lru_fraction,memory_bytes,folios,access,ranges,scanner,lru_path,cgroup,load_before,load_after,lost,kernel,host_id,version,speedup_min,speedup_max,emulated" > out
 	# ns_per_folio: the "ns per LRU folio isolated" of stdout (offline's
 	# and DAMON's; compaction times ranges, not folios: empty)
-	print "kernel,physical,Physical (kernel)," pfn_n "," pfn "," pfn_folio ",1" tail > out
+	print "kernel,physical,Physical (kernel)," pfn_n "," pfn "," pfn_folio ",1" tail ",,," emulated > out
 	if (lru_n >= min)
-		print "kernel,list,ListLRU (kernel)," lru_n "," lru "," lru "," x tail > out
-	print "model,physical,Physical (model),1," m_pfn ",,1" tail > out
-	print "model,list,ListLRU (model),1," m_lru "," m_lru "," mx tail > out
+		print "kernel,list,ListLRU (kernel)," lru_n "," lru "," lru "," x tail "," \
+		    (x != "" && x_lo > 0 && x_hi > 0 ? sprintf("%f,%f", x_lo, x_hi) : ",") "," emulated > out
+	print "model,physical,Physical (model),1," m_pfn ",,1" tail ",,," emulated > out
+	print "model,list,ListLRU (model),1," m_lru "," m_lru "," mx tail ",,," emulated > out
 	if (close(out))
 		exit 1
 }
+# damon_lines(): DAMON's own lines: its first passes where pageout's
+# young filter made them mark the cgroup's folios old (ENVIRON
+# damon_marks), which count of a region's folios was used (ENVIRON
+# damon_count), and DAMOS's stats beside the trace's count over as many
+# regions (ENVIRON damos_tried, damos_applied, damos_sz_applied).
+function damon_lines(    pages, agree) {
+	if (ENVIRON["damon_marks"] != "")
+		print "  first pass over each region: " (f("pfn_mark_events") ? two(f("pfn_mark_median")) " ns/pfn (median; IQR " \
+		    two(f("pfn_mark_q1")) "-" two(f("pfn_mark_q3")) ", " f("pfn_mark_events") " regions)" : "not timed") \
+		    ", marking the cgroup's folios old (pageout's young filter: DAMOS filters here have no 'allow'), " \
+		    f("pfn_mark_taken") " folios isolated that were old already: neither a figure nor the floor"
+	if (ENVIRON["damon_count"] == "deletes")
+		print "  a region's folios: the kdamond's filemap:mm_filemap_delete_from_page_cache events " \
+		    "(this kernel has no vmscan:mm_vmscan_reclaim_pages)"
+	else
+		print "  a region's folios: vmscan:mm_vmscan_reclaim_pages's nr_scanned"
+	if (ENVIRON["damos_tried"] == "")
+		return
+	pages = int(ENVIRON["damos_sz_applied"] / 4096)
+	agree = f("pfn_check_tries") == ENVIRON["damos_tried"] && f("pfn_check_folios") == pages && \
+	    f("pfn_check_applied") == ENVIRON["damos_applied"]
+	print "  DAMOS stats: " ENVIRON["damos_tried"] " regions tried, " ENVIRON["damos_applied"] " applied, " pages \
+	    " pages reclaimed; the trace: " f("pfn_check_tries") " regions, " f("pfn_check_applied") " that freed folios, " \
+	    f("pfn_check_folios") " folios freed: " (agree ? "they agree" : "they differ")
+}
+

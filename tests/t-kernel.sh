@@ -99,14 +99,14 @@ for a in awk mawk gawk "busybox awk"; do
 done
 
 # report_from SCANNER VAR=VALUE...: reclaim's excerpt and SCANNER's
-# (tests/kernel-SCANNER.*) through kernel.awk, then kernel-report.awk
+# (tests/kernel-SCANNER.*, or tests/kernel-$fixture.*) through kernel.awk, then kernel-report.awk
 # with a model of 10.5 ns/page and 21 ns/folio, into $tmp/report and
 # $tmp/out.csv; the VARs go to both (the two read different ones).
 report_from() {
 	sc=$1
 	shift
-	cat tests/kernel-trace.txt "tests/kernel-$sc.txt" >"$tmp/both.txt" &&
-	cat tests/kernel-trace.raw "tests/kernel-$sc.raw" >"$tmp/both.raw" &&
+	cat tests/kernel-trace.txt "tests/kernel-${fixture:-$sc}.txt" >"$tmp/both.txt" &&
+	cat tests/kernel-trace.raw "tests/kernel-${fixture:-$sc}.raw" >"$tmp/both.raw" &&
 	env raw="$tmp/both.raw" scanner="$sc" "$@" \
 		awk -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel.awk "$tmp/both.txt" >"$tmp/figures" &&
 	printf 'walk,ns_per_page,ns_per_folio,kernel,host_id,version\nphysical,10.5,,L,h,v\nlist,21,21,L,h,v\n' \
@@ -215,6 +215,79 @@ check "kernel-report.awk damon: the CSV's scanner column says damon on every row
 	sh -c "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"scanner\") c = i; next }
 		\$c != \"damon\" { bad = 1 } END { exit bad || !c || NR != 5 }' '$tmp/out.csv'"
 check "kernel-report.awk damon: the CSV's kernel physical row has ns_per_folio 80.00, as stdout" physical_folio 80.00
+check "kernel-report.awk damon: a region's folios from reclaim_pages's nr_scanned, said" \
+	grep -q "^  a region's folios: vmscan:mm_vmscan_reclaim_pages's nr_scanned\$" "$tmp/report"
+
+# kernel-damon612.trace (tests/kernel-damon612.txt, .raw): an excerpt of
+# a trace recorded by kernel.sh -k --scanner=damon -m 64M on Debian's
+# Linux 6.12.118 under qemu (TCG, scan-vm), where DAMOS filters have no
+# 'allow' and there is no vmscan:mm_vmscan_reclaim_pages: one memcg
+# filter (matching=N), pageout's own young filter after it.  Kept: all
+# 45 damos_before_apply of kdamond.0-264 (9 regions of 1024 pfns from
+# pfn 40960, 5 passes), the first two of its sched_switch lines in each
+# region, and of its filemap:mm_filemap_delete_from_page_cache lines in
+# each region the first 3 and the last (72 of the run's 8192 drops, so
+# that the per-folio figures are the excerpt's; the run's were 849 ns a
+# folio, 8031 folios, DAMOS's stats 36 tried, 18 applied, 8192 pages,
+# the trace's count over them the same).  By hand, from the raw ns:
+#   pass 1 (each region's first: marks the cgroup's folios old, drops
+#   the few already old): to its first drop, 993091, 241458, 226780,
+#   255574, 230727, 227050, 226560, 243070, 4795321 ns over 1024 pfns:
+#   median 235.80 ns/pfn (quartiles 221.73, 249.58); 35 drops kept.
+#   pass 2 (takes them): 1078683, 852725, 938498, 771411, 837816,
+#   1067502, 727117, 759859 (its R+ switch-out comes after its first
+#   drop) and 210850 ns: median 818.18 ns/pfn (742.05, 916.50); 37
+#   drops kept over 9216 pfns.
+#   passes 3 to 5 (emptied): 24 regions to the next damos_before_apply,
+#   median 73.07 ns/pfn; the last region of each ends in a sleep (an I
+#   switch-out): 3 left out.
+#   DAMOS's 36 tries: passes 1 to 4, 72 drops kept, 18 regions with any.
+damon612_figures() {
+	# shellcheck disable=SC2086 # AWK may be a command and its argument
+	raw=tests/kernel-damon612.raw scanner=damon damon_count=deletes damon_marks=1 damos_tried=36 \
+		$1 -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel.awk tests/kernel-damon612.txt >"$tmp/figures" 2>"$tmp/err"
+}
+for a in awk mawk gawk "busybox awk"; do
+	have "${a%% *}" || continue
+	[ "$a" != "busybox awk" ] || busybox awk 'BEGIN { }' 2>/dev/null || continue
+	check "kernel.awk damon 6.12 ($a): reads the recorded excerpt" damon612_figures "$a"
+	check "kernel.awk damon 6.12 ($a): the second passes timed, 818.18 ns/pfn over 9 regions, quartiles 742.05 and 916.50" \
+		eval 'is pfn_events 9.00 && is pfn_median 818.18 && is pfn_q1 742.05 && is pfn_q3 916.50 && is pfn_pfns 9216.00'
+	check "kernel.awk damon 6.12 ($a): the first passes only mark folios old: timed apart, 235.80 ns/pfn over 9, 35 drops" \
+		eval 'is pfn_mark_events 9.00 && is pfn_mark_median 235.80 && is pfn_mark_q1 221.73 && is pfn_mark_q3 249.58 &&
+			is pfn_mark_taken 35.00'
+	check "kernel.awk damon 6.12 ($a): a region's folios are the kdamond's drops: 37, 37 reclaimed" \
+		eval 'is pfn_taken 37.00 && is pfn_moved 37.00'
+	check "kernel.awk damon 6.12 ($a): the emptied regions' walk 73.07 ns/pfn over 24, 3 left out" \
+		eval 'is pfn_floor_events 24.00 && is pfn_floor_median 73.07 && is pfn_left_out 3.00'
+	check "kernel.awk damon 6.12 ($a): over DAMOS's 36 tries, 72 folios dropped by 18 regions" \
+		eval 'is pfn_check_tries 36.00 && is pfn_check_folios 72.00 && is pfn_check_applied 18.00'
+	check "kernel.awk damon 6.12 ($a): the 9 regions, their ns/pfn, one range to replay" \
+		eval "[ \"\$(sed -n 's/^each //p' '$tmp/figures' | awk '{ printf \"%s-%s %.1f \", \$1, \$2, \$3 }')\" = \\
+			'40960-41984 1053.4 41984-43008 832.7 43008-44032 916.5 44032-45056 753.3 45056-46080 818.2 46080-47104 1042.5 47104-48128 710.1 48128-49152 742.0 49152-50176 205.9 ' ] &&
+			grep -qx 'took 40960 50176' '$tmp/figures'"
+done
+# The report's DAMON lines: the first passes, the count used, and DAMOS's
+# stats beside the trace's: as the excerpt's own count (agree), and as
+# the run's (8192 pages: differ, the excerpt keeps 72 drops).
+report_damon612() {	# report_damon612 PAGES: with DAMOS's stats of 36 tries, 18 applied, PAGES
+	fixture=damon612 report_from damon refused=0 tried=36 damon_count=deletes damon_marks=1 damos_tried=36 \
+		damos_applied=18 damos_sz_applied=$(($1 * 4096))
+}
+check "kernel-report.awk damon 6.12: reads both excerpts" report_damon612 72
+check "kernel-report.awk damon 6.12: the first passes' line, timed apart, neither a figure nor the floor" \
+	grep -q "^  first pass over each region: 235.80 ns/pfn (median; IQR 221.73-249.58, 9 regions), marking the cgroup's folios old (pageout's young filter: DAMOS filters here have no 'allow'), 35 folios isolated that were old already: neither a figure nor the floor\$" "$tmp/report"
+check "kernel-report.awk damon 6.12: says a region's folios are the kdamond's drops" \
+	grep -q "^  a region's folios: the kdamond's filemap:mm_filemap_delete_from_page_cache events (this kernel has no vmscan:mm_vmscan_reclaim_pages)\$" "$tmp/report"
+check "kernel-report.awk damon 6.12: DAMOS's stats and the trace's count agree" \
+	grep -q '^  DAMOS stats: 36 regions tried, 18 applied, 72 pages reclaimed; the trace: 36 regions, 18 that freed folios, 72 folios freed: they agree$' "$tmp/report"
+check "kernel-report.awk damon 6.12: 9 regions timed, 24 floors, 36 tried" \
+	eval "grep -q '^pfn scanner: 818.18 ns/pfn (median over DAMON.s regions; .* over 9 regions, 9216 pfns .*; 36 regions tried, 3 left out' '$tmp/report' &&
+		grep -q 'folios: 73.07 ns/pfn (median; IQR .*, 24 regions), the walk.s floor' '$tmp/report'"
+report_damon612 8192
+check "kernel-report.awk damon 6.12: DAMOS's stats and the trace's count differ: said" \
+	grep -q '^  DAMOS stats: 36 regions tried, 18 applied, 8192 pages reclaimed; the trace: 36 regions, 18 that freed folios, 72 folios freed: they differ$' "$tmp/report"
+report_damon	# the scanners' CSV below: the hand-written excerpt's
 
 # The aging walk's rows of the CSV: lru-aging.awk with csv_run (the
 # scanners' CSV, damon's above) and csv_out, as kernel.sh's aging_report
@@ -288,6 +361,58 @@ km() {	# km CSV: what explain-kernel.awk reads of it
 check "explain-kernel.awk: the aging rows change nothing it reads" \
 	eval "[ \"\$(km '$tmp/with-aging.csv')\" = \"\$(km '$tmp/scanners.csv')\" ] &&
 		kernel_csv='$tmp/with-aging.csv' kernel_check=1 awk -f scripts/lib.awk -f scripts/explain-kernel.awk"
+
+# The CSV's last columns: speedup_min and speedup_max, the Kernel:
+# line's interval (3.26 to 4.29 above, 267.7031 x 0.7917 / 65 and
+# 297.8359 x 0.7917 / 55) on the kernel's ListLRU row only, then
+# emulated, 0 here on every row.
+cell() {	# cell CSV SOURCE WALK COLUMN: that cell, as written
+	awk -F, -v s="$2" -v w="$3" -v n="$4" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$1 == s && $2 == w && (n in c) { print $c[n]; exit }' "$1"
+}
+check "kernel-report.awk: speedup_min, speedup_max and emulated are the CSV's last columns" \
+	eval "head -n 1 '$tmp/scanners.csv' | grep -q ',version,speedup_min,speedup_max,emulated\$'"
+check "kernel-report.awk: the kernel ListLRU row's speedup_min 3.26 and speedup_max 4.29, the Kernel: line's interval" \
+	eval "[ \"\$(cell '$tmp/scanners.csv' kernel list speedup_min | awk '{ printf \"%.2f\", \$1 }')\" = 3.26 ] &&
+		[ \"\$(cell '$tmp/scanners.csv' kernel list speedup_max | awk '{ printf \"%.2f\", \$1 }')\" = 4.29 ] &&
+		[ -z \"\$(cell '$tmp/scanners.csv' kernel physical speedup_min)\" ]"
+check "kernel-report.awk: not emulated: emulated 0 on every row, no emulated line" \
+	eval "awk -F, 'NR > 1 && \$NF != 0 { bad = 1 } END { exit bad || NR != 5 }' '$tmp/scanners.csv' &&
+		! grep -q emulated '$tmp/report'"
+printf 'BEGIN { kernel_read(); print km_ratio "|" km_lo "|" km_hi "|" km_why "|" km_bad }\n' >"$tmp/km-lo.awk"
+km_lo() {	# km_lo CSV: explain-kernel.awk's ratio, interval and why
+	kernel_csv=$1 kernel_name=k.csv awk -f scripts/lib.awk -f scripts/explain-kernel.awk -f "$tmp/km-lo.awk" |
+		awk -F'|' '{ printf "%.2f|%.2f|%.2f|%s|%s\n", $1, $2, $3, $4, $5 }'
+}
+check "explain-kernel.awk: reads the kernel's interval from speedup_min and speedup_max" \
+	eval "[ \"\$(km_lo '$tmp/scanners.csv')\" = '3.77|3.26|4.29||' ]"
+# The same run marked emulated (scan-vm's guest under TCG): one line
+# first that says no figure is to be quoted, emulated 1 on every row,
+# and explain-kernel.awk (report.sh --kernel, explain.sh) gives no ratio.
+report_damon && cp "$tmp/report" "$tmp/report-damon"
+report_emulated() {
+	report_from damon refused=0 tried=8 emulated=1 "emulated_how=SCAN_VM_ACCEL=tcg"
+}
+check "kernel-report.awk emulated: reads both excerpts" report_emulated
+check "kernel-report.awk emulated: its first line says no figure is to be quoted, the rest as before" \
+	eval "[ \"\$(head -n 1 '$tmp/report')\" = \"emulated CPU (SCAN_VM_ACCEL=tcg): every figure of this run is the emulator's, none the kernel's or the memory's: quote none\" ] &&
+		sed 1d '$tmp/report' | cmp -s - '$tmp/report-damon'"
+check "kernel-report.awk emulated: emulated 1 on every row" \
+	eval "awk -F, 'NR == 1 && \$NF != \"emulated\" || NR > 1 && \$NF != 1 { bad = 1 } END { exit bad || NR != 5 }' '$tmp/out.csv'"
+check "explain-kernel.awk: an emulated run gives no ratio, and says why" \
+	eval "[ \"\$(km_lo '$tmp/out.csv')\" = \"0.00|0.00|0.00|run on an emulated CPU, whose times are the emulator's|\" ] &&
+		kernel_csv='$tmp/out.csv' kernel_check=1 awk -f scripts/lib.awk -f scripts/explain-kernel.awk"
+check "compare.sh: scan-kernel's CSVs by name, an emulated side said in a line, none where neither is" \
+	eval "scripts/compare.sh '$tmp/scanners.csv' -- '$tmp/out.csv' 2>&1 | tail -n 1 |
+		grep -qx \"emulated CPU (scan-kernel's emulated column) on the after side: those times are the emulator's; quote none\" &&
+		! scripts/compare.sh '$tmp/scanners.csv' -- '$tmp/scanners.csv' 2>&1 | grep -q emulated"
+emulated_by() {	# emulated_by VALUE WANT: figures_emulated with SCAN_VM_ACCEL=VALUE gives WANT
+	# shellcheck disable=SC2016 # the inner shell's
+	got=$(SCAN_VM_ACCEL=$1 sh -c '. scripts/kernel/figures.sh && figures_emulated && echo "$emulated $emulated_how"')
+	[ "$got" = "$2" ] || { echo "#   SCAN_VM_ACCEL=$1: '$got', want '$2'"; return 1; }
+}
+check "figures.sh: SCAN_VM_ACCEL=tcg is an emulated CPU, kvm is not" \
+	eval "emulated_by tcg '1 SCAN_VM_ACCEL=tcg' && emulated_by kvm '0 '"
 
 # kernel-set.awk: the working set's LRU folios (bit 5) of memcg 7, and
 # with block_pfns, how many in each block: pfns 0 and 2 are, 3 is

@@ -9,7 +9,15 @@
 # cgroup's LRU folios in it, reclaim apart, from damon:damos_before_apply
 # to the kdamond's first filemap:mm_filemap_delete_from_page_cache; and
 # the walk of a region left with none of them, from one
-# damos_before_apply to the next (kernel.awk reads them).
+# damos_before_apply to the next (kernel.awk reads them).  The folios a
+# region gave: vmscan:mm_vmscan_reclaim_pages's nr_scanned where the
+# kernel has that event (6.13 on), else the kdamond's
+# mm_filemap_delete_from_page_cache events up to its next region (6.12);
+# DAMOS's own stats (nr_tried, nr_applied, sz_applied) cross-check them.
+# Where DAMOS filters have no 'allow' (before 6.14), pageout's own young
+# filter settles the cgroup's folios after the memcg filter: the first
+# pass over a region only marks them old (PG_idle), the second isolates
+# them; kernel.awk counts passes (damon_marks).
 # Leaves as it found: DAMON's sysfs is only read until it makes its own
 # kdamond, which it does only where nr_kdamonds reads 0 (a kdamond of
 # another's is never touched, on or off); its kdamond is turned off and
@@ -42,8 +50,13 @@ damon_note() {
 	[ -z "$damon_running" ] ||
 		say_line "$me: DAMON's paddr walk not used: a kdamond that scan-kernel did not start is running (kdamond$damon_running), never touched"
 }
+# damon_events: reclaim_pages's event only where the kernel has it
+# (6.13 on); elsewhere the kdamond's page-cache deletions count a
+# region's folios.  Where tracefs is not mounted (--check) it is not
+# named: the events are not checked there.
 damon_events() {
-	echo "damon/damos_before_apply filemap/mm_filemap_delete_from_page_cache vmscan/mm_vmscan_reclaim_pages sched/sched_switch"
+	echo "damon/damos_before_apply filemap/mm_filemap_delete_from_page_cache sched/sched_switch$(
+		[ ! -d "$tracing/events/vmscan/mm_vmscan_reclaim_pages" ] || echo " vmscan/mm_vmscan_reclaim_pages")"
 }
 # its walk uses the movable blocks too where there are any: its regions
 # then hold the working set, not the whole machine around it
@@ -59,31 +72,21 @@ damon_prepare() {
 }
 
 # damon_regions: "FIRST END" pfns of each region for DAMON, in order, all
-# of one size (so that DAMON merges none): where the working set is in
-# memory blocks (make_movable), each quarter of the blocks that hold the
-# most of what reclaim left (at least 1 pfn in 64, up to 8 blocks);
-# elsewhere its span from lo to hi cut in up to 32 regions of 4 MiB or
-# more.
+# of one size (so that DAMON merges none): the span of what reclaim
+# left, lo to hi, from the pageblock that holds lo, cut in up to 32
+# regions of whole pageblocks (so that each replays as it was walked:
+# damon_replay), 1024 pfns (4 MiB) or more.  (Quarters of the memory
+# blocks that held it gave a 64 MiB working set one region of its
+# folios and three almost empty.)
 damon_regions() {
-	if [ "$block_pfns" -gt 0 ]; then
-		while read -r dr_b dr_n; do
-			[ "$dr_n" -lt $((block_pfns / 64)) ] || echo "$dr_b $dr_n"
-		done <"$tmp/after/blocks" | sort -k2,2nr -k1,1n | head -n 8 | sort -n |
-		while read -r dr_b _; do
-			for dr_q in 0 1 2 3; do
-				echo "$((dr_b * block_pfns + dr_q * block_pfns / 4)) $((dr_b * block_pfns + (dr_q + 1) * block_pfns / 4))"
-			done
-		done
-		return
-	fi
-	dr_pfns=$((hi + 1 - lo))
-	dr_k=$((dr_pfns / 1024))
-	[ "$dr_k" -le 32 ] || dr_k=32
+	dr_lo=$((lo - lo % block))
+	dr_blocks=$(((hi + 1 - dr_lo + block - 1) / block))
+	dr_per=$(((dr_blocks + 31) / 32))
+	[ $((dr_per * block)) -ge 1024 ] || dr_per=$(((1024 + block - 1) / block))
+	dr_k=$(((dr_blocks + dr_per - 1) / dr_per))
 	dr_i=0
 	while [ "$dr_i" -lt "$dr_k" ]; do
-		dr_end=$((lo + (dr_i + 1) * (dr_pfns / dr_k)))
-		[ "$dr_i" -lt $((dr_k - 1)) ] || dr_end=$((hi + 1))
-		echo "$((lo + dr_i * (dr_pfns / dr_k))) $dr_end"
+		echo "$((dr_lo + dr_i * dr_per * block)) $((dr_lo + (dr_i + 1) * dr_per * block))"
 		dr_i=$((dr_i + 1))
 	done
 }
@@ -96,10 +99,13 @@ damon_regions() {
 # drops them; of DAMON's actions it is the one that walks and isolates
 # (lru_prio and lru_deprio move folios between lists without isolating,
 # stat walks only where a filter asks, migrate_hot and migrate_cold need
-# a second node).  Two memcg filters let the walk take only the cgroup's
+# a second node).  Memcg filters let the walk take only the cgroup's
 # folios: every other folio is walked over and left as it was.
 # damos_before_apply marks each region's start (kernel.awk).  $tried:
-# the regions its scheme was tried on.
+# the regions its scheme was tried on; $pd_count, how a region's folios
+# are counted (reclaim_pages or deletes); $pd_marks, 1 where the first
+# pass over a region only marks its folios old; $pd_applied and
+# $pd_sz_applied, DAMOS's stats after those $tried tries.
 damon_run() {
 	snapshot after
 	working_set after "$ino"
@@ -145,19 +151,9 @@ damon_run() {
 	put 0 "$pd_s/quotas/ms"
 	put 0 "$pd_s/quotas/bytes"
 	put none "$pd_s/watermarks/metric"
-	# the cgroup's folios allowed, every other refused: each folio is
-	# settled by these two, never by the young filter pageout adds after
-	put 2 "$pd_s/filters/nr_filters"
-	[ -e "$pd_s/filters/0/allow" ] ||
-		fail "--scanner=damon: DAMOS filters here have no 'allow' (Linux 6.14 or later): its walk could not be kept to the cgroup's folios"
-	for pd_i in 0 1; do
-		put memcg "$pd_s/filters/$pd_i/type"
-		put "/$name" "$pd_s/filters/$pd_i/memcg_path"
-	done
-	put Y "$pd_s/filters/0/matching"
-	put Y "$pd_s/filters/0/allow"
-	put N "$pd_s/filters/1/matching"
-	put N "$pd_s/filters/1/allow"
+	damon_filters "$pd_s/filters"
+	pd_count=deletes
+	[ ! -d "$inst/events/vmscan/mm_vmscan_reclaim_pages" ] || pd_count=reclaim_pages
 	# shellcheck disable=SC2086 # a list of events
 	events 1 $pfn_events
 	put on "$pd_kd/0/state"
@@ -167,20 +163,63 @@ damon_run() {
 	taskset -p -c "$cpu" "$pd_pid" >/dev/null 2>"$tmp/cmd.err" ||
 		fail "--scanner=damon: cannot keep its kdamond (pid $pd_pid) on CPU $cpu: $(why "$tmp/cmd.err")"
 	# three passes: the first takes the cgroup's folios, the others walk
-	# the emptied regions (the walk's floor); at most 30 s
-	pd_tries=0
+	# the emptied regions (the walk's floor); four where the first only
+	# marks them old; at most 30 s
+	pd_passes=3
+	[ -z "$pd_marks" ] || pd_passes=4
+	pd_tries=0 pd_tried=0 pd_applied=0 pd_sz_applied=0
 	while [ "$pd_tries" -lt 150 ]; do
 		sleep 0.2
 		put update_schemes_stats "$pd_kd/0/state"
-		read -r pd_tried 2>/dev/null <"$pd_s/stats/nr_tried" || pd_tried=0
-		[ "${pd_tried:-0}" -lt $((3 * pd_regions)) ] || break
+		damon_stats "$pd_s/stats"
+		[ "$pd_tried" -lt $((pd_passes * pd_regions)) ] || break
 		pd_tries=$((pd_tries + 1))
 	done
 	put off "$pd_kd/0/state"
 	# shellcheck disable=SC2086
 	events 0 $pfn_events
 	damon_off || fail "--scanner=damon: its own kdamond is still there: see $pd_kd/0/state and $pd_kd/nr_kdamonds"
-	tried=${pd_tried:-0}
+	tried=$pd_tried
+}
+
+# damon_filters DIR: the scheme's filters, that keep its walk to the
+# cgroup's folios.  Where filters have 'allow' (6.14 on): the cgroup's
+# folios allowed, every other refused, each folio settled by these two,
+# never by the young filter pageout adds after them.  Where they have
+# not (6.12, 6.13), a filter only refuses (a folio is skipped where it
+# matched as 'matching' says): one memcg filter, matching=N, refuses
+# every folio not in the cgroup; the cgroup's folios then meet pageout's
+# young filter, which marks a young one old and skips it ($pd_marks).
+damon_filters() {
+	# a write to nr_filters makes its filters anew: set it first
+	put 1 "$1/nr_filters"
+	if [ -e "$1/0/allow" ]; then
+		pd_marks=""
+		put 2 "$1/nr_filters"
+		for pd_i in 0 1; do
+			put memcg "$1/$pd_i/type"
+			put "/$name" "$1/$pd_i/memcg_path"
+		done
+		put Y "$1/0/matching"
+		put Y "$1/0/allow"
+		put N "$1/1/matching"
+		put N "$1/1/allow"
+	else
+		pd_marks=1
+		put memcg "$1/0/type"
+		put "/$name" "$1/0/memcg_path"
+		put N "$1/0/matching"
+	fi
+}
+
+# damon_stats DIR: $pd_tried, $pd_applied and $pd_sz_applied from the
+# scheme's stats (as the last update_schemes_stats left them; 0 where
+# unreadable).
+damon_stats() {
+	read -r pd_tried 2>/dev/null <"$1/nr_tried" || pd_tried=0
+	read -r pd_applied 2>/dev/null <"$1/nr_applied" || pd_applied=0
+	read -r pd_sz_applied 2>/dev/null <"$1/sz_applied" || pd_sz_applied=0
+	case $pd_tried$pd_applied$pd_sz_applied in *[!0-9]*) pd_tried=0 pd_applied=0 pd_sz_applied=0 ;; esac
 }
 
 # damon_kind: its events are regions: a figure from $min_blocks of them.

@@ -34,7 +34,8 @@ pageblocks_of() {
 figures_read() {
 	cat "$tmp/reclaim.txt" "$tmp/pfn.txt" >"$tmp/all.txt" 2>/dev/null || tmp_fail "the trace"
 	cat "$tmp/reclaim.raw" "$tmp/pfn.raw" >"$tmp/all.raw" 2>/dev/null || tmp_fail "the trace"
-	raw=$tmp/all.raw scanner=$scanner block_folios=$tmp/block-folios run_awk "stats kernel" "$tmp/all.txt" >"$tmp/figures" ||
+	raw=$tmp/all.raw scanner=$scanner block_folios=$tmp/block-folios damon_count=${pd_count:-} \
+	    damon_marks=${pd_marks:-} damos_tried=${pd_tried:-} run_awk "stats kernel" "$tmp/all.txt" >"$tmp/figures" ||
 		{ scratch_ok; fail "cannot read the trace"; }
 	"${scanner}_kind"
 }
@@ -86,16 +87,38 @@ figures_each() {
 	rm -f "$tmp/one" "$tmp/one.csv"
 }
 
+# figures_emulated: $emulated 1 where the kernel's CPU is emulated (its
+# figures are the emulator's), else 0, and $emulated_how, what said so:
+# SCAN_VM_ACCEL (tcg: emulated; kvm or any other: not), the documented
+# way, set by scan-vm in its guest; else /proc/cpuinfo's model name
+# where it names QEMU's TCG (its -cpu max says "QEMU TCG CPU").
+figures_emulated() {
+	emulated=0 emulated_how=""
+	case ${SCAN_VM_ACCEL:-} in
+	tcg) emulated=1 emulated_how="SCAN_VM_ACCEL=tcg" ;;
+	?*) ;;
+	*)
+		fe_model=$(sed -n '/^model name/{s/^[^:]*: *//p;q;}' /proc/cpuinfo 2>/dev/null) || fe_model=""
+		case $fe_model in
+		*TCG*) emulated=1 emulated_how="/proc/cpuinfo: $fe_model" ;;
+		esac ;;
+	esac
+}
+
 # figures_report: the report on stdout and the CSV (kernel-report.awk),
 # -o's CSV written (after the aging walk's rows, where it runs); then
 # exit 1 where too few events were timed for a kernel ratio.
 figures_report() {
+	figures_emulated
 	rc=0
 	model_lru=$tmp/model-lru.csv model_pfn=$tmp/model-pfn.csv each_model=$tmp/each-model csv_out=$tmp/out.csv \
 	    kind=$kind min_events=$min_events min_pfn=$min_pfn size=$size cgv=$cgv lru_path=$lru_path \
 	    scanner=$scanner refused=${refused:-0} tried=${tried:-0} \
 	    lru_words=$lru_words load_before=$load_before load_after=$load_after \
 	    overrun=${overrun:-0} cpus=$(getconf _NPROCESSORS_ONLN) \
+	    damon_count=${pd_count:-} damon_marks=${pd_marks:-} damos_tried=${pd_tried:-} \
+	    damos_applied=${pd_applied:-} damos_sz_applied=${pd_sz_applied:-} \
+	    emulated=$emulated emulated_how=$emulated_how \
 	    run_awk "stats kernel-report" "$tmp/figures" >"$tmp/out.txt" || rc=$?
 	[ "$rc" -ne 3 ] || fail "scan's model gave no Physical ns/page or ListLRU ns/folio: $(head -n 1 "$tmp/model-lru.csv")"
 	[ "$rc" -eq 0 ] || tmp_fail "the report"
