@@ -4,6 +4,8 @@
 #   make run        build, then run it at -c auto: a size whose memmap is
 #                   not cache-sized here (scan says which), a figure to quote
 #   make test       run every tests/t-*.sh; ends with "N passed, M failed"
+#   make test-vm    boot Debian's 6.12 kernel under qemu (scripts/vm.sh) and run
+#                   scan-kernel's every path in it, live (minutes)
 #   make sanitize   build ./scan-sanitize (ASan + UBSan) and run the tests on it
 #   make valgrind   run a tiny scan under valgrind's memcheck
 #   make fuzz       build the libFuzzer target and fuzz the options for FUZZ_SECONDS
@@ -18,10 +20,11 @@ BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
 # The scripts, installed as scan-NAME; what they share goes to DATADIR/scan.
-SCRIPTS  = sweep plot report compare explain snapshot trace-lru vs-yardstick collect results kernel
+SCRIPTS  = sweep plot report compare explain snapshot trace-lru vs-yardstick collect results kernel vm
 # The awk programs are files (run_awk reads them with -f): a program in
 # argv fails exec under ulimit -s 16.
-SHARED   = scan-env.sh $(notdir $(wildcard scripts/*.awk))
+# vm-init.sh: scan-vm's guest's init.
+SHARED   = scan-env.sh vm-init.sh $(notdir $(wildcard scripts/*.awk))
 # Data a script reads (collect.sh --with-2023), installed beside SHARED.
 DATA     = docs/thread-2023.txt
 # scan.1, and a page per script, scripts/scan-NAME.1, for those that have one.
@@ -77,6 +80,9 @@ test: scan
 
 test-slow: scan
 	TEST_TIER=slow sh tests/run.sh
+
+test-vm: scan
+	sh tests/t-vm-live.sh
 
 test-full: scan
 	TEST_TIER=all sh tests/run.sh
@@ -141,4 +147,4 @@ uninstall:
 clean:
 	rm -rf scan scan-sanitize fuzz-options yardstick limits tests/fuzz-corpus.tmp valgrind.tmp
 
-.PHONY: all run test test-slow test-full sanitize valgrind fuzz install uninstall clean
+.PHONY: all run test test-slow test-vm test-full sanitize valgrind fuzz install uninstall clean
