@@ -10,6 +10,12 @@
 #          why the set-up failed) and out/ (what the command left in /out)
 # Never set -e: PID 1 must not end before the poweroff.
 set -u
+# Only as a guest's PID 1: on a host it would mount over /dev and power
+# the machine off.
+if [ "$$" -ne 1 ]; then
+	echo "vm-init.sh: the init of scan-vm's guest, run by the kernel there; not to be run here" >&2
+	exit 2
+fi
 PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
 export PATH
 /bin/busybox mount -t devtmpfs dev /dev 2>/dev/null

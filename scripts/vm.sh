@@ -17,7 +17,7 @@
 #/ scan-kernel needs it (cgroup v2 with the memory controller enabled for
 #/ its children, tracefs, debugfs); runs CMD as root in /out with stdin
 #/ from /dev/null; and powers the guest off as CMD ends.  CMD's stdout
-#/ and stderr come back as they are written (two serial ports, raw),
+#/ and stderr come back as they are written (two virtio-serial ports),
 #/ what CMD left in /out comes back into DIR (-o), and CMD's exit status
 #/ is vm.sh's.  The first line on stdout says how the CPU runs: KVM
 #/ where /dev/kvm opens, else TCG, an emulated CPU whose figures are the
@@ -251,7 +251,6 @@ mkdir -p "$root/bin" "$root/usr/bin" "$root/usr/local/bin" "$root/scan" \
 	"$root/scan-vm/modules" "$root/dev" "$root/proc" "$root/sys" "$root/tmp" \
 	"$root/run" "$root/mnt" "$root/root" "$root/var/tmp" "$root/out"
 cp "$busybox" "$root/bin/busybox"
-ln -s busybox "$root/bin/sh"
 cp "$share/vm-init.sh" "$root/init"
 chmod 755 "$root/init"
 
@@ -268,13 +267,27 @@ for s in "$tree"/scripts/*.sh; do
 	chmod 755 "$root/usr/local/bin/scan-${s%.sh}"
 done
 
-# awk and the libraries it links, at their own paths
-cp "$guest_awk" "$root/usr/bin/awk"
-ldd "$guest_awk" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p' |
-while read -r lib; do
-	mkdir -p "$root${lib%/*}"
-	cp -L "$lib" "$root$lib"
-done
+# guest_copy PROGRAM PATH: PROGRAM at PATH in the guest, and the
+# libraries it links at their own paths.
+guest_copy() {
+	cp "$1" "$root$2"
+	ldd "$1" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p' |
+	while read -r gc_lib; do
+		mkdir -p "$root${gc_lib%/*}"
+		cp -L "$gc_lib" "$root$gc_lib"
+	done
+}
+# awk with math; and the shell: dash where the host has it, the shell
+# the scripts are tested with (BusyBox's sh runs its own awk, without
+# math, before any on PATH)
+guest_copy "$guest_awk" /usr/bin/awk
+dash=$(command -v dash 2>/dev/null) || dash=""
+if [ -n "$dash" ]; then
+	guest_copy "$dash" /bin/dash
+	ln -s dash "$root/bin/sh"
+else
+	ln -s busybox "$root/bin/sh"
+fi
 
 # modules: virtio_blk and ext4 where they are modules, their dependencies
 # first (each file's depends=), decompressed here
@@ -312,7 +325,7 @@ mod_add crc32c_generic || true	# ext4's metadata_csum, where it is a module
 
 command_line "$@"
 printf '%s\n' "$line" >"$root/scan-vm/cmd"
-printf 'SCAN_VM=1\nSCAN_VM_ACCEL=%s\nSCAN_VM_KERNEL=%s\nSCAN_VM_OUT=/out\n' \
+printf 'SCAN_VM=1\nSCAN_VM_ACCEL=%s\nSCAN_VM_KERNEL=%s\nSCAN_VM_OUT=/out\nAWK=/usr/bin/awk\n' \
 	"$accel" "$release" >"$root/scan-vm/env"
 (cd "$root" && find . | "$busybox" cpio -o -H newc -R 0:0 2>/dev/null) >"$tmp/initrd" ||
 	fail "cannot write the initramfs in TMPDIR (${TMPDIR:-/tmp}): full?"
