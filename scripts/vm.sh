@@ -282,6 +282,14 @@ guest_copy() {
 # math, before any on PATH)
 guest_copy "$guest_awk" /usr/bin/awk
 dash=$(command -v dash 2>/dev/null) || dash=""
+# the host's own of the tools the scripts use where BusyBox's differ: dd
+# that prints its time (the aging walk's clock), env --default-signal,
+# fallocate -p, getconf (none in BusyBox), taskset, timeout; on PATH
+# before BusyBox's
+for t in dd env fallocate getconf taskset timeout; do
+	t_path=$(command -v "$t" 2>/dev/null) || continue
+	case $t_path in /*) guest_copy "$t_path" "/usr/bin/$t" ;; esac
+done
 if [ -n "$dash" ]; then
 	guest_copy "$dash" /bin/dash
 	ln -s dash "$root/bin/sh"
