@@ -90,8 +90,17 @@ set -a
 set +a
 HOME=/root
 export HOME
-echo "scan-vm: guest ready, running the command"
-(cd /out && exec sh /scan-vm/cmd) </dev/null >"$stdout" 2>"$stderr"
+# the command's deadline: --timeout less the boot so far and a margin
+# for the tar and the poweroff; then SIGTERM to it and all it started
+# (timeout's process group), so that /out still comes back
+up=$(cut -d. -f1 /proc/uptime)
+left=$((SCAN_VM_TIMEOUT - up - 30))
+[ "$left" -gt 0 ] || left=1
+echo "scan-vm: guest ready after $up s, running the command for at most $left s"
+(cd /out && exec timeout -s TERM "$left" sh /scan-vm/cmd) </dev/null >"$stdout" 2>"$stderr"
 status=$?
+if [ "$status" -eq 124 ] && [ "$(cut -d. -f1 /proc/uptime)" -ge $((up + left)) ]; then
+	status=timeout
+fi
 echo "scan-vm: the command ended with status $status"
 end "$status"

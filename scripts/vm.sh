@@ -47,7 +47,9 @@
 #/   --disk SIZE    the scratch disk and the disk that brings /out back,
 #/                  sparse files in TMPDIR (8G: twice a 1G working set and
 #/                  room)
-#/   --timeout SECONDS  power the guest off after this long (3600)
+#/   --timeout SECONDS  stop CMD with SIGTERM in the guest after this long
+#/                  less the boot and 30 s (its /out still comes back), and
+#/                  power the guest off at SECONDS (3600)
 #/   --accel=A      kvm or tcg, instead of KVM where /dev/kvm opens
 #/   --console FILE keep the guest's console (the kernel's messages) in FILE
 #/   --tree DIR     the source tree to build the guest's scan and scripts
@@ -333,8 +335,8 @@ mod_add crc32c_generic || true	# ext4's metadata_csum, where it is a module
 
 command_line "$@"
 printf '%s\n' "$line" >"$root/scan-vm/cmd"
-printf 'SCAN_VM=1\nSCAN_VM_ACCEL=%s\nSCAN_VM_KERNEL=%s\nSCAN_VM_OUT=/out\nAWK=/usr/bin/awk\n' \
-	"$accel" "$release" >"$root/scan-vm/env"
+printf 'SCAN_VM=1\nSCAN_VM_ACCEL=%s\nSCAN_VM_KERNEL=%s\nSCAN_VM_OUT=/out\nSCAN_VM_TIMEOUT=%s\nAWK=/usr/bin/awk\n' \
+	"$accel" "$release" "$timeout_s" >"$root/scan-vm/env"
 (cd "$root" && find . | "$busybox" cpio -o -H newc -R 0:0 2>/dev/null) >"$tmp/initrd" ||
 	fail "cannot write the initramfs in TMPDIR (${TMPDIR:-/tmp}): full?"
 
@@ -385,10 +387,18 @@ console_tail() {
 		say_line "$me: console: $c"
 	done
 }
+# /out, where the guest wrote its tar: also after a timeout in the guest
+if [ -n "$out" ] && [ -n "$status" ] && [ "${status#setup:}" = "$status" ]; then
+	mkdir -p "$out" || fail "cannot make $out"
+	cp -R "$tmp/back/out/." "$out/" || fail "cannot copy the guest's /out into $out"
+fi
 case $status in
 '' | *[!0-9]*)
-	if [ "$rc" -eq 124 ]; then
-		say_line "$me: the command ran past --timeout $timeout_s s: the guest was powered off"
+	if [ "$status" = timeout ]; then
+		say_line "$me: the command ran past --timeout $timeout_s s (less the boot): stopped in the guest by SIGTERM${out:+; its /out copied back}"
+		exit 124
+	elif [ "$rc" -eq 124 ]; then
+		say_line "$me: the guest ran past --timeout $timeout_s s: powered off"
 		exit 124
 	fi
 	case $status in
@@ -398,8 +408,4 @@ case $status in
 	console_tail
 	exit 1 ;;
 esac
-if [ -n "$out" ]; then
-	mkdir -p "$out" || fail "cannot make $out"
-	cp -R "$tmp/back/out/." "$out/" || fail "cannot copy the guest's /out into $out"
-fi
 exit "$status"

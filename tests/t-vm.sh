@@ -61,11 +61,13 @@ for a; do
 done
 read -r mode <"$fake/mode"
 case $mode in
-exit*|setup)
+exit*|setup|timeout)
 	mkdir -p "$fake/guest/out"
 	echo "made in the guest" >"$fake/guest/out/r.csv"
 	if [ "$mode" = setup ]; then
 		echo "setup: mount cgroup2 (CONFIG_CGROUPS)" >"$fake/guest/status"
+	elif [ "$mode" = timeout ]; then
+		echo timeout >"$fake/guest/status"
 	else
 		echo "${mode#exit}" >"$fake/guest/status"
 	fi
@@ -146,6 +148,17 @@ check "a panic: exit 1, the console's last lines on stderr" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'stopped before the command ended' '$tmp/err' &&
 		grep -q 'console: Kernel panic - not syncing: a stand-in\$' '$tmp/err'"
 check "after a panic: no qemu, no scratch" gone
+
+rm -rf "$tmp/back"
+fake_run timeout -o "$tmp/back" --timeout 60 -- true
+check "the command stopped at its deadline in the guest: exit 124, said, /out back" \
+	sh -c "[ $rc -eq 124 ] && grep -q 'ran past --timeout 60 s (less the boot): stopped in the guest' '$tmp/err' &&
+		grep -qx 'made in the guest' '$tmp/back/r.csv'"
+fake_run exit0 --timeout 77 -- true
+mkdir "$tmp/env"
+(cd "$tmp/env" && "$bb_static" cpio -i -d scan-vm/env <"$fake/initrd" 2>/dev/null)
+check "the guest's environment has the deadline (SCAN_VM_TIMEOUT=77)" \
+	grep -qx 'SCAN_VM_TIMEOUT=77' "$tmp/env/scan-vm/env"
 
 fake_run sleep --timeout 2 -- true
 check "--timeout 2: exit 124, said" sh -c "[ $rc -eq 124 ] && grep -q 'past --timeout 2 s' '$tmp/err'"

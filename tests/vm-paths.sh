@@ -47,22 +47,10 @@ path() {
 	echo "vm-paths: $name: scan-kernel -m $size $*: exit $(cat "$name.rc"), $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", b - a }') s"
 }
 
-echo "${SCAN_VM_ACCEL:-}" >accel
-path offline
-path compaction --scanner=compaction
-path damon --scanner=damon
-# the LRU scanner under the classic lists: lru_gen off, then as it was
-was=$(cat "$lru_gen")
-echo 0 >"$lru_gen"
-path classic
-echo "$was" >"$lru_gen"
-echo "$was $(cat "$lru_gen")" >lru_gen.restored
-
 # SIGINT midway: scan-kernel in the background, SIGINT as the default
 # action there (env --default-signal; an asynchronous command of sh
 # ignores SIGINT), sent once its cgroup has been there 3 s
-state >sigint.before
-if env --default-signal=INT true 2>/dev/null; then
+sigint_run() {
 	env --default-signal=INT scan-kernel -m "$size" >sigint.out 2>sigint.err &
 	pid=$!
 	waited=0
@@ -74,8 +62,30 @@ if env --default-signal=INT true 2>/dev/null; then
 	kill -INT "$pid"
 	wait "$pid"
 	echo $? >sigint.rc
-else
-	echo "no env --default-signal" >sigint.rc
-fi
-state >sigint.after
-echo "vm-paths: sigint: exit $(cat sigint.rc)"
+}
+
+# sigint: scan-kernel stopped by SIGINT midway, the state before and after
+sigint() {
+	state >sigint.before
+	if env --default-signal=INT true 2>/dev/null; then
+		sigint_run
+	else
+		echo "no env --default-signal" >sigint.rc
+	fi
+	state >sigint.after
+	echo "vm-paths: sigint: exit $(cat sigint.rc)"
+}
+
+# the cheap paths first, compaction (8 passes over all memory) last: what
+# ran by the deadline comes back
+echo "${SCAN_VM_ACCEL:-}" >accel
+path offline
+sigint
+# the LRU scanner under the classic lists: lru_gen off, then as it was
+was=$(cat "$lru_gen")
+echo 0 >"$lru_gen"
+path classic
+echo "$was" >"$lru_gen"
+echo "$was $(cat "$lru_gen")" >lru_gen.restored
+path damon --scanner=damon
+path compaction --scanner=compaction
