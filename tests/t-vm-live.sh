@@ -29,7 +29,7 @@ vm() {	# vm ARG...: vm.sh with TMPDIR its own, as the hang limit allows
 no_scratch() {
 	[ -z "$(ls -A "$tmp/scratch")" ] || return 1
 	for c in /proc/[0-9]*/cmdline; do
-		! grep -q "$tmp/scratch" "$c" 2>/dev/null || return 1
+		! { grep -q "$tmp/scratch" "$c"; } 2>/dev/null || return 1
 	done
 }
 
@@ -51,6 +51,7 @@ check "no qemu, no scratch after the run" no_scratch
 # saying why; every line on stderr its own (no tool's "not found").
 ran() {
 	b=$tmp/back/$1
+	: >"$tmp/err"
 	[ -f "$b.rc" ] || { echo "#   no $1.rc: it did not run to its end"; return 1; }
 	read -r r <"$b.rc"
 	cp "$b.err" "$tmp/err"
@@ -66,6 +67,7 @@ ran() {
 # (pagetable).
 rows() {
 	b=$tmp/back/$1
+	[ -f "$b.rc" ] || return 1
 	for f in 'pfn scanner: [0-9]:physical' 'LRU scanner: [0-9]:list' '  kernel: [0-9]* leaf PTEs:pagetable'; do
 		grep -q "^${f%:*}" "$b.out" || continue
 		grep -q "^kernel,${f##*:}," "$b.csv" 2>/dev/null || return 1
@@ -129,7 +131,7 @@ stopped() {
 		kill -INT "$vm_pid"
 	else
 		for c in /proc/[0-9]*/cmdline; do
-			case $(tr '\0' ' ' <"$c" 2>/dev/null) in
+			case $({ tr '\0' ' ' <"$c"; } 2>/dev/null) in
 			*qemu-system*"$tmp/scratch"*) q=${c#/proc/}; kill -KILL "${q%/cmdline}" ;;
 			esac
 		done
