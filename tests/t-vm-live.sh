@@ -79,9 +79,10 @@ as_found() {
 	diff "$tmp/back/$1.before" "$tmp/back/$1.after" | sed -n 's/^[<>]/#  &/p' | head -n 6
 	cmp -s "$tmp/back/$1.before" "$tmp/back/$1.after"
 }
-# says NAME REGEX: its stdout has a line that matches.
+# says NAME REGEX: it ran to its end, and its stdout has a line that
+# matches.
 says() {
-	grep -Eq -- "$2" "$tmp/back/$1.out" 2>/dev/null
+	[ -f "$tmp/back/$1.rc" ] && grep -Eq -- "$2" "$tmp/back/$1.out" 2>/dev/null
 }
 # column NAME WALK COLUMN VALUE: the CSV's kernel row of WALK has VALUE.
 column() {
