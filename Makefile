@@ -6,6 +6,8 @@
 #                   kernel-like model at that size, and on stderr the two
 #                   models' ratios side by side (scripts/report.sh --brief)
 #   make test       run every tests/t-*.sh; ends with "N passed, M failed"
+#   make test-vm    boot Debian's 6.12 kernel under qemu (scripts/vm.sh) and run
+#                   scan-kernel's every path in it, live (minutes)
 #   make sanitize   build ./scan-sanitize (ASan + UBSan) and run the tests on it
 #   make valgrind   run a tiny scan under valgrind's memcheck
 #   make fuzz       build the libFuzzer target and fuzz the options for FUZZ_SECONDS
@@ -21,10 +23,11 @@ BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
 # The scripts, installed as scan-NAME; what they share goes to DATADIR/scan.
-SCRIPTS  = sweep plot report compare explain snapshot trace-lru vs-yardstick collect results kernel
+SCRIPTS  = sweep plot report compare explain snapshot trace-lru vs-yardstick collect results kernel vm
 # The awk programs are files (run_awk reads them with -f): a program in
 # argv fails exec under ulimit -s 16.
-SHARED   = scan-env.sh $(notdir $(wildcard scripts/*.awk))
+# vm-init.sh: scan-vm's guest's init.
+SHARED   = scan-env.sh vm-init.sh $(notdir $(wildcard scripts/*.awk))
 # kernel.sh's parts, a file a scanner (its recipe says what one holds),
 # installed in DATADIR/scan/kernel, where the installed scan-kernel looks.
 KERNEL_PARTS = $(notdir $(wildcard scripts/kernel/*.sh))
@@ -84,6 +87,12 @@ test: scan
 
 test-slow: scan
 	TEST_TIER=slow sh tests/run.sh
+
+# t-vm-live.sh's lines, and "N passed, M failed" (its own skips itself
+# under make test, where SCAN_VM_LIVE is unset)
+test-vm: scan
+	@SCAN_VM_LIVE=1 sh tests/t-vm-live.sh | awk '{ print } /^not ok / { f++ } /^ok / { p++ } \
+		END { printf "%d passed, %d failed\n", p, f; exit f > 0 || p == 0 }'
 
 test-full: scan
 	TEST_TIER=all sh tests/run.sh
@@ -177,4 +186,4 @@ uninstall:
 clean:
 	rm -rf scan scan-sanitize fuzz-options yardstick limits tests/fuzz-corpus.tmp valgrind.tmp
 
-.PHONY: all run test test-slow test-full sanitize valgrind fuzz install uninstall clean
+.PHONY: all run test test-slow test-vm test-full sanitize valgrind fuzz install uninstall clean

@@ -175,6 +175,7 @@ group() {
 		why=""
 		case $line in
 		sudo*) why="needs root (and a live trace or /proc/kpageflags)" ;;
+		scan-vm*) why="boots a VM for minutes: make test-vm runs scan-vm" ;;
 		esac
 		if [ -z "$why" ] && [ -n "$script" ] && [ ! -r "scripts/$script.sh" ]; then
 			why="scripts/$script.sh is not in this tree yet"

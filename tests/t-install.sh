@@ -10,9 +10,9 @@ data=$tmp/data
 make -s install PREFIX="$pfx" DATADIR="$data" >"$tmp/install.out" 2>&1
 check "install: exit 0" [ $? -eq 0 ]
 scripts=""
-for f in scripts/*.sh; do	# every script but the one they source
+for f in scripts/*.sh; do	# every script but the one they source and the guest's init
 	name=${f#scripts/}
-	[ "$name" = scan-env.sh ] || scripts="$scripts bin/scan-${name%.sh}"
+	case $name in scan-env.sh | vm-init.sh) ;; *) scripts="$scripts bin/scan-${name%.sh}" ;; esac
 done
 pages=""
 for f in scripts/scan-*.1; do
@@ -21,7 +21,7 @@ done
 for f in bin/scan share/man/man1/scan.1 $scripts $pages; do
 	check "install: $f" [ -f "$pfx/$f" ]
 done
-for f in lib.awk scan-env.sh thread-2023.txt; do
+for f in lib.awk scan-env.sh vm-init.sh thread-2023.txt; do
 	check "install: DATADIR/scan/$f" [ -f "$data/scan/$f" ]
 done
 for f in scripts/kernel/*.sh; do	# scan-kernel's parts

@@ -46,7 +46,7 @@ ci_named() {
 }
 check "README: CI's test targets as .ci/run runs them ($ci_targets)" ci_named
 check "run.sh: its log names the same targets" \
-	sh -c "grep -q 'CI runs make test, then make test-slow' tests/run.sh && [ '$ci_targets' = 'test test-slow ' ]"
+	sh -c "grep -q 'CI runs make test, then make test-slow' tests/run.sh && [ '$ci_targets' = 'test test-slow test-vm ' ]"
 
 # The README's time for make test names the host it was measured on,
 # and docs/testing.md records that measurement: the same figure, host.
