@@ -226,7 +226,8 @@
 #else
 #define PROGRESS_S	10.0
 #endif
-/* The memmap should dwarf the last-level cache, or the walks time caches. */
+/* The memmap should dwarf the last-level cache, or the caches skew the
+ * ratios, either way (docs/method.md). */
 #define LLC_FACTOR	4.0
 /* -c auto's least: the size of the 2023 post's figures. */
 #define AUTO_MIN_COUNT	10.0
@@ -6474,7 +6475,7 @@ static double memmap_bytes(const struct lru_model *m)
 }
 
 /* Is the memmap under LLC_FACTOR times the last-level cache, so that the
- * walks time caches?  -1 where no LLC size is known. */
+ * caches skew the ratios?  -1 where no LLC size is known. */
 static int cache_sized(const struct lru_model *m, const struct machine *mc)
 {
 	if (mc->llc <= 0)
@@ -6837,7 +6838,7 @@ struct warning_spec {
 
 static const struct warning_spec warnings[NR_WARNINGS] = {
 	/* the memmap under LLC_FACTOR times the last-level cache */
-	[W_CACHE_SIZED] = { "cache-sized", "memmap < 4x LLC %s: ratios time caches; %s", 0 },
+	[W_CACHE_SIZED] = { "cache-sized", "memmap < 4x LLC %s: caches skew the ratios; %s", 0 },
 	/* a walk's median under MIN_TICKS ticks of the clock */
 	[W_SHORT_WALK] = { "short-walk", "%s < 1000 clock ticks, coarse times; %s", 1 },
 	/* half a walk's timed walks or more lost over LOST_SHARE even when
@@ -7715,7 +7716,7 @@ static const struct field fields[] = {
 	  NUMBER("%.0f", get_memmap_bytes) },
 	{ "memmap_over_llc", SCOPE_RUN, "memmap_bytes over llc_bytes; empty: no LLC known",
 	  NUMBER("%.4g", get_memmap_over_llc) },
-	{ "cache_sized", SCOPE_RUN, "1: memmap_bytes under 4x llc_bytes (from llc_from), so the walks time caches; 0: not; empty: no LLC known",
+	{ "cache_sized", SCOPE_RUN, "1: memmap_bytes under 4x llc_bytes (from llc_from), so the caches skew the ratios; 0: not; empty: no LLC known",
 	  NUMBER("%.0f", get_cache_sized) },
 	{ "llc_misses", SCOPE_WALK, "last-level cache read misses per page (physical) or folio, as the calling walker counted them; empty: not counted (-vv says why)",
 	  NUMBER("%.4f", get_llc_misses) },
@@ -8598,7 +8599,7 @@ static double llc_probe(double l2, double claim)
 {
 	static struct llc_probe pr;	/* 32 KiB of lines: off the stack */
 	static double found = -1;
-	struct mem_limit avail = mem_available();
+	struct mem_limit avail;
 	/* the first footprint past a plausible L2, in the LLC */
 	size_t first = l2 >= (512 << 10) && l2 <= (8 << 20) ? 2 * (size_t)l2 : 1 << 20;
 	size_t cap = claim > 0 && claim / 2 < PROBE_MAX ? (size_t)(claim / 2) : PROBE_MAX;
@@ -8608,9 +8609,12 @@ static double llc_probe(double l2, double claim)
 	if (found >= 0)
 		return found;
 	found = 0;
+	if (!CAN_FLUSH)
+		return found;
+	avail = mem_available();
 	if (avail.bytes >= 0 && avail.bytes / 4 < cap)
 		cap = (size_t)(avail.bytes / 4);
-	if (!CAN_FLUSH || cap <= first)
+	if (cap <= first)
 		return found;
 	pr.map_len = cap + HUGE_PAGE_SIZE;
 	pr.map = mmap(NULL, pr.map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

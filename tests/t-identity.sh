@@ -148,14 +148,14 @@ check "fake host: its files' identity" \
 	       [ '$(field llc_bytes),$(field llc_from),$(field l2_bytes),$(field l2_from)' = '110100480,sysfs,2097152,sysfs' ] &&
 	       [ '$(field numa_nodes),$(field hypervisor),$(field cpu)' = '2,unknown,Intel(R) Xeon(R) Processor' ]"
 check "fake host: the warning sizes -c from its LLC and says where it came from" \
-	err_has '^scan: warning: cache-sized: memmap < 4x LLC 105\.0 MiB \(sysfs\): ratios time caches; use -c 6\.9$'
+	err_has '^scan: warning: cache-sized: memmap < 4x LLC 105\.0 MiB \(sysfs\): caches skew the ratios; use -c 6\.9$'
 SCAN_MACHINE_ROOT=$tmp/large run -c 0.01 -r 1 --format=csv
 large=$(field host_id)
 check "fake hosts: 105 MiB and 480 MiB of L3, two host ids" \
 	sh -c "[ -n '$small' ] && [ -n '$large' ] && [ '$small' != '$large' ]"
-check "fake host: a 480 MiB L3 takes -c 32" err_has 'LLC 480\.0 MiB \(sysfs\): ratios time caches; use -c 32$'
+check "fake host: a 480 MiB L3 takes -c 32" err_has 'LLC 480\.0 MiB \(sysfs\): caches skew the ratios; use -c 32$'
 SCAN_MACHINE_ROOT=$tmp/large run -m 40M -r 1
-check "-m: the advice in -m" err_has 'ratios time caches; use -m 120G$'
+check "-m: the advice in -m" err_has 'caches skew the ratios; use -m 120G$'
 SCAN_MACHINE_ROOT=$tmp/small run -c 0.01 -r 1 --format=csv
 check "fake host: the same files, the same host id" same "$(field host_id)" "$small"
 
@@ -174,7 +174,7 @@ measured)
 	check "no sysfs caches: -v says measured, with no claim beside it" \
 		err_has '^machine: .*, LLC [0-9.]+ [KMG]?i?B \(measured\), 1 NUMA node, '
 	check "no sysfs caches: the warning's LLC is the measured one" \
-		err_has '^scan: warning: cache-sized: memmap < 4x LLC [0-9.]+ [KMG]?i?B \(measured\): ratios time caches; use -c [0-9.]+$' ;;
+		err_has '^scan: warning: cache-sized: memmap < 4x LLC [0-9.]+ [KMG]?i?B \(measured\): caches skew the ratios; use -c [0-9.]+$' ;;
 *)
 	check "no cache information: LLC 0 from none" \
 		sh -c "[ '$(field llc_bytes),$(field llc_from)' = '0,none' ]"
@@ -203,7 +203,7 @@ fake_host "$tmp/replay" 32768K
 SCAN_MACHINE_ROOT=$tmp/replay run -r 1 --memmap-from="$tmp/kpageflags"
 check "replay: exit 0" [ "$rc" -eq 0 ]
 check "replay: the warning says the file is cache-bound" \
-	err_has '^scan: warning: cache-sized: memmap < 4x LLC 32\.0 MiB \(sysfs\): ratios time caches; replay a larger memmap$'
+	err_has '^scan: warning: cache-sized: memmap < 4x LLC 32\.0 MiB \(sysfs\): caches skew the ratios; replay a larger memmap$'
 check "replay: no -c advised" sh -c "! grep -q -- ' -c' '$tmp/err'"
 
 # Machine files that are no files, or no end: each read within the
@@ -256,7 +256,7 @@ check "a cpuinfo is read to 16 MiB: a model past it unknown" odd_run "$tmp/far"
 run -c 0.01 -r 1
 if [ -n "$llc" ] && [ "$llc" -gt 0 ]; then
 	check "this host: the warning gives a -c and the LLC's source" \
-		err_has 'LLC [0-9.]+ [KMG]iB \((sysfs|cpuid|getconf|measured)\): ratios time caches; use -c [0-9.]+$'
+		err_has 'LLC [0-9.]+ [KMG]iB \((sysfs|cpuid|getconf|measured)\): caches skew the ratios; use -c [0-9.]+$'
 else
 	skip "this host: the warning gives a -c" "scan saw no last-level cache size"
 fi
