@@ -8432,16 +8432,16 @@ static struct mem_limit mem_available(void)
  * complex has 32 MiB).  As lmbench's lat_mem_rd does, a dependent chase
  * over growing footprints, PROBE_STEP apart from twice the L2: a read
  * of the whole footprint leaves in the caches what they keep of it, then
- * PROBE_HOPS loads at its lines, PROBE_GROUP at random from each of
- * random 4 KiB pages (a VM's nested page walk on every page then weighs
- * a sixteenth), timed in chunks of PROBE_CHUNK whose median is kept (a
- * preemption spoils a chunk, not the figure); the median of PROBE_REPS
- * such chases is the footprint's latency.  The same chase from flushed
+ * PROBE_REPS chases of PROBE_HOPS loads at its lines, PROBE_GROUP at
+ * random from each of random 4 KiB pages (a VM's nested page walk on
+ * every page then weighs a sixteenth), each timed in chunks of
+ * PROBE_CHUNK whose median is kept (a preemption spoils a chunk, not the
+ * figure); their median is the footprint's latency.  The same chase from flushed
  * lines is memory's.  The LLC is the footprint where the latency passes
  * half way from the cache's (at twice the L2) to memory's, between the
  * two footprints that bracket it, the crossing confirmed by the next
- * footprint and by the first past it measured again.  It costs 0.2 to
- * 0.8 s on a busy 2-vCPU guest (docs/method.md), once a process.
+ * footprint and by the first past it measured again.  It costs 0.15 to
+ * 0.4 s on a busy 2-vCPU guest (docs/method.md), once a process.
  */
 #define PROBE_HOPS	4096
 #define PROBE_CHUNK	256
@@ -8538,14 +8538,14 @@ static double probe_latency(struct llc_probe *pr, size_t bytes, int flushed)
 		memset(pr->base + pr->touched, 0, bytes - pr->touched);
 		pr->touched = bytes;
 	}
+	if (!flushed)	/* once: a chase's 256 KiB of lines barely move it */
+		probe_sink += probe_fill(pr->base, bytes);
 	for (r = 0; r < PROBE_REPS; r++) {
 		probe_draw(pr, bytes);
 		if (flushed) {
 			for (k = 0; k < PROBE_HOPS; k++)
 				flush_line(pr->line[k], pr->opt);
 			flush_fence(pr->opt);
-		} else {
-			probe_sink += probe_fill(pr->base, bytes);
 		}
 		v[r] = probe_chase(pr->line);
 	}
@@ -8558,12 +8558,16 @@ static double probe_latency(struct llc_probe *pr, size_t bytes, int flushed)
 static double probe_knee(struct llc_probe *pr, size_t first, size_t cap)
 {
 	double cache = probe_latency(pr, first, 0), memory = probe_latency(pr, first, 1);
-	double half = (cache + memory) / 2, lat, low_lat = cache, high_lat = 0, again;
+	double half, lat, low_lat, high_lat = 0, again;
 	double size = first;
 	size_t bytes, low = first, high = 0;
 
+	if (memory < 2 * cache)		/* a burst, or no cache to find: again */
+		cache = probe_latency(pr, first, 0);
 	if (memory < 2 * cache)
 		return 0;
+	half = (cache + memory) / 2;
+	low_lat = cache;
 	for (;;) {
 		size *= PROBE_STEP;
 		bytes = (size_t)size / 4096 * 4096;
