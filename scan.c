@@ -68,6 +68,7 @@
  *   The field table                 fields[]: a CSV and JSON column's row
  *   CSV, JSON and KTAP              the columns written, --fields, KTAP
  *   The host: files and room        bounded machine files, memory limits
+ *   The host: the LLC measured      a chase, where sysfs gives no caches
  *   The host: identity              CPUID, cpuinfo, caches, NUMA, host id
  *   Main                            signals, set-up, report, main()
  */
@@ -225,7 +226,8 @@
 #else
 #define PROGRESS_S	10.0
 #endif
-/* The memmap should dwarf the last-level cache, or the walks time caches. */
+/* The memmap should dwarf the last-level cache, or the caches skew the
+ * ratios, either way (docs/method.md). */
 #define LLC_FACTOR	4.0
 /* -c auto's least: the size of the 2023 post's figures. */
 #define AUTO_MIN_COUNT	10.0
@@ -6457,7 +6459,10 @@ struct machine {
 	char kernel[200];	/* uname: system, release, machine */
 	char thp[32];		/* the system's THP policy, or unknown */
 	double l2, llc;		/* bytes of L2 (per core) and LLC, 0 if unknown */
-	const char *l2_from, *llc_from; /* sysfs, cpuid, getconf or none */
+	const char *l2_from, *llc_from; /* sysfs, cpuid, getconf, measured
+				 * (the LLC only: llc_probe()) or none */
+	double llc_claim;	/* the LLC sysfs, CPUID or getconf give, 0 if none */
+	const char *claim_from;	/* sysfs, cpuid, getconf or none */
 	double stream_ns, chase_ns; /* this run's limits, 0: not measured */
 	char host_id[9];	/* a hash of the fields above but the limits */
 };
@@ -6470,7 +6475,7 @@ static double memmap_bytes(const struct lru_model *m)
 }
 
 /* Is the memmap under LLC_FACTOR times the last-level cache, so that the
- * walks time caches?  -1 where no LLC size is known. */
+ * caches skew the ratios?  -1 where no LLC size is known. */
 static int cache_sized(const struct lru_model *m, const struct machine *mc)
 {
 	if (mc->llc <= 0)
@@ -6557,7 +6562,7 @@ static void print_machine(const struct output *out, const struct machine *raw)
 {
 	static struct machine shown;	/* off the stack */
 	const struct machine *mc = &shown;
-	char f[12], m[12], s[12], l2[32], llc[32], ram[32], limits[96];
+	char f[12], m[12], s[12], l2[32], llc[32], claim[32], from[64], ram[32], limits[96];
 
 	shown = *raw;
 	plain_copy(raw->cpu, shown.cpu, sizeof(shown.cpu));
@@ -6571,12 +6576,18 @@ static void print_machine(const struct output *out, const struct machine *raw)
 			 mc->stream_ns, mc->chase_ns);
 	else
 		snprintf(limits, sizeof(limits), "limits not measured");
+	/* a measured LLC has the claim it overrode beside it */
+	if (strcmp(mc->llc_from, mc->claim_from) && mc->llc_claim > 0)
+		snprintf(from, sizeof(from), "%s; %s %s", mc->llc_from, mc->claim_from,
+			 human(mc->llc_claim, claim, 32));
+	else
+		snprintf(from, sizeof(from), "%s", mc->llc_from);
 	fprintf(out->text, "machine: host %s, %s family %s model %s stepping %s, %s, hypervisor %s, "
 		"L2 %s (%s), LLC %s (%s), %d NUMA node%s, %s RAM, %s, THP %s; %s\n",
 		mc->host_id, mc->vendor, *known(mc->family, f, 12) ? f : "?",
 		*known(mc->model, m, 12) ? m : "?", *known(mc->stepping, s, 12) ? s : "?",
 		mc->cpu, mc->hypervisor, human(mc->l2, l2, 32), mc->l2_from,
-		human(mc->llc, llc, 32), mc->llc_from, mc->numa_nodes,
+		human(mc->llc, llc, 32), from, mc->numa_nodes,
 		mc->numa_nodes == 1 ? "" : "s", human(mc->memory, ram, 32), mc->kernel,
 		mc->thp, limits);
 }
@@ -6827,7 +6838,7 @@ struct warning_spec {
 
 static const struct warning_spec warnings[NR_WARNINGS] = {
 	/* the memmap under LLC_FACTOR times the last-level cache */
-	[W_CACHE_SIZED] = { "cache-sized", "memmap < 4x LLC %s: ratios time caches; %s", 0 },
+	[W_CACHE_SIZED] = { "cache-sized", "memmap < 4x LLC %s: caches skew the ratios; %s", 0 },
 	/* a walk's median under MIN_TICKS ticks of the clock */
 	[W_SHORT_WALK] = { "short-walk", "%s < 1000 clock ticks, coarse times; %s", 1 },
 	/* half a walk's timed walks or more lost over LOST_SHARE even when
@@ -7705,7 +7716,7 @@ static const struct field fields[] = {
 	  NUMBER("%.0f", get_memmap_bytes) },
 	{ "memmap_over_llc", SCOPE_RUN, "memmap_bytes over llc_bytes; empty: no LLC known",
 	  NUMBER("%.4g", get_memmap_over_llc) },
-	{ "cache_sized", SCOPE_RUN, "1: memmap_bytes under 4x llc_bytes (from llc_from), so the walks time caches; 0: not; empty: no LLC known",
+	{ "cache_sized", SCOPE_RUN, "1: memmap_bytes under 4x llc_bytes (from llc_from), so the caches skew the ratios; 0: not; empty: no LLC known",
 	  NUMBER("%.0f", get_cache_sized) },
 	{ "llc_misses", SCOPE_WALK, "last-level cache read misses per page (physical) or folio, as the calling walker counted them; empty: not counted (-vv says why)",
 	  NUMBER("%.4f", get_llc_misses) },
@@ -8412,6 +8423,224 @@ static struct mem_limit mem_available(void)
 	return best;
 }
 
+/* ==== The host: the LLC measured ======================================== */
+
+/*
+ * The LLC a vCPU reaches, measured where sysfs gives no cache topology
+ * to check CPUID's claim against: a VM's CPUID, and so getconf, may
+ * pass on the socket's L3 (508 MiB on an EPYC bhyve guest whose core
+ * complex has 32 MiB).  As lmbench's lat_mem_rd does, a dependent chase
+ * over growing footprints, PROBE_STEP apart from twice the L2: a read
+ * of the whole footprint leaves in the caches what they keep of it, then
+ * PROBE_REPS chases of PROBE_HOPS loads at its lines, PROBE_GROUP at
+ * random from each of random 4 KiB pages (a VM's nested page walk on
+ * every page then weighs a sixteenth), each timed in chunks of
+ * PROBE_CHUNK whose median is kept (a preemption spoils a chunk, not the
+ * figure); their median is the footprint's latency.  The same chase from flushed
+ * lines is memory's.  The LLC is the footprint where the latency passes
+ * half way from the cache's (at twice the L2) to memory's, between the
+ * two footprints that bracket it, the crossing confirmed by the next
+ * footprint and by the first past it measured again.  It costs 0.15 to
+ * 0.4 s on a busy 2-vCPU guest (docs/method.md), once a process.
+ */
+#define PROBE_HOPS	4096
+#define PROBE_CHUNK	256
+#define PROBE_GROUP	16		/* lines a page: 1/4 of its 64 */
+#define PROBE_REPS	3
+#define PROBE_SEARCHES	3		/* the LLC: their median */
+#define PROBE_STEP	1.189207115	/* 2^(1/4): four footprints an octave */
+#define PROBE_MAX	(256UL << 20)	/* beyond: no figure */
+#define PROBE_BUDGET_S	1.5		/* then searches give no figure */
+#if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
+#define CAN_FLUSH	1		/* flush_line() flushes */
+#else
+#define CAN_FLUSH	0
+#endif
+
+struct llc_probe {
+	char *map, *base;	/* the mapping; base 2 MiB aligned in it */
+	size_t map_len, touched; /* bytes mapped; written from base (faulted in) */
+	char *line[PROBE_HOPS];	/* the chase's lines, in its order */
+	struct rng rng;
+	int opt;		/* clflushopt, for the flushed chase */
+	double start;		/* now() when the first search began */
+};
+
+static volatile unsigned long probe_sink;	/* keeps the loads */
+
+/* PROBE_HOPS lines of the first bytes of the buffer. */
+static void probe_draw(struct llc_probe *pr, size_t bytes)
+{
+	unsigned char idx[64], t;
+	char *page;
+	int k, j, r;
+
+	for (k = 0; k < PROBE_HOPS; k += PROBE_GROUP) {
+		page = pr->base + rng_below(&pr->rng, bytes / 4096) * 4096;
+		for (j = 0; j < 64; j++)
+			idx[j] = j;
+		for (j = 0; j < PROBE_GROUP; j++) {	/* distinct, in random order */
+			r = j + rng_below(&pr->rng, 64 - j);
+			t = idx[j];
+			idx[j] = idx[r];
+			idx[r] = t;
+			pr->line[k + j] = page + idx[j] * 64;
+		}
+	}
+}
+
+/* One word of each line of the first bytes, in address order. */
+static NOINLINE unsigned long probe_fill(const char *p, size_t bytes)
+{
+	unsigned long sum = 0;
+	size_t i;
+
+	for (i = 0; i < bytes; i += 64) {
+		const unsigned long *word = (const unsigned long *)(p + i);
+
+		OPAQUE(word);
+		sum += *word;
+	}
+	return sum;
+}
+
+/* The chase: ns per hop, the median of its chunks. */
+static NOINLINE double probe_chase(char *const *line)
+{
+	double t[PROBE_HOPS / PROBE_CHUNK], start;
+	unsigned long sum = 0, dep = 0, zero = bound_zero;
+	int c, k;
+
+	for (c = 0; c < PROBE_HOPS / PROBE_CHUNK; c++) {
+		start = now();
+		for (k = c * PROBE_CHUNK; k < (c + 1) * PROBE_CHUNK; k++) {
+			/* the buffer holds zeros: dep is 0, known only
+			 * once the load is done */
+			unsigned long w = *(const unsigned long *)(line[k] + dep);
+
+			sum += w;
+			dep = w & zero;
+		}
+		t[c] = (now() - start) * 1e9 / PROBE_CHUNK;
+	}
+	probe_sink += sum;
+	qsort(t, ARRAY_SIZE(t), sizeof(*t), cmp_double);
+	return t[ARRAY_SIZE(t) / 2];
+}
+
+/* A footprint's latency, ns per hop: from the caches, or flushed. */
+static double probe_latency(struct llc_probe *pr, size_t bytes, int flushed)
+{
+	double v[PROBE_REPS];
+	int r, k;
+
+	if (bytes > pr->touched) {	/* fault it in, untimed */
+		memset(pr->base + pr->touched, 0, bytes - pr->touched);
+		pr->touched = bytes;
+	}
+	if (!flushed)	/* once: a chase's 256 KiB of lines barely move it */
+		probe_sink += probe_fill(pr->base, bytes);
+	for (r = 0; r < PROBE_REPS; r++) {
+		probe_draw(pr, bytes);
+		if (flushed) {
+			for (k = 0; k < PROBE_HOPS; k++)
+				flush_line(pr->line[k], pr->opt);
+			flush_fence(pr->opt);
+		}
+		v[r] = probe_chase(pr->line);
+	}
+	qsort(v, PROBE_REPS, sizeof(*v), cmp_double);
+	return v[PROBE_REPS / 2];
+}
+
+/* Where the latency passes half way, searched up to cap bytes; 0 where
+ * it does not (or the caches are no faster than memory). */
+static double probe_knee(struct llc_probe *pr, size_t first, size_t cap)
+{
+	double cache = probe_latency(pr, first, 0), memory = probe_latency(pr, first, 1);
+	double half, lat, low_lat, high_lat = 0, again;
+	double size = first;
+	size_t bytes, low = first, high = 0;
+
+	if (memory < 2 * cache)		/* a burst, or no cache to find: again */
+		cache = probe_latency(pr, first, 0);
+	if (memory < 2 * cache)
+		return 0;
+	half = (cache + memory) / 2;
+	low_lat = cache;
+	for (;;) {
+		size *= PROBE_STEP;
+		bytes = (size_t)size / 4096 * 4096;
+		if (bytes > cap || now() - pr->start > PROBE_BUDGET_S)
+			return 0;
+		lat = probe_latency(pr, bytes, 0);
+		if (lat < half) {
+			low = bytes;
+			low_lat = lat;
+			high = 0;
+		} else if (!high) {
+			high = bytes;
+			high_lat = lat;
+		} else if ((again = probe_latency(pr, high, 0)) >= half) {
+			break;
+		} else {	/* a neighbour's burst put two in a row there */
+			low = high;
+			low_lat = again;
+			high = bytes;
+			high_lat = lat;
+		}
+	}
+	return low + (high - low) * (half - low_lat) / (high_lat - low_lat);
+}
+
+/*
+ * The chase's LLC, once a process (read_machine() runs twice): the
+ * median of PROBE_SEARCHES searches, where most find one; 0 where they
+ * find none below half the claim (the claim stands) or PROBE_MAX, or
+ * where no flush instruction gives memory's latency.
+ */
+static double llc_probe(double l2, double claim)
+{
+	static struct llc_probe pr;	/* 32 KiB of lines: off the stack */
+	static double found = -1;
+	struct mem_limit avail;
+	/* the first footprint past a plausible L2, in the LLC */
+	size_t first = l2 >= (512 << 10) && l2 <= (8 << 20) ? 2 * (size_t)l2 : 1 << 20;
+	size_t cap = claim > 0 && claim / 2 < PROBE_MAX ? (size_t)(claim / 2) : PROBE_MAX;
+	double knee[PROBE_SEARCHES];
+	int i, n = 0;
+
+	if (found >= 0)
+		return found;
+	found = 0;
+	if (!CAN_FLUSH)
+		return found;
+	avail = mem_available();
+	if (avail.bytes >= 0 && avail.bytes / 4 < cap)
+		cap = (size_t)(avail.bytes / 4);
+	if (cap <= first)
+		return found;
+	pr.map_len = cap + HUGE_PAGE_SIZE;
+	pr.map = mmap(NULL, pr.map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (pr.map == MAP_FAILED)
+		return found;
+	pr.base = (char *)round_up((uintptr_t)pr.map, HUGE_PAGE_SIZE);
+#if defined(SCAN_LINUX) && defined(MADV_HUGEPAGE)
+	madvise(pr.base, cap, MADV_HUGEPAGE);	/* TLB misses would blur it */
+#endif
+	pr.opt = has_clflushopt();
+	rng_seed(&pr.rng, 0x11c);
+	pr.start = now();
+	for (i = 0; i < PROBE_SEARCHES; i++)
+		if ((knee[n] = probe_knee(&pr, first, cap)) > 0)
+			n++;
+	munmap(pr.map, pr.map_len);
+	qsort(knee, n, sizeof(*knee), cmp_double);
+	if (n > PROBE_SEARCHES / 2)
+		found = quantile(knee, n, 0.5);
+	return found;
+}
+
 /* ==== The host: identity ================================================ */
 
 /*
@@ -8701,11 +8930,12 @@ static void getconf_caches(double *l2, double *llc)
 #endif
 }
 
-/* L2 and LLC, each from the first source that has it. */
+/* L2 and LLC, each from the first source that has it; where sysfs has
+ * no LLC, a chase's that finds it under half the claim. */
 static void read_caches(struct machine *mc)
 {
 	static const char *const from[] = { "sysfs", "cpuid", "getconf" };
-	double l2[3] = { 0 }, llc[3] = { 0 };
+	double l2[3] = { 0 }, llc[3] = { 0 }, measured;
 	int i;
 
 	sysfs_caches(&l2[0], &llc[0]);
@@ -8722,6 +8952,15 @@ static void read_caches(struct machine *mc)
 			mc->llc = llc[i];
 			mc->llc_from = from[i];
 		}
+	}
+	mc->llc_claim = mc->llc;
+	mc->claim_from = mc->llc_from;
+	if (llc[0] > 0)
+		return;
+	measured = llc_probe(mc->l2, mc->llc);
+	if (measured > 0 && (mc->llc <= 0 || measured < mc->llc / 2)) {
+		mc->llc = measured;
+		mc->llc_from = "measured";
 	}
 }
 
@@ -8760,7 +8999,8 @@ static uint32_t fnv1a(const char *s)
 }
 
 /* The static fields hashed, RAM to the nearest GiB (the kernel's share
- * moves by megabytes from boot to boot); never the measured limits. */
+ * moves by megabytes from boot to boot); never the measured limits, nor
+ * a measured LLC (the claim instead). */
 static void make_host_id(struct machine *mc)
 {
 	char text[512], f[12], m[12], s[12];
@@ -8768,7 +9008,7 @@ static void make_host_id(struct machine *mc)
 	snprintf(text, sizeof(text), "%s|%s|%s|%s|%s|%s|%.0f|%.0f|%d|%.0f",
 		 mc->vendor, known(mc->family, f, sizeof(f)),
 		 known(mc->model, m, sizeof(m)), known(mc->stepping, s, sizeof(s)),
-		 mc->cpu, mc->hypervisor, mc->l2, mc->llc, mc->numa_nodes,
+		 mc->cpu, mc->hypervisor, mc->l2, mc->llc_claim, mc->numa_nodes,
 		 mc->memory / (1 << 30));
 	snprintf(mc->host_id, sizeof(mc->host_id), "%08x", (unsigned int)fnv1a(text));
 }

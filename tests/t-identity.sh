@@ -52,7 +52,8 @@ identity_ok() {
 		for (i = 2; i <= 4; i++) if ($(first + i) !~ /^[0-9]*$/) { print "# " want[i] " " $(first + i); bad = 1 }
 		if ($(first + 5) == "") bad = 1
 		if ($(first + 6) !~ /^[0-9]+$/) bad = 1
-		for (i = 7; i <= 8; i++) if ($(first + i) !~ /^(sysfs|cpuid|getconf|none)$/) { print "# " want[i] " " $(first + i); bad = 1 }
+		if ($(first + 7) !~ /^(sysfs|cpuid|getconf|none)$/) { print "# " want[7] " " $(first + 7); bad = 1 }
+		if ($(first + 8) !~ /^(sysfs|cpuid|getconf|measured|none)$/) { print "# " want[8] " " $(first + 8); bad = 1 }
 		if ($(first + 9) !~ /^[1-9][0-9]*$/) bad = 1
 		for (i = 10; i <= 11; i++) if ($(first + i) !~ /^[0-9]+\.[0-9]+$/ || $(first + i) + 0 <= 0) { print "# " want[i] " " $(first + i); bad = 1 }
 		# mawk has no {8}
@@ -93,8 +94,9 @@ id=$(field host_id)
 llc=$(field llc_bytes)
 check "-v: one machine line, with the CSV's host id" \
 	sh -c "[ \$(grep -c '^machine: host $id, ' '$tmp/err') -eq 1 ]"
+# a measured LLC has the claim it overrode beside it, if any
 check "-v: the machine line names the caches' sources" \
-	err_has "^machine: .*, L2 [0-9.]+ [KMG]?i?B \\(($(field l2_from))\\), LLC [0-9.]+ [KMG]?i?B \\(($(field llc_from))\\), [0-9]+ NUMA nodes?, "
+	err_has "^machine: .*, L2 [0-9.]+ [KMG]?i?B \\(($(field l2_from))\\), LLC [0-9.]+ [KMG]?i?B \\(($(field llc_from))(; (cpuid|getconf) [0-9.]+ [KMG]?i?B)?\\), [0-9]+ NUMA nodes?, "
 check "-v: the machine line has this run's limits" \
 	err_has '; stream [0-9]+\.[0-9]{2} ns/line, chase [0-9]+\.[0-9] ns/hop$'
 cp "$tmp/out" "$tmp/csv"
@@ -146,24 +148,42 @@ check "fake host: its files' identity" \
 	       [ '$(field llc_bytes),$(field llc_from),$(field l2_bytes),$(field l2_from)' = '110100480,sysfs,2097152,sysfs' ] &&
 	       [ '$(field numa_nodes),$(field hypervisor),$(field cpu)' = '2,unknown,Intel(R) Xeon(R) Processor' ]"
 check "fake host: the warning sizes -c from its LLC and says where it came from" \
-	err_has '^scan: warning: cache-sized: memmap < 4x LLC 105\.0 MiB \(sysfs\): ratios time caches; use -c 6\.9$'
+	err_has '^scan: warning: cache-sized: memmap < 4x LLC 105\.0 MiB \(sysfs\): caches skew the ratios; use -c 6\.9$'
 SCAN_MACHINE_ROOT=$tmp/large run -c 0.01 -r 1 --format=csv
 large=$(field host_id)
 check "fake hosts: 105 MiB and 480 MiB of L3, two host ids" \
 	sh -c "[ -n '$small' ] && [ -n '$large' ] && [ '$small' != '$large' ]"
-check "fake host: a 480 MiB L3 takes -c 32" err_has 'LLC 480\.0 MiB \(sysfs\): ratios time caches; use -c 32$'
+check "fake host: a 480 MiB L3 takes -c 32" err_has 'LLC 480\.0 MiB \(sysfs\): caches skew the ratios; use -c 32$'
 SCAN_MACHINE_ROOT=$tmp/large run -m 40M -r 1
-check "-m: the advice in -m" err_has 'ratios time caches; use -m 120G$'
+check "-m: the advice in -m" err_has 'caches skew the ratios; use -m 120G$'
 SCAN_MACHINE_ROOT=$tmp/small run -c 0.01 -r 1 --format=csv
 check "fake host: the same files, the same host id" same "$(field host_id)" "$small"
 
-# No cache in sysfs, and neither CPUID nor getconf asked: none, and no
-# cache-sized warning without a size to compare with.
+# No cache in sysfs, and neither CPUID nor getconf asked: a chase
+# measures the LLC (llc_probe(); its size is this machine's, not the
+# files', so only its form is checked), or finds none: then sizes 0 from
+# none, and no cache-sized warning without a size to compare with.
 rm -r "$tmp/small/sys/devices/system/cpu" "$tmp/small/sys/devices/system/node"
+SCAN_MACHINE_ROOT=$tmp/small run -c 0.01 -r 1 --format=csv -v
+check "no cache information: L2 0 from none, one NUMA node" \
+	sh -c "[ '$(field l2_bytes),$(field l2_from),$(field numa_nodes)' = '0,none,1' ]"
+case $(field llc_from) in
+measured)
+	check "no sysfs caches: a measured LLC, its size in the csv" \
+		sh -c "[ '$(field llc_bytes)' -gt 0 ]"
+	check "no sysfs caches: -v says measured, with no claim beside it" \
+		err_has '^machine: .*, LLC [0-9.]+ [KMG]?i?B \(measured\), 1 NUMA node, '
+	check "no sysfs caches: the warning's LLC is the measured one" \
+		err_has '^scan: warning: cache-sized: memmap < 4x LLC [0-9.]+ [KMG]?i?B \(measured\): caches skew the ratios; use -c [0-9.]+$' ;;
+*)
+	check "no cache information: LLC 0 from none" \
+		sh -c "[ '$(field llc_bytes),$(field llc_from)' = '0,none' ]"
+	check "no cache information: no cache-sized warning" sh -c "! grep -q 'warning: cache-sized' '$tmp/err'" ;;
+esac
+id=$(field host_id)
 SCAN_MACHINE_ROOT=$tmp/small run -c 0.01 -r 1 --format=csv
-check "no cache information: sizes 0 from none, one NUMA node" \
-	sh -c "[ '$(field llc_bytes),$(field llc_from),$(field l2_bytes),$(field l2_from),$(field numa_nodes)' = '0,none,0,none,1' ]"
-check "no cache information: no cache-sized warning" sh -c "! grep -q 'LLC' '$tmp/err'"
+check "no sysfs caches: the same host id again (a measured LLC is not in it)" \
+	same "$(field host_id)" "$id"
 
 # arm64 says who made the core in cpuinfo's MIDR fields, in hex.
 mkdir -p "$tmp/arm/proc"
@@ -183,7 +203,7 @@ fake_host "$tmp/replay" 32768K
 SCAN_MACHINE_ROOT=$tmp/replay run -r 1 --memmap-from="$tmp/kpageflags"
 check "replay: exit 0" [ "$rc" -eq 0 ]
 check "replay: the warning says the file is cache-bound" \
-	err_has '^scan: warning: cache-sized: memmap < 4x LLC 32\.0 MiB \(sysfs\): ratios time caches; replay a larger memmap$'
+	err_has '^scan: warning: cache-sized: memmap < 4x LLC 32\.0 MiB \(sysfs\): caches skew the ratios; replay a larger memmap$'
 check "replay: no -c advised" sh -c "! grep -q -- ' -c' '$tmp/err'"
 
 # Machine files that are no files, or no end: each read within the
@@ -236,7 +256,7 @@ check "a cpuinfo is read to 16 MiB: a model past it unknown" odd_run "$tmp/far"
 run -c 0.01 -r 1
 if [ -n "$llc" ] && [ "$llc" -gt 0 ]; then
 	check "this host: the warning gives a -c and the LLC's source" \
-		err_has 'LLC [0-9.]+ [KMG]iB \((sysfs|cpuid|getconf)\): ratios time caches; use -c [0-9.]+$'
+		err_has 'LLC [0-9.]+ [KMG]iB \((sysfs|cpuid|getconf|measured)\): caches skew the ratios; use -c [0-9.]+$'
 else
 	skip "this host: the warning gives a -c" "scan saw no last-level cache size"
 fi
