@@ -5,6 +5,11 @@
 
 SCAN=${SCAN:-./scan}
 export SCAN		# the scripts under test run the same binary
+# The LLC as sysfs, CPUID or getconf say, with no chase to measure it
+# (scan.1, SCAN_LLC_PROBE): the suite's thousand tiny runs would each pay
+# 0.15-0.4 s for it; t-identity, which checks the chase, unsets it.
+SCAN_LLC_PROBE=${SCAN_LLC_PROBE-off}
+export SCAN_LLC_PROBE
 # A scan that runs this long has hung: every test size takes well under
 # a second anywhere, so this only catches hangs, never a slow host.
 HANG_S=${HANG_S:-120}

@@ -4,6 +4,8 @@
 # faked with SCAN_MACHINE_ROOT (scan then reads /proc and /sys under it
 # and leaves CPUID and getconf out).  Tiny sizes; no speed is asserted.
 . tests/lib.sh
+# the chase that measures the LLC where sysfs gives none: checked here
+unset SCAN_LLC_PROBE
 
 fields='cpu_vendor cpu_family cpu_model cpu_stepping hypervisor l2_bytes l2_from llc_from numa_nodes stream_ns chase_ns host_id'
 
@@ -180,6 +182,9 @@ measured)
 		sh -c "[ '$(field llc_bytes),$(field llc_from)' = '0,none' ]"
 	check "no cache information: no cache-sized warning" sh -c "! grep -q 'warning: cache-sized' '$tmp/err'" ;;
 esac
+SCAN_LLC_PROBE=off SCAN_MACHINE_ROOT=$tmp/small run -c 0.01 -r 1 --format=csv
+check "SCAN_LLC_PROBE=off: no chase, the LLC as the files say (none here)" \
+	sh -c "[ '$(field llc_bytes),$(field llc_from)' = '0,none' ]"
 id=$(field host_id)
 SCAN_MACHINE_ROOT=$tmp/small run -c 0.01 -r 1 --format=csv
 check "no sysfs caches: the same host id again (a measured LLC is not in it)" \

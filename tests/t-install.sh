@@ -97,7 +97,7 @@ fi
 # install says a line a group, never its shell loops; uninstall takes
 # away the directories install made, where empty, and none that was
 # there before (a bin/ holding another file stays, with the file)
-make install PREFIX="$tmp/p3" >"$tmp/install3.out" 2>&1
+make --no-print-directory install PREFIX="$tmp/p3" >"$tmp/install3.out" 2>&1
 rc=$?
 cp "$tmp/install3.out" "$tmp/err"	# shown where the check fails
 check "install: a line a group, no shell loop echoed" \
