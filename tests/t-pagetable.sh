@@ -97,16 +97,20 @@ check "-h: the walk listed" sh -c "'$SCAN' -h | grep -q '^  PageTable  *page tab
 # F of its pages, spread evenly: floor(F * PAGES) of them); a line that
 # is not "touch F" is a usage error, exit 2, one line.
 pages=$((1048576 / $(getconf PAGESIZE)))
+hold() {	# hold: scan --hold=1M, its stdin $tmp/touch
+	# shellcheck disable=SC2016 # the inner shell's
+	run_cmd sh -c '"$1" --hold=1M <"$2"' sh "$SCAN" "$tmp/touch"
+}
 printf 'touch 0.1\ntouch 1\ntouch 0\n' >"$tmp/touch"
-run_cmd sh -c '"$1" --hold=1M <"$2"' sh "$SCAN" "$tmp/touch"
+hold
 check "--hold: ready, then a line for each touch" \
 	eval "[ \$rc -eq 0 ] && [ \"\$(tr '\n' ' ' <'$tmp/out')\" = 'ready $pages touched $((pages / 10)) touched $pages touched 0 ' ]"
 printf 'touch 0.5\nfree\n' >"$tmp/touch"
-run_cmd sh -c '"$1" --hold=1M <"$2"' sh "$SCAN" "$tmp/touch"
+hold
 check "--hold: a line that is not touch F: exit 2, one line" \
 	eval "[ \$rc -eq 2 ] && [ \"\$(tr '\n' ' ' <'$tmp/out')\" = 'ready $pages touched $((pages / 2)) ' ] && nlines '$tmp/err' && [ \$count -eq 1 ] && grep -q \"^scan: --hold: a line 'free'\" '$tmp/err'"
 printf 'touch 1.5\n' >"$tmp/touch"
-run_cmd sh -c '"$1" --hold=1M <"$2"' sh "$SCAN" "$tmp/touch"
+hold
 check "--hold: touch over 1: exit 2" eval "[ \$rc -eq 2 ] && grep -q 'give touch F, 0 <= F <= 1' '$tmp/err'"
 bad "--hold=0" --hold=0
 bad "--hold=1x" --hold=1x
