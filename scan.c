@@ -5337,7 +5337,7 @@ struct option_spec {
 /* The custom rows' readers, defined below the table; --fields' in CSV,
  * JSON and KTAP. */
 static option_setter set_count, set_verbose, set_folios, set_rmap, set_struct_page,
-	set_walks, set_pfns, set_expect, show_help, show_version, show_fields;
+	set_walks, set_pfns, set_expect, show_help, show_version, show_fields, run_hold;
 
 /* --nonleaf-young: off, or on where the MMU sets non-leaf accessed
  * bits (arch_has_hw_nonleaf_pmd_young()). */
@@ -5462,6 +5462,9 @@ static const struct option_spec options[] = {
 	{ 0, "nonleaf-young", "on|off", CHOICE(work.pt_nonleaf, pt_nonleaf_names, 1),
 	  .show_def = 1, .csv = "nonleaf_young",
 	  .help = "PageTable: an old PMD entry skips its table (x86)" },
+	/* scan-kernel's aging walk: its working set, 4 KiB pages whatever THP */
+	{ 0, "hold", "SIZE", .kind = OPT_CUSTOM, NO_FIELD, .set = run_hold,
+	  .help = "no walk: hold SIZE in base pages, touch on stdin" },
 	{ 0, "fields", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_fields,
 	  .help = "list the CSV and JSON columns and exit" },
 	{ 'h', "help", NULL, .kind = OPT_CUSTOM, NO_FIELD, .set = show_help,
@@ -6040,6 +6043,57 @@ static void show_version(struct params *p, const char *opt, const char *arg)
 	(void)opt;
 	(void)arg;
 	printf("scan %s\n", SCAN_VERSION);
+	flush_results(1);
+	exit(0);
+}
+
+/*
+ * --hold=SIZE: no walk.  Holds SIZE of anonymous memory in base pages
+ * (MADV_NOHUGEPAGE: MGLRU's aging walk reads a leaf PTE a page, where a
+ * huge page gives it one PMD that it does not count), each page written
+ * once, and prints "ready PAGES"; then for each line "touch F" on stdin
+ * reads a byte of F of its pages, spread evenly (page p where
+ * floor((p + 1)F) > floor(pF)), and prints "touched K".  Ends at stdin's
+ * end.  scan-kernel holds its aging walk's working set so.  Acts when it
+ * is met, as -V does: what follows it is not read.
+ */
+static void run_hold(struct params *p, const char *opt, const char *arg)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	size_t len = parse_size(opt, arg) * SIM_PAGE_SIZE, nr = len / page, i, k;
+	char line[64], *base, *nl;
+	volatile char *mem;
+	const char *end;
+	double f;
+
+	(void)p;
+	base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (base == MAP_FAILED)
+		die("%s=%s: cannot map %zu bytes: %s", opt, arg, len, strerror(errno));
+#if defined(SCAN_LINUX) && defined(MADV_NOHUGEPAGE)
+	/* EINVAL: a kernel without THP, whose pages are all base pages */
+	if (madvise(base, len, MADV_NOHUGEPAGE) && errno != EINVAL)
+		die("%s=%s: cannot keep it in base pages: madvise(MADV_NOHUGEPAGE): %s", opt, arg, strerror(errno));
+#endif
+	mem = base;
+	for (i = 0; i < nr; i++)
+		mem[i * page] = 1;
+	printf("ready %zu\n", nr);
+	flush_results(0);
+	while (fgets(line, sizeof(line), stdin)) {
+		if ((nl = strchr(line, '\n')))
+			*nl = '\0';
+		if (strncmp(line, "touch ", 6))
+			die_usage("%s: a line '%s' on stdin: give touch F, 0 <= F <= 1", opt, line);
+		f = parse_decimal(opt, line + 6, &end);
+		if (*end || f > 1)
+			die_usage("%s: a line '%s' on stdin: give touch F, 0 <= F <= 1", opt, line);
+		for (i = k = 0; i < nr; i++)
+			if ((size_t)((i + 1) * f) > (size_t)(i * f))
+				k += mem[i * page] == 1;
+		printf("touched %zu\n", k);
+		flush_results(0);
+	}
 	flush_results(1);
 	exit(0);
 }

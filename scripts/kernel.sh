@@ -41,10 +41,12 @@
 #/  5. where the kernel has CONFIG_LRU_GEN with MGLRU and its page-table
 #/     walk on, and debugfs: times MGLRU's aging walk 5 times, each in a
 #/     fresh memory cgroup (scan-kernel-PID-aging) holding anonymous
-#/     memory (SIZE's power of two of pages, at most 1G) of which
-#/     --young's share is read before "+ MEMCG NODE GEN 1 1" is written
-#/     to /sys/kernel/debug/lru_gen (dd's clock around the write, less
-#/     dd's own): ns per PTE read and per young PTE from lru_gen_full's
+#/     memory in 4 KiB pages (scan --hold; SIZE's power of two of pages,
+#/     at most 1G) of which --young's share is read before "+ MEMCG NODE
+#/     GEN 1 1" is written to /sys/kernel/debug/lru_gen (the kernel's
+#/     clock inside the write: its sys_enter_write to sys_exit_write; dd's
+#/     around it where the kernel has no syscall events, less dd's own):
+#/     ns per PTE read and per young PTE from lru_gen_full's
 #/     counts, beside scan --walks=list,pagetable at the same PTEs and
 #/     young share.  Elsewhere one line says why not (CONFIG_LRU_GEN).
 #/ It prints each figure as a median with its interquartile range and

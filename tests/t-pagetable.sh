@@ -92,6 +92,49 @@ check "ktap: its self-check" out_has '^ok [0-9]+ self-check pagetable$'
 check "ktap: its own sums" sh -c "grep '^# PageTable: ' '$tmp/out' | grep -q 'summed [0-9]* over [0-9]* folios'"
 check "-h: the walk listed" sh -c "'$SCAN' -h | grep -q '^  PageTable  *page tables in virtual order'"
 
+# --hold=SIZE, scan-kernel's holder of the aging walk's working set:
+# "ready PAGES", then "touched K" for each "touch F" on stdin (a byte of
+# F of its pages, spread evenly: floor(F * PAGES) of them); a line that
+# is not "touch F" is a usage error, exit 2, one line.
+pages=$((1048576 / $(getconf PAGESIZE)))
+hold() {	# hold: scan --hold=1M, its stdin $tmp/touch
+	# shellcheck disable=SC2016 # the inner shell's
+	run_cmd sh -c '"$1" --hold=1M <"$2"' sh "$SCAN" "$tmp/touch"
+}
+printf 'touch 0.1\ntouch 1\ntouch 0\n' >"$tmp/touch"
+hold
+check "--hold: ready, then a line for each touch" \
+	eval "[ \$rc -eq 0 ] && [ \"\$(tr '\n' ' ' <'$tmp/out')\" = 'ready $pages touched $((pages / 10)) touched $pages touched 0 ' ]"
+printf 'touch 0.5\nfree\n' >"$tmp/touch"
+hold
+check "--hold: a line that is not touch F: exit 2, one line" \
+	eval "[ \$rc -eq 2 ] && [ \"\$(tr '\n' ' ' <'$tmp/out')\" = 'ready $pages touched $((pages / 2)) ' ] && nlines '$tmp/err' && [ \$count -eq 1 ] && grep -q \"^scan: --hold: a line 'free'\" '$tmp/err'"
+printf 'touch 1.5\n' >"$tmp/touch"
+hold
+check "--hold: touch over 1: exit 2" eval "[ \$rc -eq 2 ] && grep -q 'give touch F, 0 <= F <= 1' '$tmp/err'"
+bad "--hold=0" --hold=0
+bad "--hold=1x" --hold=1x
+# Where THP is always on (the guests of scan-vm), its memory is still in
+# base pages: no AnonHugePages while it holds 64 MiB (32 huge pages).
+if grep -q '\[always\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null && [ -r /proc/self/smaps_rollup ]; then
+	rm -f "$tmp/in"
+	mkfifo "$tmp/in"
+	"$SCAN" --hold=64M <"$tmp/in" >"$tmp/out" &
+	hold_pid=$!
+	exec 9>"$tmp/in"
+	i=0
+	while ! grep -q ready "$tmp/out" && [ "$i" -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	huge=$(awk '$1 == "AnonHugePages:" { print $2 }' "/proc/$hold_pid/smaps_rollup")
+	exec 9>&-
+	wait "$hold_pid"
+	check "--hold: no huge page where THP is always on" [ "$huge" = 0 ]
+else
+	skip "--hold: no huge page where THP is always on" "THP is not always on here"
+fi
+
 # lru-gen.awk on tests/lru-gen-full.txt: a fixture written by hand from
 # the documented format (lru_gen_seq_show_full() in mm/vmscan.c and
 # Documentation/admin-guide/mm/multigen_lru.rst), not read from a
@@ -140,14 +183,14 @@ aging() {	# aging STEP ARG...: lru-aging.awk after lib.awk and stats.awk, as run
 }
 aging walk -v node=0 -v gen=6 -v touched=6554 "$tmp/before" "$tmp/after" "$tmp/dd" >"$tmp/walk"
 check "lru-aging.awk: one history: the youngest after less the youngest before, dd's time" \
-	grep -qx 'walk leaf_total 66054 leaf_young 6596 ns 198162 touched 6554' "$tmp/walk"
+	grep -qx 'walk leaf_total 66054 leaf_young 6596 ns 198162 touched 6554 held 0 switches 0' "$tmp/walk"
 # a history a generation (CONFIG_LRU_GEN_STATS): generation 6's own
 # line after the walk holds this walk's counts alone
 printf 'memcg 42 node 0 gen 5 leaf_total 9 leaf_young 1 nonleaf_found 0 nonleaf_added 0\n' >"$tmp/sbefore"
 printf 'memcg 42 node 0 gen 6 leaf_total 66054 leaf_young 6596 nonleaf_found 33 nonleaf_added 32\n' >"$tmp/safter"
 aging walk -v node=0 -v gen=6 -v touched=6554 "$tmp/sbefore" "$tmp/safter" "$tmp/dd" >"$tmp/walk"
 check "lru-aging.awk: a history a generation: generation gen's line after" \
-	grep -qx 'walk leaf_total 66054 leaf_young 6596 ns 198162 touched 6554' "$tmp/walk"
+	grep -qx 'walk leaf_total 66054 leaf_young 6596 ns 198162 touched 6554 held 0 switches 0' "$tmp/walk"
 aging walk -v node=1 -v gen=6 -v touched=1 "$tmp/before" "$tmp/after" "$tmp/dd" >"$tmp/walk"
 check "lru-aging.awk: another node's counts are not this one's" grep -q '^none lru_gen_full shows no walk counts' "$tmp/walk"
 printf 'dd: error writing: Invalid argument\n' >"$tmp/dd.bad"
@@ -187,5 +230,97 @@ aging replay /dev/null >"$tmp/replay"
 check "lru-aging.awk: no walk, no replay" [ ! -s "$tmp/replay" ]
 aging report -v node=0 /dev/null >"$tmp/report"
 check "lru-aging.awk: no walk, one line" grep -qx "MGLRU's aging walk: no figure: no walk was timed" "$tmp/report"
+# The kernel's clock (step=clock), on a trace of the writer's write(2)
+# as the instance gives it (its text, and raw: "PID CPU NS" a line):
+# pid 200 writes the command's 12 bytes from 100.000200 to 100.001200 s
+# and is switched out for 100 us between: 900,000 ns.  Its writes before
+# (the filters' and events' 2 and 4 bytes) and after (dd's lines on
+# stderr) are not the walk's, nor are another task's lines.
+printf '%s\n' '# tracer: nop' \
+	'              sh-200     [000] .....   100.000100: sys_write -> 0x2' \
+	'              sh-200     [000] .....   100.000150: sys_write(fd: 1, buf: 55d0, count: 4)' \
+	'              sh-200     [000] .....   100.000160: sys_write -> 0x4' \
+	'              dd-200     [000] .....   100.000200: sys_write(fd: 1, buf: 55d0, count: c)' \
+	'              dd-200     [000] d..2.   100.000300: sched_switch: prev_comm=dd prev_pid=200 prev_prio=120 prev_state=R+ ==> next_comm=kworker/0:1 next_pid=30 next_prio=120' \
+	'     kworker/0:1-30      [000] d..2.   100.000400: sched_switch: prev_comm=kworker/0:1 prev_pid=30 prev_prio=120 prev_state=I ==> next_comm=dd next_pid=200 next_prio=120' \
+	'              dd-200     [000] .....   100.001200: sys_write -> 0xc' \
+	'              dd-200     [000] .....   100.001300: sys_write(fd: 2, buf: 55d0, count: c)' \
+	'              dd-200     [000] .....   100.001400: sys_write -> 0xc' >"$tmp/write.txt"
+printf '%s\n' '# tracer: nop' '200 0 100000100000' '200 0 100000150000' '200 0 100000160000' \
+	'200 0 100000200000' '200 0 100000300000 type: 300' '30 0 100000400000 type: 300' \
+	'200 0 100001200000' '200 0 100001300000' '200 0 100001400000' >"$tmp/write.raw"
+aging clock -v pid=200 -v count=12 -v raw="$tmp/write.raw" "$tmp/write.txt" >"$tmp/clock"
+check "lru-aging.awk: the kernel's clock: enter to exit of the writer's write, its time switched out taken off" \
+	grep -qx 'clock ns 900000 switches 1' "$tmp/clock"
+aging clock -v pid=201 -v count=12 -v raw="$tmp/write.raw" "$tmp/write.txt" >"$tmp/clock"
+check "lru-aging.awk: the kernel's clock: no write of that pid, said" grep -q '^none the trace holds no sys_enter_write of 12 bytes by pid 201' "$tmp/clock"
+sed 6q "$tmp/write.txt" >"$tmp/cut.txt"
+aging clock -v pid=200 -v count=12 -v raw="$tmp/write.raw" "$tmp/cut.txt" >"$tmp/clock"
+check "lru-aging.awk: the kernel's clock: no exit after the write, said" grep -q '^none the trace holds no sys_exit_write' "$tmp/clock"
+sed '6a\
+CPU:0 [LOST 3 EVENTS]' "$tmp/write.txt" >"$tmp/lost.txt"
+sed '6a\
+CPU:0 [LOST 3 EVENTS]' "$tmp/write.raw" >"$tmp/lost.raw"
+aging clock -v pid=200 -v count=12 -v raw="$tmp/lost.raw" "$tmp/lost.txt" >"$tmp/clock"
+check "lru-aging.awk: the kernel's clock: events lost inside the write, said" grep -q '^none the trace lost events inside the write' "$tmp/clock"
+# its line as step=walk's time, in place of dd's
+echo 'clock ns 900000 switches 1' >"$tmp/clock"
+aging walk -v node=0 -v gen=6 -v touched=6554 -v held=65536 -v huge=0 "$tmp/before" "$tmp/after" "$tmp/clock" >"$tmp/walk"
+check "lru-aging.awk: a walk timed by the kernel's clock, the pages held" \
+	grep -qx 'walk leaf_total 66054 leaf_young 6596 ns 900000 touched 6554 held 65536 switches 1' "$tmp/walk"
+echo 'none the trace lost events inside the write' >"$tmp/clock"
+aging walk -v node=0 -v gen=6 -v touched=6554 "$tmp/before" "$tmp/after" "$tmp/clock" >"$tmp/walk"
+check "lru-aging.awk: a walk the kernel's clock did not time: its reason" grep -qx 'none the trace lost events inside the write' "$tmp/walk"
+# the walk read fewer PTEs than nine tenths of the pages held: huge pages
+aging walk -v node=0 -v gen=6 -v touched=6554 -v held=131072 -v huge=262144 "$tmp/before" "$tmp/after" "$tmp/dd" >"$tmp/walk"
+check "lru-aging.awk: fewer PTEs read than pages held: no figure, THP said" \
+	grep -qx 'none the walk read 66054 leaf PTEs for the 131072 pages held: 262144 kB of them in huge pages (THP), whose PMDs it reads instead' "$tmp/walk"
+aging walk -v node=0 -v gen=6 -v touched=6554 -v held=73393 -v huge=0 "$tmp/before" "$tmp/after" "$tmp/dd" >"$tmp/walk"
+check "lru-aging.awk: nine tenths of the pages held read: a figure" grep -q '^walk leaf_total 66054 ' "$tmp/walk"
+# the report's line on its clock: the kernel's, with the switches; dd's,
+# with why not the kernel's
+{ echo 'walk leaf_total 66054 leaf_young 6596 ns 900000 touched 6554 held 65536 switches 2'
+  echo 'floor 0.000003'
+  echo 'walk leaf_total 66054 leaf_young 6596 ns 800000 touched 6554 held 65536 switches 0'
+  echo 'floor 0.000005'; } >"$tmp/kwalks"
+aging report -v node=0 -v share=0.1 -v bytes=268435456 -v clock=kernel "$tmp/kwalks" >"$tmp/report"
+check "lru-aging.awk: timed by the kernel's clock, said, with the writer's switches" \
+	grep -qx "  timed: the kernel's clock inside the write to lru_gen (the writer's sys_enter_write to sys_exit_write; the aging runs in that write), 850 us a walk (median), less 4 us for the same write to /dev/null; the writer switched out 2 times in 1 walk, that time taken off" "$tmp/report"
+aging report -v node=0 -v share=0.1 -v bytes=268435456 -v clock=dd -v clock_why='this kernel has no syscalls:sys_enter_write event (CONFIG_FTRACE_SYSCALLS)' "$tmp/walks" >"$tmp/report"
+check "lru-aging.awk: timed by dd's clock, and why not the kernel's" \
+	grep -qx "  timed: dd's clock around its write to lru_gen (the aging runs in that write; not the kernel's clock: this kernel has no syscalls:sys_enter_write event (CONFIG_FTRACE_SYSCALLS)), 170 us a walk (median), less dd's own 21 us (the same write to /dev/null)" "$tmp/report"
+{ echo 'none the walk read 1437 leaf PTEs for the 16384 pages held: 65536 kB of them in huge pages (THP), whose PMDs it reads instead'
+  echo 'floor 0.005'; } >"$tmp/twalks"
+aging report -v node=0 -v clock=kernel "$tmp/twalks" >"$tmp/report"
+check "lru-aging.awk: every walk in huge pages: no figure, one line saying why" \
+	grep -qx "MGLRU's aging walk: no figure: no walk was timed: the walk read 1437 leaf PTEs for the 16384 pages held: 65536 kB of them in huge pages (THP), whose PMDs it reads instead" "$tmp/report"
+# Recorded live in scan-vm's guest (Debian's 6.12.118 under TCG, THP
+# always, MGLRU 0x0007), lru_gen_full before and after a forced walk of
+# a 64 MiB working set, 16384 pages held, a tenth touched:
+# tests/lru-gen-thp-*.txt, memcg 2 at generation 4, held by the awk that
+# held it before scan --hold (its heap in huge pages: AnonHugePages 63488
+# kB): the walk read 2874 - 1437 = 1437 leaf PTEs, 716 - 613 = 103 young:
+# no figure.  tests/lru-gen-base-*.txt, memcg 3 at generation 4, held by
+# scan --hold: 33558 - 16779 = 16779 PTEs read, 18050 - 16402 = 1648
+# young; tests/lru-gen-write.txt and .raw, the instance's trace of that
+# walk's write: pid 314's 12 bytes (0xc) from 156182171956 to
+# 156200174228 ns, 18002272 ns, not switched out (its writes before are
+# the filters' and the events').
+thp_walk() {	# thp_walk KIND MEMCG HELD HUGE TIME: step=walk on a recorded pair
+	awk -v memcg="$2" -f scripts/lru-gen.awk "tests/lru-gen-$1-before.txt" >"$tmp/rbefore"
+	awk -v memcg="$2" -f scripts/lru-gen.awk "tests/lru-gen-$1-after.txt" >"$tmp/rafter"
+	aging walk -v node=0 -v gen=4 -v touched=1638 -v held="$3" -v huge="$4" "$tmp/rbefore" "$tmp/rafter" "$5" >"$tmp/walk"
+}
+aging clock -v pid=314 -v count=12 -v raw=tests/lru-gen-write.raw tests/lru-gen-write.txt >"$tmp/clock"
+check "lru-aging.awk: the kernel's clock on a recorded write to lru_gen" grep -qx 'clock ns 18002272 switches 0' "$tmp/clock"
+thp_walk thp 2 16384 63488 "$tmp/clock"
+check "lru-aging.awk: a recorded walk of a working set in huge pages (THP always): no figure, why said" \
+	grep -qx 'none the walk read 1437 leaf PTEs for the 16384 pages held: 63488 kB of them in huge pages (THP), whose PMDs it reads instead' "$tmp/walk"
+thp_walk thp 2 16384 -1 "$tmp/clock"
+check "lru-aging.awk: the same where the holder's AnonHugePages is unknown: no figure" \
+	grep -qx 'none the walk read 1437 leaf PTEs for the 16384 pages held: most of them not in base pages (THP?)' "$tmp/walk"
+thp_walk base 3 16384 0 "$tmp/clock"
+check "lru-aging.awk: a recorded walk of scan --hold's base pages: its counts and the kernel's clock" \
+	grep -qx 'walk leaf_total 16779 leaf_young 1648 ns 18002272 touched 1638 held 16384 switches 0' "$tmp/walk"
 check "scan-kernel --young out of 0 to 1: exit 2, one line" \
 	sh -c "sh scripts/kernel.sh --young=1.5 >/dev/null 2>'$tmp/e'; [ \$? -eq 2 ] && [ \$(wc -l <'$tmp/e') -eq 1 ] && grep -q -- '--young=1.5: give the share' '$tmp/e'"
