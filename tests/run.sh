@@ -27,14 +27,16 @@ case $lanes in '' | *[!0-9]*) lanes=2 ;; esac
 # The files that take seconds each, longest first: compilations
 # (t-codegen builds scan.c four times, t-hardening once more), every
 # documented command (t-docs), charts and sweeps (t-explain, t-sweep),
-# and the scripts' fault, stack, property and comparison runs.  make test
+# the scripts' fault, stack, property and comparison runs, and scan-vm's
+# host side against a stand-in qemu (t-vm: a static scan and an
+# initramfs built for each of its runs).  make test
 # (TEST_TIER=quick) leaves them out, so that it ends in about 30 s on two
 # CPUs; make test-slow runs only them, make test-full (TEST_TIER=all)
 # everything, and CI runs make test and make test-slow.
 slow="tests/t-docs.sh tests/t-explain.sh tests/t-codegen.sh \
 tests/t-script-faults.sh tests/t-sweep.sh tests/t-collect.sh tests/t-compare.sh \
 tests/t-hardening.sh tests/t-script-stack.sh tests/t-mutate.sh tests/t-manpages.sh \
-tests/t-roundtrip.sh tests/t-signal-start.sh"
+tests/t-roundtrip.sh tests/t-signal-start.sh tests/t-vm.sh"
 tier=${TEST_TIER:-quick}
 queue=""
 case $tier in
