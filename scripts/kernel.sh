@@ -108,6 +108,8 @@
 #   offline.sh, compaction.sh, damon.sh: the pfn scanners, one a file
 #   aging.sh     MGLRU's aging walk
 #   figures.sh   kernel.awk's figures, scan's model, the report and CSV
+# and the trace's parsers beside it: kernel.awk (the two traces, the LRU
+# scanner, the figures) with kernel-NAME.awk for each pfn scanner NAME.
 #
 # To add a pfn scanner NAME (then: -h, --check --scanner=NAME, make test
 # and make test-slow, whose t-manpages holds the man page to -h):
@@ -158,14 +160,17 @@
 #     sentence in step 3 and its fewest events under exit status; a
 #     CONFIG_ for its tracepoints' system (the case in kernel/here.sh's
 #     here_kernel).  make install takes every kernel/*.sh.
-#  3. kernel.awk: a flag from ENVIRON scanner in BEGIN (block_folios
-#     read for it too where it wrote them); in the main rule its branch
-#     before the generic tracing_mark_write and sched_switch lines
-#     (offline's), its flag in compaction's "!offline && !damon"; per
-#     event: pfn_ns, pfns, pfn_taken and covered("took") where it took
-#     folios, all_ns, all_pfns, all_time and covered("all") for every
-#     timed one, pfn_left otherwise, "each" where each is replayed alone;
-#     its END lines; its paragraph and keys in the header.
+#  3. kernel-NAME.awk (read after kernel.awk: $kernel_awk names one for
+#     each of $scanners; make install takes every *.awk), opening as
+#     kernel-offline.awk does: a flag from ENVIRON scanner in its BEGIN
+#     (block_folios read for it too where it wrote them); its functions,
+#     prefixed as its sh file's, per event: pfn_ns, pfns, pfn_taken and
+#     covered("took") where it took folios, all_ns, all_pfns, all_time
+#     and covered("all") for every timed one, pfn_left otherwise, "each"
+#     where each is replayed alone.  kernel.awk: in the main rule its
+#     branch before the generic tracing_mark_write and sched_switch
+#     lines (offline's), its flag in compaction's "!offline && !damon";
+#     its END lines; its keys in the header's Output.
 #     kernel-report.awk: a 'kind == "took" && scanner == NAME' branch
 #     (pfn_words, share, pfn_tail from ENVIRON tried and refused,
 #     pfn_unit, and pfn_folio where it times folios: the CSV's
@@ -174,15 +179,16 @@
 #     the others', NAME in the scanner column.
 #  4. Tests: tests/kernel-NAME.txt and .raw, line k of one the twin of
 #     line k of the other (raw: an event "PID CPU NS type: ID", a marker
-#     "PID CPU NS # ADDR TEXT"), and any file its kernel.awk reads (as
+#     "PID CPU NS # ADDR TEXT"), and any file kernel-NAME.awk reads (as
 #     kernel-offline.folios).  Record it (-k; or the same writes in a
 #     scan-* trace instance of your own): a trace written by hand holds
 #     only what its writer expected.  Its figures by hand in a comment;
-#     in tests/t-kernel.sh kernel.awk under each awk, then report_from
-#     NAME VAR=VALUE...; its refusals (root only) through an override of
-#     what NAME_why reads (as SCAN_DAMON_SYSFS).  scan-kernel.1: the
-#     SYNOPSIS, --scanner, the CSV's scanner column; docs/model.md's
-#     list of the kernel's pfn scanners.
+#     in tests/t-kernel.sh kernel.awk under each awk (with $kawk, which
+#     names kernel-NAME.awk too), then report_from NAME VAR=VALUE...;
+#     its refusals (root only) through an override of what NAME_why
+#     reads (as SCAN_DAMON_SYSFS).  scan-kernel.1: the SYNOPSIS,
+#     --scanner, the CSV's scanner column; docs/model.md's list of the
+#     kernel's pfn scanners.
 set -eu
 case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
@@ -212,6 +218,8 @@ interrupt_note="removed what it made"
 
 scanners_auto="offline compaction"	# the default: the first that can run here
 scanners="$scanners_auto damon"		# --scanner=NAME: any of these
+kernel_awk="stats kernel"		# run_awk's: kernel.awk, then kernel-NAME.awk
+for s in $scanners; do kernel_awk="$kernel_awk kernel-$s"; done
 # The LRU scanner's batches wanted: over n of them the median lies, with
 # 95% confidence, between the batches ranked n/2 -+ 0.98 sqrt(n), so
 # 400 hold it between the 45th and 55th percentiles, a fifth of the IQR
