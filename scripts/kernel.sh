@@ -94,18 +94,22 @@
 #/ ratio), or a memory block it could not put back as it was (named); 128+N ended by signal N, after cleaning
 #/ up.  --check: 0 when it could run, else as above.
 #
-# The harness: this file reads the options, checks what the machine
-# allows, asks each pfn scanner whether it can run here, runs the LRU
+# The harness: this file reads the options, has what the machine allows
+# checked, asks each pfn scanner whether it can run here, runs the LRU
 # scanner, the chosen pfn scanner and the aging walk, and prints the
 # figures.  The rest is in kernel/ beside it (installed: DATADIR/scan/
 # kernel), a file a subject, each opening with what it times, from
 # which event to which, and what it leaves as it found:
+#   here.sh      can it work here? (paths, root, tracefs, tracepoints,
+#                a memory cgroup, tools, the size against MemAvailable)
 #   state.sh     what it makes (cgroup, trace instance, scratch, memory
 #                blocks offline or in ZONE_MOVABLE, kdamond) and undo
 #   lru.sh       the working set and the LRU scanner (reclaim)
 #   offline.sh, compaction.sh, damon.sh: the pfn scanners, one a file
 #   aging.sh     MGLRU's aging walk
 #   figures.sh   kernel.awk's figures, scan's model, the report and CSV
+# and the trace's parsers beside it: kernel.awk (the two traces, the LRU
+# scanner, the figures) with kernel-NAME.awk for each pfn scanner NAME.
 #
 # To add a pfn scanner NAME (then: -h, --check --scanner=NAME, make test
 # and make test-slow, whose t-manpages holds the man page to -h):
@@ -154,16 +158,19 @@
 #     help above, --scanner in the usage lines (80 columns; the man
 #     page's SYNOPSIS in the same order), its --scanner entry, a
 #     sentence in step 3 and its fewest events under exit status; a
-#     CONFIG_ for its tracepoints' system (the case below).  make
-#     install takes every kernel/*.sh.
-#  3. kernel.awk: a flag from ENVIRON scanner in BEGIN (block_folios
-#     read for it too where it wrote them); in the main rule its branch
-#     before the generic tracing_mark_write and sched_switch lines
-#     (offline's), its flag in compaction's "!offline && !damon"; per
-#     event: pfn_ns, pfns, pfn_taken and covered("took") where it took
-#     folios, all_ns, all_pfns, all_time and covered("all") for every
-#     timed one, pfn_left otherwise, "each" where each is replayed alone;
-#     its END lines; its paragraph and keys in the header.
+#     CONFIG_ for its tracepoints' system (the case in kernel/here.sh's
+#     here_kernel).  make install takes every kernel/*.sh.
+#  3. kernel-NAME.awk (read after kernel.awk: $kernel_awk names one for
+#     each of $scanners; make install takes every *.awk), opening as
+#     kernel-offline.awk does: a flag from ENVIRON scanner in its BEGIN
+#     (block_folios read for it too where it wrote them); its functions,
+#     prefixed as its sh file's, per event: pfn_ns, pfns, pfn_taken and
+#     covered("took") where it took folios, all_ns, all_pfns, all_time
+#     and covered("all") for every timed one, pfn_left otherwise, "each"
+#     where each is replayed alone.  kernel.awk: in the main rule its
+#     branch before the generic tracing_mark_write and sched_switch
+#     lines (offline's), its flag in compaction's "!offline && !damon";
+#     its END lines; its keys in the header's Output.
 #     kernel-report.awk: a 'kind == "took" && scanner == NAME' branch
 #     (pfn_words, share, pfn_tail from ENVIRON tried and refused,
 #     pfn_unit, and pfn_folio where it times folios: the CSV's
@@ -172,15 +179,16 @@
 #     the others', NAME in the scanner column.
 #  4. Tests: tests/kernel-NAME.txt and .raw, line k of one the twin of
 #     line k of the other (raw: an event "PID CPU NS type: ID", a marker
-#     "PID CPU NS # ADDR TEXT"), and any file its kernel.awk reads (as
+#     "PID CPU NS # ADDR TEXT"), and any file kernel-NAME.awk reads (as
 #     kernel-offline.folios).  Record it (-k; or the same writes in a
 #     scan-* trace instance of your own): a trace written by hand holds
 #     only what its writer expected.  Its figures by hand in a comment;
-#     in tests/t-kernel.sh kernel.awk under each awk, then report_from
-#     NAME VAR=VALUE...; its refusals (root only) through an override of
-#     what NAME_why reads (as SCAN_DAMON_SYSFS).  scan-kernel.1: the
-#     SYNOPSIS, --scanner, the CSV's scanner column; docs/model.md's
-#     list of the kernel's pfn scanners.
+#     in tests/t-kernel.sh kernel.awk under each awk (with $kawk, which
+#     names kernel-NAME.awk too), then report_from NAME VAR=VALUE...;
+#     its refusals (root only) through an override of what NAME_why
+#     reads (as SCAN_DAMON_SYSFS).  scan-kernel.1: the SYNOPSIS,
+#     --scanner, the CSV's scanner column; docs/model.md's list of the
+#     kernel's pfn scanners.
 set -eu
 case $0 in */*) env=${0%/*}/scan-env.sh ;; *) env=./scan-env.sh ;; esac	# traps, $scan, run_awk, usage, scratch
 [ -r "$env" ] || env=$(dirname "$0")/../share/scan/scan-env.sh
@@ -191,6 +199,8 @@ parts=$here/kernel
 [ -r "$parts/state.sh" ] || fail "cannot read its parts (state.sh and the others) in $here/kernel or $parts"
 # shellcheck source=scripts/kernel/state.sh
 . "$parts/state.sh"
+# shellcheck source=scripts/kernel/here.sh
+. "$parts/here.sh"
 # shellcheck source=scripts/kernel/lru.sh
 . "$parts/lru.sh"
 # shellcheck source=scripts/kernel/offline.sh
@@ -208,6 +218,8 @@ interrupt_note="removed what it made"
 
 scanners_auto="offline compaction"	# the default: the first that can run here
 scanners="$scanners_auto damon"		# --scanner=NAME: any of these
+kernel_awk="stats kernel"		# run_awk's: kernel.awk, then kernel-NAME.awk
+for s in $scanners; do kernel_awk="$kernel_awk kernel-$s"; done
 # The LRU scanner's batches wanted: over n of them the median lies, with
 # 95% confidence, between the batches ranked n/2 -+ 0.98 sqrt(n), so
 # 400 hold it between the 45th and 55th percentiles, a fifth of the IQR
@@ -270,50 +282,7 @@ case $keep in -*) keep=./$keep ;; esac
 
 # ---- can it work here? -------------------------------------------------
 
-# proc_value FILE LABEL: the first word after LABEL that starts a line of
-# FILE ("MemAvailable:   24166304 kB": 24166304), nothing where none
-# does.  Read by the shell: sed's regular expressions overran a 16 KiB
-# stack (ulimit -s 16), and a crash in $(...) would end the script silently.
-proc_value() {
-	pv=""
-	while IFS= read -r pv_line; do
-		case $pv_line in "$2"*) pv=${pv_line#"$2"}; break ;; esac
-	done <"$1"
-	while :; do
-		case $pv in [[:blank:]]*) pv=${pv#?} ;; *) break ;; esac
-	done
-	echo "${pv%%[[:blank:]]*}"
-}
-
-[ -d "$base" ] || fail "-d $base: no such directory"
-case $(stat -f -c %T -- "$base" 2>/dev/null) in
-tmpfs | ramfs) fail "-d $base is on $(stat -f -c %T -- "$base"): its pages are not page cache that reclaim can drop; give a disk file system" ;;
-esac
-[ -w "$base" ] || fail "-d $base: cannot write there"
-[ -z "$csv" ] || output_ok "$csv"
-if [ -n "$keep" ]; then
-	[ ! -e "$keep" ] || fail "-k $keep exists: give a new directory"
-	dir_of "$keep"
-	if [ ! -d "$out_dir" ] || [ ! -w "$out_dir" ]; then
-		fail "-k $keep: its directory $out_dir is not there, or takes no new directory"
-	fi
-fi
-
-[ "$(id -u)" -eq 0 ] || fail "needs root: it makes a memory cgroup and a trace instance and compacts memory"
-lockdown=""
-[ ! -r /sys/kernel/security/lockdown ] || read -r lockdown </sys/kernel/security/lockdown || true
-case $lockdown in *"[confidentiality]"*) lockdown=confidentiality ;; esac
-[ "$lockdown" != confidentiality ] ||
-	fail "kernel lockdown (confidentiality) forbids tracing; boot without lockdown=confidentiality"
-tracing=${SCAN_TRACEFS:-/sys/kernel/tracing}
-unmounted=""
-if [ ! -d "$tracing/instances" ] && [ -z "${SCAN_TRACEFS:-}" ]; then
-	if [ -n "$check" ]; then
-		unmounted=1
-	else
-		mount -t tracefs nodev "$tracing" 2>/dev/null && mounted=$tracing
-	fi
-fi
+here_access		# the options' paths, root, lockdown, tracefs (here.sh)
 
 # The pfn scanner: the one asked for, else the first of $scanners_auto
 # that can run here (offline where a memory block can go offline, else
@@ -326,55 +295,7 @@ for s in $scanners; do
 done
 scanner=${scanner:-$auto}
 pfn_events=$("${scanner}_events")
-if [ -z "$unmounted" ]; then
-	[ -d "$tracing/instances" ] || fail "no tracefs at $tracing (CONFIG_TRACING, CONFIG_FTRACE)"
-	for e in $pfn_events vmscan/mm_vmscan_lru_isolate vmscan/mm_vmscan_lru_shrink_inactive \
-		 pagemap/mm_lru_insertion; do
-		[ -d "$tracing/events/$e" ] || fail "this kernel has no ${e%%/*}:${e#*/} tracepoint$(
-			case $e in compaction/*) echo " (CONFIG_COMPACTION)" ;;
-			migrate/*) echo " (CONFIG_MIGRATION)" ;;
-			page_isolation/*) echo " (CONFIG_MEMORY_ISOLATION)" ;;
-			damon/*) echo " (CONFIG_DAMON)" ;; esac)"
-	done
-fi
-if [ ! -r /proc/kpageflags ] || [ ! -r /proc/kpagecgroup ]; then
-	fail "no /proc/kpageflags and /proc/kpagecgroup (CONFIG_PROC_PAGE_MONITOR, CONFIG_MEMCG)"
-fi
-if [ -f /sys/fs/cgroup/cgroup.controllers ] && grep -qw memory /sys/fs/cgroup/cgroup.controllers; then
-	cgroot=/sys/fs/cgroup cgv=2
-	grep -qw memory "$cgroot/cgroup.subtree_control" ||
-		fail "the memory controller is not enabled in $cgroot/cgroup.subtree_control"
-elif [ -f /sys/fs/cgroup/memory/memory.limit_in_bytes ]; then
-	cgroot=/sys/fs/cgroup/memory cgv=1
-else
-	fail "no memory cgroup: neither cgroup v2 with the memory controller at /sys/fs/cgroup nor v1 at /sys/fs/cgroup/memory (CONFIG_MEMCG)"
-fi
-command -v taskset >/dev/null 2>&1 || fail "needs taskset (util-linux) to keep the work on one CPU"
-need_scan "$me"
-need_math "$me"
-lru_here
-
-avail=$(proc_value /proc/meminfo MemAvailable:)
-case $avail in '' | *[!0-9]*) fail "cannot read MemAvailable in /proc/meminfo" ;; esac
-avail=$((avail * 1024))
-if [ -z "$size" ]; then
-	size=$((avail / 8))
-	size=$((size - size % (64 * mib)))
-	[ "$size" -le $((1024 * mib)) ] || size=$((1024 * mib))
-	[ "$size" -ge $((64 * mib)) ] || fail "MemAvailable is $((avail / mib)) MiB: too little for a 64 MiB working set"
-	said="default: an eighth of MemAvailable, at most 1G"
-else
-	said="-m"
-fi
-[ "$size" -le $((avail / 4)) ] ||
-	fail "-m $((size / mib))M is over a quarter of MemAvailable ($((avail / mib)) MiB): it would press on the rest of the machine"
-pages=$((size / 4096))
-cpu=$(proc_value /proc/self/status Cpus_allowed_list:)	# the shell's: the work's
-cpu=${cpu%%[!0-9]*}
-case $cpu in '' | *[!0-9]*) fail "cannot read the CPUs it may run on in /proc/self/status" ;; esac
-block=""
-[ ! -r /proc/pagetypeinfo ] || block=$(proc_value /proc/pagetypeinfo "Pages per block:")
-case $block in '' | *[!0-9]* | 0*) block=512 ;; esac
+here_kernel		# its tracepoints, a memory cgroup, the tools, $size, $cpu
 block_pfns=0		# a memory block's, where the scanner uses them (NAME_check)
 "${scanner}_check"
 scratch

@@ -4,6 +4,10 @@
 # refusals; the cleanup after a signal, where root, tracefs and a memory
 # cgroup allow it.
 . tests/lib.sh
+# kernel.awk and its pfn scanners' parsers, as kernel.sh reads them
+# (its $kernel_awk): words for awk's command line
+kawk="-f scripts/kernel.awk -f scripts/kernel-offline.awk"
+kawk="$kawk -f scripts/kernel-compaction.awk -f scripts/kernel-damon.awk"
 
 # kernel.trace (tests/kernel-trace.txt, with its raw twin .raw): 76
 # events recorded on Linux 6.18 (x86-64, cgroup v1) by kernel.sh -k, a
@@ -29,7 +33,7 @@
 #   4.1777.
 figures() {	# figures AWK: the raw twin named in ENVIRON, as kernel.sh does
 	# shellcheck disable=SC2086 # AWK may be a command and its argument
-	raw=tests/kernel-trace.raw $1 -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel.awk \
+	raw=tests/kernel-trace.raw $1 -f scripts/lib.awk -f scripts/stats.awk $kawk \
 		tests/kernel-trace.txt >"$tmp/figures" 2>"$tmp/err"
 }
 is() {	# is KEY VALUE: the figure, to 2 decimals
@@ -76,7 +80,7 @@ done
 offline_figures() {
 	# shellcheck disable=SC2086 # AWK may be a command and its argument
 	raw=tests/kernel-offline.raw scanner=offline block_folios=tests/kernel-offline.folios \
-		$1 -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel.awk \
+		$1 -f scripts/lib.awk -f scripts/stats.awk $kawk \
 		tests/kernel-offline.txt >"$tmp/figures" 2>"$tmp/err"
 }
 for a in awk mawk gawk "busybox awk"; do
@@ -105,10 +109,11 @@ done
 report_from() {
 	sc=$1
 	shift
+	# shellcheck disable=SC2086 # $kawk: awk's -f words
 	cat tests/kernel-trace.txt "tests/kernel-${fixture:-$sc}.txt" >"$tmp/both.txt" &&
 	cat tests/kernel-trace.raw "tests/kernel-${fixture:-$sc}.raw" >"$tmp/both.raw" &&
 	env raw="$tmp/both.raw" scanner="$sc" "$@" \
-		awk -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel.awk "$tmp/both.txt" >"$tmp/figures" &&
+		awk -f scripts/lib.awk -f scripts/stats.awk $kawk "$tmp/both.txt" >"$tmp/figures" &&
 	printf 'walk,ns_per_page,ns_per_folio,kernel,host_id,version\nphysical,10.5,,L,h,v\nlist,21,21,L,h,v\n' \
 		>"$tmp/model.csv" &&
 	env model_lru="$tmp/model.csv" model_pfn="$tmp/model.csv" csv_out="$tmp/out.csv" \
@@ -178,7 +183,7 @@ check "kernel-report.awk: an LRU scanner not measured has no kernel/model figure
 damon_figures() {
 	# shellcheck disable=SC2086 # AWK may be a command and its argument
 	raw=tests/kernel-damon.raw scanner=damon $1 -f scripts/lib.awk -f scripts/stats.awk \
-		-f scripts/kernel.awk tests/kernel-damon.txt >"$tmp/figures" 2>"$tmp/err"
+		$kawk tests/kernel-damon.txt >"$tmp/figures" 2>"$tmp/err"
 }
 for a in awk mawk gawk "busybox awk"; do
 	have "${a%% *}" || continue
@@ -245,7 +250,7 @@ check "kernel-report.awk damon: a region's folios from reclaim_pages's nr_scanne
 damon612_figures() {
 	# shellcheck disable=SC2086 # AWK may be a command and its argument
 	raw=tests/kernel-damon612.raw scanner=damon damon_count=deletes damon_marks=1 damos_tried=36 \
-		$1 -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel.awk tests/kernel-damon612.txt >"$tmp/figures" 2>"$tmp/err"
+		$1 -f scripts/lib.awk -f scripts/stats.awk $kawk tests/kernel-damon612.txt >"$tmp/figures" 2>"$tmp/err"
 }
 for a in awk mawk gawk "busybox awk"; do
 	have "${a%% *}" || continue
@@ -438,7 +443,8 @@ check "kernel-set.awk without blocks (compaction): exit 0, no blocks file" \
 
 # a raw file that stops short is an error, not a shorter figure
 head -n 40 tests/kernel-trace.raw >"$tmp/short.raw"
-raw=$tmp/short.raw awk -f scripts/lib.awk -f scripts/stats.awk -f scripts/kernel.awk \
+# shellcheck disable=SC2086 # $kawk: awk's -f words
+raw=$tmp/short.raw awk -f scripts/lib.awk -f scripts/stats.awk $kawk \
 	tests/kernel-trace.txt >"$tmp/figures" 2>"$tmp/err"
 check "kernel.awk: a raw twin with fewer events: exit 1, says so" \
 	sh -c "[ $? -eq 1 ] && grep -q 'fewer events' '$tmp/err'"

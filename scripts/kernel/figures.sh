@@ -35,7 +35,7 @@ figures_read() {
 	cat "$tmp/reclaim.txt" "$tmp/pfn.txt" >"$tmp/all.txt" 2>/dev/null || tmp_fail "the trace"
 	cat "$tmp/reclaim.raw" "$tmp/pfn.raw" >"$tmp/all.raw" 2>/dev/null || tmp_fail "the trace"
 	raw=$tmp/all.raw scanner=$scanner block_folios=$tmp/block-folios damon_count=${pd_count:-} \
-	    damon_marks=${pd_marks:-} damos_tried=${pd_tried:-} run_awk "stats kernel" "$tmp/all.txt" >"$tmp/figures" ||
+	    damon_marks=${pd_marks:-} damos_tried=${pd_tried:-} run_awk "$kernel_awk" "$tmp/all.txt" >"$tmp/figures" ||
 		{ scratch_ok; fail "cannot read the trace"; }
 	"${scanner}_kind"
 }

@@ -77,7 +77,7 @@ lru_reclaim() {
 # lru_batches: the LRU scanner's batches kernel.awk times in the reclaim
 # traced so far.
 lru_batches() {
-	raw=$tmp/reclaim.raw scanner=lru run_awk "stats kernel" "$tmp/reclaim.txt" >"$tmp/lru-figures" ||
+	raw=$tmp/reclaim.raw scanner=lru run_awk "$kernel_awk" "$tmp/reclaim.txt" >"$tmp/lru-figures" ||
 		{ scratch_ok; fail "cannot read the trace of reclaim"; }
 	lb=$(sed -n 's/^lru_events //p' "$tmp/lru-figures")
 	echo "${lb:-0}"
