@@ -64,8 +64,9 @@
 #/                one fill gives the LRU scanner under 400 batches (64M:
 #/                256 at most), it writes the working set afresh and
 #/                reclaims half again, up to 16 fills.  Offline wants 3
-#/                blocks: at 64M what reclaim leaves sits in one; 256M
-#/                reached 3-4 here.  A size too small says which -m will do
+#/                blocks holding what reclaim leaves: 512M gave them on
+#/                a 2-vCPU host (256M gave 1).  A size too small says
+#/                which -m will do, from how densely its half lay
 #/   -d DIR       where the scratch directory goes (default /var/tmp): a
 #/                disk file system, not tmpfs, with room for twice SIZE
 #/   -o FILE.csv  the figures as CSV too, a row per scanner and model walk

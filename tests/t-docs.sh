@@ -45,7 +45,8 @@ export PATH SCAN
 # What the examples read that no example here makes (a snapshot, a
 # trace, mail, CSVs): small stand-ins.  snap/: 16384 pfns, each an
 # order-0 LRU page (KPF_LRU, bit 5) in memcg inode 1; lru.txt: a trace
-# of some of them; kernel.csv: scan-kernel's CSV, tests/kernel-ratio.csv.
+# of some of them; kernel.csv: scan-kernel's CSV, tests/kernel-ratio.csv,
+# and as a1/k.csv ... b3/k.csv.
 fixtures() {
 	mkdir -p "$work/snap" "$work/Mail/linux-mm/cur" "$work/Mail/linux-mm/new" \
 		"$work/Mail/linux-mm/tmp"
@@ -57,6 +58,9 @@ fixtures() {
 	done
 	printf '0x%x\n' 40 41 42 7 8 9 >"$work/lru.txt"
 	cp "$root/tests/kernel-ratio.csv" "$work/kernel.csv"
+	for d in a1 a2 a3 b1 b2 b3; do	# scan-vm's -o of two kernels, three runs each
+		mkdir "$work/$d" && cp "$root/tests/kernel-ratio.csv" "$work/$d/k.csv"
+	done
 	(cd "$work" && for i in 1 2 3; do
 		./scan -c 0.01 -s "$i" --format=csv >"before$i.csv"
 		./scan -c 0.01 -s "$i" --thp=never --format=csv >"after$i.csv"
@@ -175,7 +179,7 @@ group() {
 		why=""
 		case $line in
 		sudo*) why="needs root (and a live trace or /proc/kpageflags)" ;;
-		scan-vm*) why="boots a VM for minutes: make test-vm runs scan-vm" ;;
+		scan-vm* | scripts/vm.sh*) why="boots a VM for minutes: make test-vm runs scan-vm" ;;
 		esac
 		if [ -z "$why" ] && [ -n "$script" ] && [ ! -r "scripts/$script.sh" ]; then
 			why="scripts/$script.sh is not in this tree yet"

@@ -85,9 +85,28 @@ offline_run() {
 	done <"$tmp/picked"
 	# shellcheck disable=SC2086
 	events 0 $pfn_events
-	# what reclaim leaves of 64M sits in one block; 256M reached 3 or 4
 	[ $((tried - refused)) -ge "$min_blocks" ] ||
-		say_line "$me: too few memory blocks went offline for a kernel ratio ($((tried - refused)), $min_blocks wanted): -m $((size / mib < 256 ? 256 : 2 * size / mib))M spreads the working set over more of them"
+		say_line "$me: too few memory blocks went offline for a kernel ratio ($((tried - refused)), $min_blocks wanted): -m $(offline_size_for)M spreads what reclaim leaves over $min_blocks"
+}
+
+# offline_size_for: the -m, in MiB, whose half left by reclaim spans
+# $min_blocks blocks at the density it had here (its folios over the
+# pfns of the blocks that hold them: 1 where the kernel laid it out in
+# one run; less where free memory was spread): a run of pfns spans one
+# block more than it fills, less the half block its ends may lose, so
+# 2.5 blocks of folios (640M at density 1 with 128 MiB blocks; 512M
+# gave 3 blocks here), in 64M steps, over SIZE.
+offline_size_for() {
+	awk -v bp="$block_pfns" -v want="$min_blocks" -v size="$size" -v mib="$mib" '
+	$2 >= bp / 64 { folios += $2; blocks++ }
+	END {
+		d = blocks ? folios / (blocks * bp) : 1
+		m = 2 * d * (want - 0.5) * bp * 4096 / mib
+		m = 64 * int((m + 63) / 64)
+		if (m * mib <= size)
+			m = 2 * size / mib
+		print m
+	}' "$tmp/after/blocks"
 }
 
 # offline_block N FIRST: memory block N offline, on the one CPU, after a
