@@ -25,7 +25,8 @@ function size(pages) { return sprintf("%g", pages / 1e6) }
 # key, k]; with its spread over rounds (the times' min and max as a
 # share of their median) as nsspread[side, key, 1 and 2], for one run.
 function keep_ns(side, label, pages,    col, v, key, k, med) {
-	col = label == "Physical" ? "ns_per_page" : "ns_per_folio"
+	# scan-kernel labels its rows "Physical (kernel)", "Physical (model)"
+	col = label ~ /^Physical($| \()/ ? "ns_per_page" : "ns_per_folio"
 	v = csv_field(col)
 	if (v == "" || !is_number(v) || v + 0 <= 0)
 		return
@@ -64,6 +65,10 @@ NF != nf { fail(FILENAME ": row " FNR " has " NF " fields, the header " nf) }
 {
 	label = plain(csv_field("label"))
 	pages = csv_field("pages")
+	# scan-kernel's rows: the pfns its scanners timed vary run to run;
+	# its runs are alike by their working set (memory_bytes), in pages
+	if (csv_has("source") && csv_has("memory_bytes") && csv_field("memory_bytes") ~ /^[1-9][0-9]*$/)
+		pages = int(csv_field("memory_bytes") / 4096)
 	if (pages !~ /^[1-9][0-9]*$/)
 		fail(FILENAME ": row " FNR ": pages " quoted(pages) " is not a positive whole number")
 	warn_codes(csv_field("warnings"), file SUBSEP csv_field("run"), side)
@@ -76,6 +81,10 @@ NF != nf { fail(FILENAME ": row " FNR " has " NF " fields, the header " nf) }
 	if (label == "Physical")
 		next
 	speedup = csv_field("speedup")
+	# scan-kernel's aging-walk rows (PageTable) have no ratio, no
+	# physical walk beside them: their times only
+	if (csv_has("source") && speedup == "")
+		next
 	if (!is_number(speedup) || speedup + 0 <= 0)
 		fail(FILENAME ": row " FNR ": speedup " quoted(speedup) " is not a positive number")
 	run = csv_has("run") ? csv_field("run") : 1

@@ -411,6 +411,26 @@ check "compare.sh: scan-kernel's CSVs by name, an emulated side said in a line, 
 	eval "scripts/compare.sh '$tmp/scanners.csv' -- '$tmp/out.csv' 2>&1 | tail -n 1 |
 		grep -qx \"emulated CPU (scan-kernel's emulated column) on the after side: those times are the emulator's; quote none\" &&
 		! scripts/compare.sh '$tmp/scanners.csv' -- '$tmp/scanners.csv' 2>&1 | grep -q emulated"
+# Runs of one working set time other pfns each: compare.sh keys
+# scan-kernel's rows by their working set, and takes the aging walk's
+# rows (no ratio) for their times only.  Three runs a side, each's
+# pages made different, a PageTable row with no speedup added to each.
+kernel_runs() {	# kernel_runs SIDE: SIDE1.csv ... SIDE3.csv in $tmp/kab
+	mkdir -p "$tmp/kab"
+	for i in 1 2 3; do
+		awk -F, -v OFS=, -v i="$i" 'NR == 1 { for (c = 1; c <= NF; c++) col[$c] = c; print; next }
+			{ $col["pages"] = 500 + i; print }
+			END { $col["source"] = "kernel"; $col["walk"] = "pagetable"; $col["label"] = "PageTable (kernel)"
+				$col["speedup"] = ""; $col["ns_per_page"] = 90 + i; print }' \
+			tests/kernel-ratio.csv >"$tmp/kab/$1$i.csv"
+	done
+}
+kernel_runs a && kernel_runs b
+check "compare.sh: scan-kernel's runs keyed by working set, 3 a side, the aging walk's row its times only" \
+	eval "scripts/compare.sh '$tmp/kab/a1.csv' '$tmp/kab/a2.csv' '$tmp/kab/a3.csv' -- '$tmp/kab/b1.csv' '$tmp/kab/b2.csv' '$tmp/kab/b3.csv' >'$tmp/kab.out' 2>&1 &&
+		grep -q '^ListLRU (kernel) 0.016384  1.58 (1.58-1.58, 3 runs)  1.58 (1.58-1.58, 3 runs) ' '$tmp/kab.out' &&
+		grep -q '^Physical (kernel) 0.016384  142 (142-142, 3 runs) ' '$tmp/kab.out' &&
+		grep -q '^PageTable (kernel) 0.016384  109 (109-109, 3 runs) ' '$tmp/kab.out'"
 emulated_by() {	# emulated_by VALUE WANT: figures_emulated with SCAN_VM_ACCEL=VALUE gives WANT
 	# shellcheck disable=SC2016 # the inner shell's
 	got=$(SCAN_VM_ACCEL=$1 sh -c '. scripts/kernel/figures.sh && figures_emulated && echo "$emulated $emulated_how"')
