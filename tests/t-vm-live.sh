@@ -34,18 +34,22 @@ no_scratch() {
 }
 
 # The guest's kernel itself may panic under TCG ("Fatal exception in
-# interrupt": seen 3 times on 2026-12-06, twice in 4 boots of 6.12.107,
-# once of 6.12.118 beside a loaded host; not caught with its whole
-# console kept): its last lines are shown, and the
-# paths run once more in a fresh guest; a second panic fails the check.
-vm --timeout 480 -o "$tmp/back" -- sh -c "SIZE=$size; $(cat tests/vm-paths.sh)"
-if [ "$rc" -eq 1 ] && grep -q 'stopped before the command ended' "$tmp/err"; then
-	sed -n 's/^vm.sh: console: /# guest console: /p' "$tmp/err" | tail -n 4
-	echo "# the guest stopped before the paths ended: booting a fresh one"
+# interrupt": 5 times in about 30 boots on 2026-12-06, with 5-level
+# paging on, twice of them in CI's one make test-vm; the whole console
+# never kept): its console from the oops is shown, and the paths
+# run again in a fresh guest, at most three boots; a third fails.
+boots=0
+while :; do
+	boots=$((boots + 1))
+	vm --timeout 420 -o "$tmp/back" -- sh -c "SIZE=$size; $(cat tests/vm-paths.sh)"
+	if [ "$rc" -ne 1 ] || [ "$boots" -ge 3 ] || ! grep -q 'stopped before the command ended' "$tmp/err"; then
+		break
+	fi
+	sed -n 's/^vm.sh: console: /# guest console: /p' "$tmp/err"
+	echo "# the guest stopped before the paths ended (boot $boots): booting a fresh one"
 	rm -rf "$tmp/back" && mkdir "$tmp/back"
-	vm --timeout 480 -o "$tmp/back" -- sh -c "SIZE=$size; $(cat tests/vm-paths.sh)"
-fi
-echo "scripts/vm.sh $vm_args --timeout 480 -o DIR -- sh -c \"SIZE=$size; \$(cat tests/vm-paths.sh)\"" >"$tmp/cmd"
+done
+echo "scripts/vm.sh $vm_args --timeout 420 -o DIR -- sh -c \"SIZE=$size; \$(cat tests/vm-paths.sh)\"" >"$tmp/cmd"
 check "vm.sh boots the guest and runs the paths: exit 0" [ "$rc" -eq 0 ]
 : >"$tmp/cmd"
 sed -n 's/^vm-paths: /# /p' "$tmp/out"
