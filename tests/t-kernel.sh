@@ -40,9 +40,13 @@ is() {	# is KEY VALUE: the figure, to 2 decimals
 	got=$(awk -v k="$1" '$1 == k { printf "%.2f", $2 }' "$tmp/figures")
 	[ "$got" = "$2" ] || { echo "#   $1: $got, want $2"; return 1; }
 }
-for a in awk mawk gawk "busybox awk"; do
+# the awks here, a line each, read on fd 3 by each loop below
+awks=$(for a in awk mawk gawk "busybox awk"; do
 	have "${a%% *}" || continue
 	[ "$a" != "busybox awk" ] || busybox awk 'BEGIN { }' 2>/dev/null || continue
+	echo "$a"
+done)
+while IFS= read -r a <&3; do
 	check "kernel.awk ($a): reads the recorded excerpt" figures "$a"
 	check "kernel.awk ($a): LRU scanner 286.02 ns/folio, 4 batches, 128 folios, 5 left out" \
 		eval 'is lru_median 286.02 && is lru_events 4.00 && is lru_folios 128.00 &&
@@ -56,7 +60,9 @@ for a in awk mawk gawk "busybox awk"; do
 		eval 'is pfn_ended_early 1.00 && is pfn_stop 1087552.00'
 	check "kernel.awk ($a): the ranges that took folios, merged: 0x101c00 to 0x101e00" \
 		grep -qx 'took 1055744 1056256' "$tmp/figures"
-done
+done 3<<EOF
+$awks
+EOF
 
 # kernel-offline.trace (tests/kernel-offline.txt, .raw): 93 events
 # recorded on Linux 6.18 (x86-64) by kernel.sh -k with --scanner=offline:
@@ -83,9 +89,7 @@ offline_figures() {
 		$1 -f scripts/lib.awk -f scripts/stats.awk $kawk \
 		tests/kernel-offline.txt >"$tmp/figures" 2>"$tmp/err"
 }
-for a in awk mawk gawk "busybox awk"; do
-	have "${a%% *}" || continue
-	[ "$a" != "busybox awk" ] || busybox awk 'BEGIN { }' 2>/dev/null || continue
+while IFS= read -r a <&3; do
 	check "kernel.awk offline ($a): reads the recorded excerpt" offline_figures "$a"
 	check "kernel.awk offline ($a): 62.78 ns/pfn over 2 blocks, quartiles 50.23 and 75.32" \
 		eval 'is pfn_events 2.00 && is pfn_median 62.78 && is pfn_q1 50.23 && is pfn_q3 75.32'
@@ -100,7 +104,9 @@ for a in awk mawk gawk "busybox awk"; do
 	check "kernel.awk offline ($a): each block timed, its ns/pfn, in the order timed" \
 		eval "sed -n 's/^each //p' '$tmp/figures' | awk '{ printf \"%s %s %.2f\\n\", \$1, \$2, \$3 }' |
 			tr '\\n' ' ' | grep -qx '98304 131072 87.87 131072 163840 37.69 '"
-done
+done 3<<EOF
+$awks
+EOF
 
 # report_from SCANNER VAR=VALUE...: reclaim's excerpt and SCANNER's
 # (tests/kernel-SCANNER.*, or tests/kernel-$fixture.*) through kernel.awk, then kernel-report.awk
@@ -185,9 +191,7 @@ damon_figures() {
 	raw=tests/kernel-damon.raw scanner=damon $1 -f scripts/lib.awk -f scripts/stats.awk \
 		$kawk tests/kernel-damon.txt >"$tmp/figures" 2>"$tmp/err"
 }
-for a in awk mawk gawk "busybox awk"; do
-	have "${a%% *}" || continue
-	[ "$a" != "busybox awk" ] || busybox awk 'BEGIN { }' 2>/dev/null || continue
+while IFS= read -r a <&3; do
 	check "kernel.awk damon ($a): reads the hand-written excerpt" damon_figures "$a"
 	check "kernel.awk damon ($a): 60 ns/pfn over 3 regions, quartiles 55 and 65" \
 		eval 'is pfn_events 3.00 && is pfn_median 60.00 && is pfn_q1 55.00 && is pfn_q3 65.00'
@@ -202,7 +206,9 @@ for a in awk mawk gawk "busybox awk"; do
 			grep -qx '1048576 1052672 60 1056768 1060864 50 1060864 1064960 70 '"
 	check "kernel.awk damon ($a): regions A, and C with D, to replay" \
 		eval "grep -qx 'took 1048576 1052672' '$tmp/figures' && grep -qx 'took 1056768 1064960' '$tmp/figures'"
-done
+done 3<<EOF
+$awks
+EOF
 
 # The report from reclaim's excerpt and DAMON's: 286.0156 x 9728 /
 # 12288 / 60 = 3.77, from 267.7031 x 0.7917 / 65 = 3.26 to 297.8359 x
@@ -252,9 +258,7 @@ damon612_figures() {
 	raw=tests/kernel-damon612.raw scanner=damon damon_count=deletes damon_marks=1 damos_tried=36 \
 		$1 -f scripts/lib.awk -f scripts/stats.awk $kawk tests/kernel-damon612.txt >"$tmp/figures" 2>"$tmp/err"
 }
-for a in awk mawk gawk "busybox awk"; do
-	have "${a%% *}" || continue
-	[ "$a" != "busybox awk" ] || busybox awk 'BEGIN { }' 2>/dev/null || continue
+while IFS= read -r a <&3; do
 	check "kernel.awk damon 6.12 ($a): reads the recorded excerpt" damon612_figures "$a"
 	check "kernel.awk damon 6.12 ($a): the second passes timed, 818.18 ns/pfn over 9 regions, quartiles 742.05 and 916.50" \
 		eval 'is pfn_events 9.00 && is pfn_median 818.18 && is pfn_q1 742.05 && is pfn_q3 916.50 && is pfn_pfns 9216.00'
@@ -271,7 +275,9 @@ for a in awk mawk gawk "busybox awk"; do
 		eval "[ \"\$(sed -n 's/^each //p' '$tmp/figures' | awk '{ printf \"%s-%s %.1f \", \$1, \$2, \$3 }')\" = \\
 			'40960-41984 1053.4 41984-43008 832.7 43008-44032 916.5 44032-45056 753.3 45056-46080 818.2 46080-47104 1042.5 47104-48128 710.1 48128-49152 742.0 49152-50176 205.9 ' ] &&
 			grep -qx 'took 40960 50176' '$tmp/figures'"
-done
+done 3<<EOF
+$awks
+EOF
 # The report's DAMON lines: the first passes, the count used, and DAMOS's
 # stats beside the trace's: as the excerpt's own count (agree), and as
 # the run's (8192 pages: differ, the excerpt keeps 72 drops).
@@ -340,9 +346,7 @@ check "the scanners' CSV: no aging rows, its 14th column the scanner" \
 	eval "! grep -q ',pagetable,' '$tmp/scanners.csv' && [ \"\$(head -n 1 '$tmp/scanners.csv' | cut -d, -f14)\" = scanner ]"
 aging_want kernel 3 $((198162 - 20000)) $((131590 - 65536)) $((13150 - 6554)) >"$tmp/want"
 aging_want model 1 253280 65536 6410 >>"$tmp/want"
-for a in awk mawk gawk "busybox awk"; do
-	have "${a%% *}" || continue
-	[ "$a" != "busybox awk" ] || busybox awk 'BEGIN { }' 2>/dev/null || continue
+while IFS= read -r a <&3; do
 	check "lru-aging.awk ($a): three walks from the lru_gen_full fixtures" aging_walks "$a"
 	aging_rows "$a" "$tmp/walks" -v model_s=0.00025328 -v model_ptes=65536 -v model_young=6410
 	check "lru-aging.awk ($a): the CSV's kernel and model rows of the aging walk, as a hand computation gives" \
@@ -355,7 +359,9 @@ for a in awk mawk gawk "busybox awk"; do
 	grep -v '^floor' "$tmp/walks" >"$tmp/unfloored" && echo 'floor 1' >>"$tmp/unfloored"
 	aging_rows "$a" "$tmp/unfloored"
 	check "lru-aging.awk ($a): no walk over dd's own time: no rows" [ ! -s "$tmp/rows" ]
-done
+done 3<<EOF
+$awks
+EOF
 # the readers (explain.sh and report.sh --kernel, through
 # explain-kernel.awk): the same figures with the aging rows as without
 cat "$tmp/scanners.csv" "$tmp/want" >"$tmp/with-aging.csv"
